@@ -1,0 +1,199 @@
+// clearway bake library: offline level processing (mesh import, walkable footprint, assets).
+//
+// Errors are returned as values (Error); nothing throws across this API. Logging goes through a
+// LogContext the caller provides (the tools back it with spdlog), so the library never prints.
+// CGAL and Assimp stay inside the .cpp files: including this header is cheap.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clearway::bake {
+
+// ---------------------------------------------------------------------------------------------
+// Errors and logging
+
+enum class ErrorCode {
+    None = 0,
+    InvalidOption,     // an option value is out of range
+    FileNotFound,      // input path does not exist
+    ReadFailed,        // exists but could not be read / parsed by the importer
+    EmptyMesh,         // the file holds no triangles
+    NonFiniteVertex,   // NaN or Inf in the vertex data
+    NoWalkableSurface, // nothing an agent can stand on
+    WriteFailed,       // output could not be written (nothing is left behind)
+    Internal,          // a geometric invariant failed; the message names where
+};
+
+struct Error {
+    ErrorCode code = ErrorCode::None;
+    std::string message; // names the file and the problem
+    explicit operator bool() const { return code != ErrorCode::None; }
+};
+
+// Exit code a tool returns for an error: 0 ok, 2 bad input, 3 bake failure, 4 I/O.
+int exitCodeFor(const Error& error);
+
+enum class LogLevel { Debug, Info, Warn, Error };
+
+class LogContext {
+  public:
+    virtual ~LogContext() = default;
+    virtual void log(LogLevel level, const std::string& message) = 0;
+};
+
+// Discards everything; for tests and library callers that do not care.
+LogContext& silentLog();
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+enum class UpAxis : uint8_t { Y = 0, Z = 1 };
+
+struct ImportOptions {
+    UpAxis up = UpAxis::Y;
+    double scale = 1.0;        // world units -> metres
+    double agent_height = 2.0; // metres of free space the agent needs above the surface
+    double max_slope_deg = 45; // steepest walkable surface, degrees from horizontal
+    double max_step = 0.4;     // metres: obstacles and ledges up to this height are stepped over
+    double epsilon = 0.01;     // metres: boundaries are simplified no further than this
+};
+
+ImportOptions defaultImportOptions();
+// Checks ranges; the message names the option.
+Error validate(const ImportOptions& options);
+// Canonical text of the options (hashed into assets so --if-changed style checks are exact).
+std::string canonicalString(const ImportOptions& options);
+
+// ---------------------------------------------------------------------------------------------
+// Geometry types. Internal frame: right-handed, Z up, metres. For Y-up input a world point
+// (x, y, z) maps to (x, -z, y) * scale, which keeps handedness (a rotation, not a mirror).
+
+struct Vec2 {
+    double x = 0, y = 0;
+};
+struct Vec3 {
+    double x = 0, y = 0, z = 0;
+};
+
+// Triangle soup in the internal frame, in absolute coordinates (double keeps 5 km offsets exact).
+struct Mesh {
+    std::vector<Vec3> positions;
+    std::vector<uint32_t> indices; // 3 per triangle
+    std::string source_name;       // file name, for messages
+    uint64_t source_hash = 0;      // FNV-1a 64 of the file bytes (0 for generated meshes)
+    size_t triangleCount() const { return indices.size() / 3; }
+};
+
+// World (file) coordinates -> internal frame, and back.
+Vec3 worldToInternal(const Vec3& world, const ImportOptions& options);
+Vec3 internalToWorld(const Vec3& internal, const ImportOptions& options);
+
+// Reads any format Assimp reads. Node transforms are applied, polygons triangulated. Rejects a
+// missing/unreadable file, zero triangles and non-finite vertices with a message naming the file.
+Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log);
+
+// Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh.
+Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                        const ImportOptions& options, const std::string& name, Mesh* out);
+
+// ---------------------------------------------------------------------------------------------
+// Footprint
+
+// A closed ring of ground-plane points in local coordinates. Outer rings counter-clockwise,
+// holes clockwise; the last vertex is not repeated.
+using Ring = std::vector<Vec2>;
+
+struct PolygonWithHoles {
+    Ring outer;
+    std::vector<Ring> holes;
+};
+
+struct SurfaceTriangle {
+    uint32_t a = 0, b = 0, c = 0;
+};
+
+struct FootprintLayer {
+    std::vector<PolygonWithHoles> polygons;
+    // Triangulated walkable surface covering the layer (local x, y, z): height lookups.
+    std::vector<Vec3> surface_vertices;
+    std::vector<SurfaceTriangle> surface_triangles;
+    double area = 0; // m^2, of the polygons as stored
+    double height_min = 0, height_max = 0;
+};
+
+struct Connection {
+    uint32_t layer_a = 0, layer_b = 0;
+    Vec2 p0, p1;               // portal segment, local ground-plane coordinates
+    double z_a0 = 0, z_a1 = 0; // surface height on layer_a at p0, p1
+    double z_b0 = 0, z_b1 = 0; // surface height on layer_b at p0, p1
+};
+
+struct Footprint {
+    ImportOptions options;
+    Vec3 origin;             // internal-frame position of local (0,0,0)
+    double grid_spacing = 0; // boundary vertices lie on multiples of this (exact in float)
+    std::vector<FootprintLayer> layers;
+    std::vector<Connection> connections;
+    std::string source_name;
+    uint64_t input_hash = 0;
+    uint64_t options_hash = 0;
+};
+
+struct FootprintStats {
+    size_t layers = 0, connections = 0, polygons = 0, holes = 0, vertices = 0;
+    double walkable_area = 0;
+};
+FootprintStats statsOf(const Footprint& footprint);
+
+// The exact walkable footprint of a mesh (see docs in README: slope, clearance, step, layers).
+Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* out, LogContext& log);
+
+// ---------------------------------------------------------------------------------------------
+// Assets and output
+
+// FlatBuffers bytes (schemas/footprint.fbs). Deterministic: same footprint -> same bytes.
+std::vector<uint8_t> serializeFootprint(const Footprint& footprint);
+// Reads a .cwfp back into the bake-side structs (verifies it first).
+Error readFootprintFile(const std::string& path, Footprint* out);
+
+// Writes to PATH.tmp-XXXX in the same folder, then renames: a reader never sees a partial file.
+Error writeFileAtomic(const std::string& path, const void* data, size_t size);
+Error writeFileAtomic(const std::string& path, const std::string& text);
+
+// SVG preview: every layer in its own colour, holes, connections.
+std::string footprintSvg(const Footprint& footprint);
+// One JSON object, the shape documented for `cw-import --json`.
+std::string footprintJson(const Footprint& footprint, double seconds);
+
+// Area (m^2) left when every layer is eroded by a disc of `radius` (what an agent of that radius
+// can reach with its centre). Connections are not walls: erosion does not bite at portals.
+double erodedArea(const Footprint& footprint, double radius);
+
+// Writes world-space triangles in an Assimp export format ("obj", "gltf2", "glb2", "ply", "fbx",
+// "stl", ...): used to produce sample levels and to test every importer path.
+Error exportTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                      const std::string& format_id, const std::string& path);
+
+uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = 1469598103934665603ull);
+const char* bakerVersion();
+
+// ---------------------------------------------------------------------------------------------
+// Tool entry points (each tool's main() is a thin wrapper over one of these)
+
+struct ImportRequest {
+    std::string mesh_path;
+    std::string output_path; // .cwfp
+    std::string svg_path;    // optional
+    ImportOptions options;
+};
+
+struct ImportResult {
+    Footprint footprint;
+    double seconds = 0;
+};
+
+Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log);
+
+} // namespace clearway::bake

@@ -1,0 +1,373 @@
+// Footprint asset loader: verify once in loadFootprint, then every accessor reads the buffer
+// directly (zero-copy, no allocation).
+#include <clearway/runtime.h>
+
+#include <clearway/schema/footprint_generated.h>
+
+#include <cmath>
+#include <limits>
+
+namespace clearway {
+namespace {
+
+namespace fb = ::clearway::schema;
+
+// footprintRing hands out the asset's own vertex memory as Vec2f, so the layouts must match and
+// the bytes must already be in host order.
+static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb::Vec2),
+              "Vec2f must match schema Vec2 for zero-copy rings");
+static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
+
+// The largest scalar in the schema is 8 bytes (double, ulong, Vec3d). The verifier only checks
+// alignment relative to the buffer start, so the start itself must be 8-byte aligned or reads
+// of those fields would be misaligned (UB).
+constexpr uintptr_t kBufferAlignment = 8;
+
+// Barycentric slack so points exactly on a shared edge are not lost to rounding.
+constexpr double kInsideEpsilon = 1e-7;
+
+bool finite(float v) {
+    return std::isfinite(v);
+}
+bool finite(double v) {
+    return std::isfinite(v);
+}
+
+template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
+    return v ? v->size() : 0;
+}
+
+// 64-bit so first + count cannot wrap around.
+bool rangeWithin(uint32_t first, uint32_t count, uint32_t size) {
+    return uint64_t(first) + uint64_t(count) <= uint64_t(size);
+}
+
+bool checkLayer(const fb::Layer& layer) {
+    if (!finite(layer.area()) || !finite(layer.height_min()) || !finite(layer.height_max())) return false;
+
+    const auto* boundary = layer.boundary_vertices();
+    const uint32_t boundary_count = sizeOf(boundary);
+    for (uint32_t i = 0; i < boundary_count; ++i) {
+        const fb::Vec2* v = boundary->Get(i);
+        if (!finite(v->x()) || !finite(v->y())) return false;
+    }
+
+    const auto* rings = layer.rings();
+    const uint32_t ring_count = sizeOf(rings);
+    for (uint32_t i = 0; i < ring_count; ++i) {
+        const fb::Ring* r = rings->Get(i);
+        if (r->vertex_count() < 3 || !rangeWithin(r->first_vertex(), r->vertex_count(), boundary_count))
+            return false;
+    }
+
+    const auto* polygons = layer.polygons();
+    for (uint32_t i = 0, n = sizeOf(polygons); i < n; ++i) {
+        const fb::Polygon* p = polygons->Get(i);
+        if (p->ring_count() < 1 || !rangeWithin(p->first_ring(), p->ring_count(), ring_count)) return false;
+    }
+
+    const auto* verts = layer.surface_vertices();
+    const uint32_t vert_count = sizeOf(verts);
+    for (uint32_t i = 0; i < vert_count; ++i) {
+        const fb::Vec3* v = verts->Get(i);
+        if (!finite(v->x()) || !finite(v->y()) || !finite(v->z())) return false;
+    }
+
+    const auto* tris = layer.surface_triangles();
+    for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i) {
+        const fb::Triangle* t = tris->Get(i);
+        if (t->a() >= vert_count || t->b() >= vert_count || t->c() >= vert_count) return false;
+    }
+    return true;
+}
+
+Status checkSemantics(const fb::Footprint& fp) {
+    // Version first: a newer asset may carry meaning the checks below do not know about.
+    const uint32_t version = fp.format_version();
+    if (version == 0) return Status::CorruptAsset; // absent (0 is the unwritten default)
+    if (version > kFootprintFormatVersion) return Status::UnsupportedVersion;
+
+    if (!fp.baker_version()) return Status::CorruptAsset;
+
+    if (const fb::ImportOptions* o = fp.options()) {
+        if (o->up_axis() != fb::UpAxis::Y && o->up_axis() != fb::UpAxis::Z) return Status::CorruptAsset;
+        if (!finite(o->scale()) || !finite(o->agent_height()) || !finite(o->max_slope_deg()) ||
+            !finite(o->max_step()) || !finite(o->epsilon()))
+            return Status::CorruptAsset;
+        // footprintLocalToWorld divides by scale.
+        if (!(o->scale() > 0.0)) return Status::CorruptAsset;
+    }
+
+    if (const fb::Vec3d* origin = fp.origin()) {
+        if (!finite(origin->x()) || !finite(origin->y()) || !finite(origin->z())) return Status::CorruptAsset;
+    }
+    if (!finite(fp.grid_spacing())) return Status::CorruptAsset;
+
+    const auto* layers = fp.layers();
+    const uint32_t layer_count = sizeOf(layers);
+    for (uint32_t i = 0; i < layer_count; ++i) {
+        if (!checkLayer(*layers->Get(i))) return Status::CorruptAsset;
+    }
+
+    const auto* connections = fp.connections();
+    for (uint32_t i = 0, n = sizeOf(connections); i < n; ++i) {
+        const fb::Connection* c = connections->Get(i);
+        if (c->layer_a() >= layer_count || c->layer_b() >= layer_count) return Status::CorruptAsset;
+        if (!finite(c->x0()) || !finite(c->y0()) || !finite(c->x1()) || !finite(c->y1()) ||
+            !finite(c->z_a0()) || !finite(c->z_a1()) || !finite(c->z_b0()) || !finite(c->z_b1()))
+            return Status::CorruptAsset;
+    }
+    return Status::Ok;
+}
+
+// Accessors trust the view (it came from loadFootprint) and only validate their own arguments.
+const fb::Footprint* root(const FootprintView& view) {
+    return view.data ? fb::GetFootprint(view.data) : nullptr;
+}
+
+Status getLayer(const FootprintView& view, uint32_t layer, const fb::Layer** out) {
+    const fb::Footprint* fp = root(view);
+    if (!fp) return Status::InvalidArgument;
+    const auto* layers = fp->layers();
+    if (layer >= sizeOf(layers)) return Status::InvalidArgument;
+    *out = layers->Get(layer);
+    return Status::Ok;
+}
+
+double clampTo(double v, double lo, double hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+double min3(double a, double b, double c) {
+    return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+double max3(double a, double b, double c) {
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
+
+// Closest point to (px, py) on segment a-b in the ground plane; returns squared distance and the
+// height linearly interpolated there.
+double closestOnSegment(double px, double py, const fb::Vec3& a, const fb::Vec3& b, double* z) {
+    const double ax = a.x(), ay = a.y(), dx = double(b.x()) - ax, dy = double(b.y()) - ay;
+    const double len2 = dx * dx + dy * dy;
+    double t = 0.0;
+    if (len2 > 0.0) t = clampTo(((px - ax) * dx + (py - ay) * dy) / len2, 0.0, 1.0);
+    const double qx = ax + t * dx - px, qy = ay + t * dy - py;
+    const double za = a.z(), zb = b.z();
+    *z = clampTo(za + t * (zb - za), za < zb ? za : zb, za < zb ? zb : za);
+    return qx * qx + qy * qy;
+}
+
+} // namespace
+
+const char* statusString(Status status) {
+    switch (status) {
+    case Status::Ok:
+        return "ok";
+    case Status::InvalidArgument:
+        return "invalid argument";
+    case Status::BufferTooSmall:
+        return "output buffer too small";
+    case Status::WrongAssetKind:
+        return "wrong asset kind";
+    case Status::UnsupportedVersion:
+        return "unsupported asset version";
+    case Status::CorruptAsset:
+        return "asset is corrupt";
+    case Status::NotFound:
+        return "not found";
+    }
+    return "unknown status";
+}
+
+// `data` must be 8-byte aligned (see kBufferAlignment); anything else is InvalidArgument.
+Status loadFootprint(const void* data, size_t size, FootprintView* out) {
+    if (!out) return Status::InvalidArgument;
+    *out = FootprintView{};
+    if (!data) return Status::InvalidArgument;
+    if (reinterpret_cast<uintptr_t>(data) % kBufferAlignment != 0) return Status::InvalidArgument;
+    // Root offset + identifier; also guards the identifier read below.
+    if (size < 2 * sizeof(flatbuffers::uoffset_t)) return Status::CorruptAsset;
+    // The verifier asserts on larger sizes; no valid FlatBuffer is that big.
+    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) return Status::CorruptAsset;
+
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    if (!fb::FootprintBufferHasIdentifier(bytes)) return Status::WrongAssetKind;
+
+    flatbuffers::Verifier verifier(bytes, size);
+    if (!fb::VerifyFootprintBuffer(verifier)) return Status::CorruptAsset;
+
+    const Status semantic = checkSemantics(*fb::GetFootprint(bytes));
+    if (semantic != Status::Ok) return semantic;
+
+    out->data = bytes;
+    out->size = size;
+    return Status::Ok;
+}
+
+Status footprintInfo(const FootprintView& view, FootprintInfo* out) {
+    const fb::Footprint* fp = root(view);
+    if (!fp || !out) return Status::InvalidArgument;
+    FootprintInfo info{};
+    info.format_version = fp->format_version();
+    info.layer_count = sizeOf(fp->layers());
+    info.connection_count = sizeOf(fp->connections());
+    info.input_hash = fp->input_hash();
+    info.options_hash = fp->options_hash();
+    if (const fb::Vec3d* o = fp->origin()) info.origin = Vec3d{o->x(), o->y(), o->z()};
+    info.grid_spacing = fp->grid_spacing();
+    // A missing options table means the schema defaults (Y-up, scale 1).
+    const fb::ImportOptions* options = fp->options();
+    info.up_axis = options ? static_cast<uint8_t>(options->up_axis()) : static_cast<uint8_t>(fb::UpAxis::Y);
+    info.scale = options ? options->scale() : 1.0;
+    info.baker_version = fp->baker_version()->c_str();
+    *out = info;
+    return Status::Ok;
+}
+
+Status footprintLayer(const FootprintView& view, uint32_t layer, FootprintLayerInfo* out) {
+    const fb::Layer* l = nullptr;
+    const Status s = getLayer(view, layer, &l);
+    if (s != Status::Ok) return s;
+    if (!out) return Status::InvalidArgument;
+    out->polygon_count = sizeOf(l->polygons());
+    out->ring_count = sizeOf(l->rings());
+    out->boundary_vertex_count = sizeOf(l->boundary_vertices());
+    out->surface_vertex_count = sizeOf(l->surface_vertices());
+    out->surface_triangle_count = sizeOf(l->surface_triangles());
+    out->area = l->area();
+    out->height_min = l->height_min();
+    out->height_max = l->height_max();
+    return Status::Ok;
+}
+
+Status footprintPolygon(const FootprintView& view, uint32_t layer, uint32_t polygon, uint32_t* first_ring,
+                        uint32_t* ring_count) {
+    const fb::Layer* l = nullptr;
+    const Status s = getLayer(view, layer, &l);
+    if (s != Status::Ok) return s;
+    if (!first_ring || !ring_count) return Status::InvalidArgument;
+    const auto* polygons = l->polygons();
+    if (polygon >= sizeOf(polygons)) return Status::InvalidArgument;
+    const fb::Polygon* p = polygons->Get(polygon);
+    *first_ring = p->first_ring();
+    *ring_count = p->ring_count();
+    return Status::Ok;
+}
+
+Status footprintRing(const FootprintView& view, uint32_t layer, uint32_t ring, const Vec2f** vertices,
+                     uint32_t* count) {
+    const fb::Layer* l = nullptr;
+    const Status s = getLayer(view, layer, &l);
+    if (s != Status::Ok) return s;
+    if (!vertices || !count) return Status::InvalidArgument;
+    const auto* rings = l->rings();
+    if (ring >= sizeOf(rings)) return Status::InvalidArgument;
+    const fb::Ring* r = rings->Get(ring);
+    // Range was checked at load, so boundary_vertices exists and holds the whole ring.
+    *vertices = reinterpret_cast<const Vec2f*>(l->boundary_vertices()->Get(r->first_vertex()));
+    *count = r->vertex_count();
+    return Status::Ok;
+}
+
+Status footprintConnection(const FootprintView& view, uint32_t index, FootprintConnection* out) {
+    const fb::Footprint* fp = root(view);
+    if (!fp || !out) return Status::InvalidArgument;
+    const auto* connections = fp->connections();
+    if (index >= sizeOf(connections)) return Status::InvalidArgument;
+    const fb::Connection* c = connections->Get(index);
+    out->layer_a = c->layer_a();
+    out->layer_b = c->layer_b();
+    out->p0 = Vec2f{c->x0(), c->y0()};
+    out->p1 = Vec2f{c->x1(), c->y1()};
+    out->z_a0 = c->z_a0();
+    out->z_a1 = c->z_a1();
+    out->z_b0 = c->z_b0();
+    out->z_b1 = c->z_b1();
+    return Status::Ok;
+}
+
+// Linear scan over the layer's triangles; a spatial index comes with the path queries.
+// Work is in double: float inputs make the products exact enough and cannot overflow.
+Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, float y, float tolerance,
+                         float* height) {
+    const fb::Layer* l = nullptr;
+    const Status s = getLayer(view, layer, &l);
+    if (s != Status::Ok) return s;
+    if (!height || !finite(x) || !finite(y) || !(tolerance >= 0.0f)) return Status::InvalidArgument;
+
+    const auto* verts = l->surface_vertices();
+    const auto* tris = l->surface_triangles();
+    const double px = x, py = y;
+    double best_d2 = std::numeric_limits<double>::infinity();
+    double best_z = 0.0;
+
+    for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i) {
+        const fb::Triangle* t = tris->Get(i);
+        const fb::Vec3& a = *verts->Get(t->a());
+        const fb::Vec3& b = *verts->Get(t->b());
+        const fb::Vec3& c = *verts->Get(t->c());
+        const double ax = a.x(), ay = a.y(), bx = b.x(), by = b.y(), cx = c.x(), cy = c.y();
+        const double za = a.z(), zb = b.z(), zc = c.z();
+
+        // Twice the signed area; zero for triangles that are edge-on in the ground plane, which
+        // can still be reached through the nearest-edge fallback below.
+        const double area2 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+        if (area2 != 0.0) {
+            double wa = ((bx - px) * (cy - py) - (by - py) * (cx - px)) / area2;
+            double wb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) / area2;
+            double wc = ((ax - px) * (by - py) - (ay - py) * (bx - px)) / area2;
+            if (wa >= -kInsideEpsilon && wb >= -kInsideEpsilon && wc >= -kInsideEpsilon) {
+                // Clamp the slack away so the result stays a convex combination of the corners.
+                wa = wa > 0.0 ? wa : 0.0;
+                wb = wb > 0.0 ? wb : 0.0;
+                wc = wc > 0.0 ? wc : 0.0;
+                const double sum = wa + wb + wc;
+                if (sum > 0.0 && finite(sum)) {
+                    const double z = (wa * za + wb * zb + wc * zc) / sum;
+                    *height = float(clampTo(z, min3(za, zb, zc), max3(za, zb, zc)));
+                    return Status::Ok; // triangles do not overlap: the first hit is the answer
+                }
+            }
+        }
+
+        // Outside (or edge-on): the closest point on the triangle lies on one of its edges.
+        const fb::Vec3* edges[3][2] = {{&a, &b}, {&b, &c}, {&c, &a}};
+        for (const auto& e : edges) {
+            double z;
+            const double d2 = closestOnSegment(px, py, *e[0], *e[1], &z);
+            if (d2 < best_d2) {
+                best_d2 = d2;
+                best_z = z;
+            }
+        }
+    }
+
+    const double tol = tolerance;
+    if (best_d2 <= tol * tol) {
+        *height = float(best_z);
+        return Status::Ok;
+    }
+    return Status::NotFound;
+}
+
+// Y-up right-handed -> Z-up right-handed is a +90 degree turn about X: (x, y, z) -> (x, -z, y).
+Vec3d footprintWorldToLocal(const FootprintInfo& info, Vec3d world) {
+    const double s = info.scale;
+    Vec3d internal;
+    if (info.up_axis == static_cast<uint8_t>(fb::UpAxis::Y))
+        internal = Vec3d{world.x * s, -world.z * s, world.y * s};
+    else
+        internal = Vec3d{world.x * s, world.y * s, world.z * s};
+    return Vec3d{internal.x - info.origin.x, internal.y - info.origin.y, internal.z - info.origin.z};
+}
+
+Vec3d footprintLocalToWorld(const FootprintInfo& info, Vec3d local) {
+    const double s = info.scale;
+    const Vec3d internal{local.x + info.origin.x, local.y + info.origin.y, local.z + info.origin.z};
+    if (info.up_axis == static_cast<uint8_t>(fb::UpAxis::Y))
+        return Vec3d{internal.x / s, internal.z / s, -internal.y / s};
+    return Vec3d{internal.x / s, internal.y / s, internal.z / s};
+}
+
+} // namespace clearway
