@@ -987,8 +987,12 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 const Point c = overlap.front().outer_boundary()[0];
                 const double x = CGAL::to_double(c.x()), y = CGAL::to_double(c.y());
                 if (std::abs(planes[pieces[i].tri].at(x, y) - planes[pieces[j].tri].at(x, y)) <=
-                    kCoverGap * 10)
+                    kCoverGap * 10) {
+                    // Coplanar overlap (modular floor tiles laid over each other): one floor.
+                    neighbours[i].push_back(j);
+                    neighbours[j].push_back(i);
                     continue;
+                }
                 conflicts[i].push_back(j);
                 conflicts[j].push_back(i);
             }
@@ -1047,6 +1051,38 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             layer_count = uint32_t(group_clashes.size());
         }
 
+        {
+            size_t walkable_links = 0, conflict_pairs = 0;
+            for (const Link& link : links)
+                walkable_links += link.walkable;
+            for (const auto& c : conflicts)
+                conflict_pairs += c.size();
+            std::vector<uint32_t> comp(pieces.size(), kNone);
+            std::vector<double> comp_area;
+            for (uint32_t s0 = 0; s0 < pieces.size(); ++s0) {
+                if (comp[s0] != kNone) continue;
+                comp_area.push_back(0);
+                std::vector<uint32_t> stack{s0};
+                comp[s0] = uint32_t(comp_area.size() - 1);
+                while (!stack.empty()) {
+                    uint32_t i = stack.back();
+                    stack.pop_back();
+                    comp_area.back() += pieces[i].area;
+                    for (uint32_t n : neighbours[i])
+                        if (comp[n] == kNone) comp[n] = comp[i], stack.push_back(n);
+                }
+            }
+            std::sort(comp_area.rbegin(), comp_area.rend());
+            std::string biggest;
+            for (size_t k = 0; k < std::min<size_t>(6, comp_area.size()); ++k)
+                biggest += std::to_string(int(comp_area[k])) + " ";
+            log.log(LogLevel::Debug, name + ": " + std::to_string(comp_area.size()) +
+                                         " walkable components, largest m2: " + biggest);
+            log.log(LogLevel::Debug, name + ": " + std::to_string(links.size()) + " shared edges (" +
+                                         std::to_string(walkable_links) + " walkable), " +
+                                         std::to_string(conflict_pairs / 2) + " overlapping piece pairs, " +
+                                         std::to_string(layer_count) + " layers");
+        }
         // Stage 5: boundaries and surfaces per layer.
         Footprint footprint;
         footprint.options = options;
