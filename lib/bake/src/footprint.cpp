@@ -50,8 +50,10 @@ constexpr double kWallHalfWidth = 5e-4;
 constexpr double kCoverGap = 1e-5;
 // Ground-plane tolerance for "these two edges are the same edge" (float noise in meshes).
 constexpr double kEdgeTolerance = 1e-4;
-// Horizontal reach of the inside-a-solid test: thicker solids than twice this keep islands.
-constexpr double kSolidProbeReach = 1.5;
+// Horizontal reach of the inside-a-solid test: solids wider than this keep their floor as islands.
+// Heights from float meshes carry ~1e-7 relative noise; step comparisons allow this much.
+constexpr double kHeightTolerance = 1e-5;
+constexpr double kSolidProbeReach = 10.0;
 
 struct Tri {
     Vec3 p[3];   // local coordinates
@@ -379,27 +381,32 @@ double rayHit(const Vec3& origin, const Vec3& dir, const Tri& tri) {
     return dist > 0 ? dist : -1;
 }
 
-// A point of a free piece is inside a closed solid (the floor under a thick wall) when, looking
-// horizontally in the four axis directions at chest height, every ray meets an obstacle face
-// from behind within kSolidProbeReach. Open rooms and one-sided walls see front faces or nothing.
-bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, Grid& grid, std::vector<uint32_t>& scratch) {
-    const Vec3 dirs[4] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
-    grid.query(p.x - kSolidProbeReach, p.y - kSolidProbeReach, p.x + kSolidProbeReach, p.y + kSolidProbeReach,
-               scratch);
-    for (const Vec3& d : dirs) {
-        double best = kSolidProbeReach;
-        bool from_behind = false;
-        for (uint32_t id : scratch) {
-            const Tri& tri = tris[id];
-            if (tri.walkable) continue;
-            const double hit = rayHit(p, d, tri);
-            if (hit > 0 && hit < best) {
-                best = hit;
-                from_behind = tri.normal.x * d.x + tri.normal.y * d.y + tri.normal.z * d.z > 0;
-            }
+// A point of a free piece is inside a closed solid (the floor under a thick wall or a pillar)
+// when the first face straight above it and the first face in each of the four horizontal axis
+// directions (within kSolidProbeReach) are all seen from behind. Requiring both keeps the floor
+// under a one-sided upper storey (seen from behind above, but walls seen from the front around).
+bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::vector<Tri>& tris, Grid& grid,
+                        std::vector<uint32_t>& scratch) {
+    grid.query(std::min(p.x, p.x + d.x * reach), std::min(p.y, p.y + d.y * reach),
+               std::max(p.x, p.x + d.x * reach), std::max(p.y, p.y + d.y * reach), scratch);
+    double best = reach;
+    bool from_behind = false;
+    for (uint32_t id : scratch) {
+        const Tri& tri = tris[id];
+        const double hit = rayHit(p, d, tri);
+        if (hit > 0 && hit < best) {
+            best = hit;
+            from_behind = tri.normal.x * d.x + tri.normal.y * d.y + tri.normal.z * d.z > 0;
         }
-        if (!from_behind) return false;
     }
+    return from_behind;
+}
+
+bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, Grid& grid, std::vector<uint32_t>& scratch) {
+    if (!firstHitFromBehind(p, {0, 0, 1}, INFINITY, tris, grid, scratch)) return false;
+    const Vec3 dirs[4] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+    for (const Vec3& d : dirs)
+        if (!firstHitFromBehind(p, d, kSolidProbeReach, tris, grid, scratch)) return false;
     return true;
 }
 
@@ -479,7 +486,8 @@ std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<
             const Plane& pb = planes[pieces[link.b].tri];
             const double j0 = std::abs(pa.at(link.p0.x, link.p0.y) - pb.at(link.p0.x, link.p0.y));
             const double j1 = std::abs(pa.at(link.p1.x, link.p1.y) - pb.at(link.p1.x, link.p1.y));
-            link.walkable = j0 <= step + 1e-9 && j1 <= step + 1e-9;
+            // Float-rounded meshes put a 0.4 m stair at 0.40000000596 m: tolerate float noise.
+            link.walkable = j0 <= step + kHeightTolerance && j1 <= step + kHeightTolerance;
             links.push_back(link);
         }
     }
@@ -984,10 +992,22 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 if (a.is_empty()) continue;
                 std::vector<PolygonWH> overlap;
                 a.polygons_with_holes(std::back_inserter(overlap));
-                const Point c = overlap.front().outer_boundary()[0];
-                const double x = CGAL::to_double(c.x()), y = CGAL::to_double(c.y());
-                if (std::abs(planes[pieces[i].tri].at(x, y) - planes[pieces[j].tri].at(x, y)) <=
-                    kCoverGap * 10) {
+                // Judge every overlap component at an interior point: a coplanar sliver (where a
+                // ramp meets the floor) must not hide a real overlap elsewhere.
+                bool stacked = false;
+                for (const PolygonWH& component : overlap) {
+                    const std::vector<Triangle2> tri2 = triangulate(component);
+                    if (tri2.empty()) continue;
+                    const Triangle2& big = *std::max_element(tri2.begin(), tri2.end(),
+                                                             [](const Triangle2& u, const Triangle2& v) {
+                                                                 return triangleArea(u) < triangleArea(v);
+                                                             });
+                    const double x = (big.p[0].x + big.p[1].x + big.p[2].x) / 3;
+                    const double y = (big.p[0].y + big.p[1].y + big.p[2].y) / 3;
+                    stacked = stacked || std::abs(planes[pieces[i].tri].at(x, y) -
+                                                  planes[pieces[j].tri].at(x, y)) > kCoverGap * 10;
+                }
+                if (!stacked) {
                     // Coplanar overlap (modular floor tiles laid over each other): one floor.
                     neighbours[i].push_back(j);
                     neighbours[j].push_back(i);
