@@ -102,7 +102,8 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
 // Footprint
 
 // A closed ring of ground-plane points in local coordinates. Outer rings counter-clockwise,
-// holes clockwise; the last vertex is not repeated.
+// holes clockwise; the last vertex is not repeated. Rings never cross; a ring may touch itself
+// or another ring at a shared vertex (two rooms meeting at a corner).
 using Ring = std::vector<Vec2>;
 
 struct PolygonWithHoles {
@@ -123,6 +124,8 @@ struct FootprintLayer {
     double height_min = 0, height_max = 0;
 };
 
+// Portal segment between two layers. Which side of the segment each layer lies on is not
+// stored: test a point a little to either side against the layers' polygons.
 struct Connection {
     uint32_t layer_a = 0, layer_b = 0;
     Vec2 p0, p1;               // portal segment, local ground-plane coordinates
@@ -169,6 +172,7 @@ std::string footprintJson(const Footprint& footprint, double seconds);
 
 // Area (m^2) left when every layer is eroded by a disc of `radius` (what an agent of that radius
 // can reach with its centre). Connections are not walls: erosion does not bite at portals.
+// NaN for a negative or NaN radius, or a footprint CGAL rejects (self-crossing ring).
 double erodedArea(const Footprint& footprint, double radius);
 
 // Writes world-space triangles in an Assimp export format ("obj", "gltf2", "glb2", "ply", "fbx",

@@ -59,11 +59,9 @@ inline void addCommonFlags(CLI::App& app, CommonFlags& flags) {
 
 // The options shared by every tool that imports a mesh (cw-import, cw-bake, ...).
 inline void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
-    static std::string up = "y";
-    up = o.up == bake::UpAxis::Y ? "y" : "z";
     app.add_option_function<std::string>(
            "--up", [&o](const std::string& v) { o.up = v == "z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
-           "Up axis of the mesh: y (glTF, OBJ from most tools, Recast) or z (Blender scenes, CAD) [default: "
+           "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines) [default: "
            "y]")
         ->check(CLI::IsMember({"y", "z"}));
     app.add_option("--scale", o.scale, "Mesh units to metres, e.g. 0.01 for centimetres")

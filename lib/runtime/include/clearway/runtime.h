@@ -14,12 +14,12 @@ namespace clearway {
 
 enum class Status : int32_t {
     Ok = 0,
-    InvalidArgument,     // null pointer, index out of range
-    BufferTooSmall,      // output buffer cannot hold the result
-    WrongAssetKind,      // file_identifier does not match (e.g. a roadmap passed as a footprint)
-    UnsupportedVersion,  // format_version newer than this runtime understands
-    CorruptAsset,        // FlatBuffers verification or a semantic check failed
-    NotFound,            // e.g. a point outside every layer
+    InvalidArgument,    // null pointer, index out of range
+    BufferTooSmall,     // output buffer cannot hold the result
+    WrongAssetKind,     // file_identifier does not match (e.g. a roadmap passed as a footprint)
+    UnsupportedVersion, // format_version newer than this runtime understands
+    CorruptAsset,       // FlatBuffers verification or a semantic check failed
+    NotFound,           // e.g. a point outside every layer
 };
 
 // Short English description of a status ("asset is corrupt", ...).
@@ -45,7 +45,9 @@ struct FootprintView {
     size_t size = 0;
 };
 
-// Verifies `size` bytes at `data` and fills `out`. Only Ok leaves `out` usable.
+// Verifies `size` bytes at `data` and fills `out`. Only Ok leaves `out` usable; on failure it is
+// reset to an empty view. `data` must be 8-byte aligned (any malloc/new/mmap buffer is), else
+// InvalidArgument: FlatBuffers reads doubles in place.
 Status loadFootprint(const void* data, size_t size, FootprintView* out);
 
 struct FootprintInfo {
@@ -54,10 +56,10 @@ struct FootprintInfo {
     uint32_t connection_count;
     uint64_t input_hash;
     uint64_t options_hash;
-    Vec3d origin;        // internal-frame (Z-up, metres) position of local (0,0,0)
-    double grid_spacing; // boundary vertices are multiples of this
-    uint8_t up_axis;     // 0 = Y-up source mesh, 1 = Z-up
-    double scale;        // source units -> metres
+    Vec3d origin;              // internal-frame (Z-up, metres) position of local (0,0,0)
+    double grid_spacing;       // boundary vertices are multiples of this
+    uint8_t up_axis;           // 0 = Y-up source mesh, 1 = Z-up (an asset without options: Y-up)
+    double scale;              // source units -> metres, > 0 (an asset without options: 1)
     const char* baker_version; // points into the asset (NUL-terminated), never null
 };
 Status footprintInfo(const FootprintView& view, FootprintInfo* out);
@@ -83,15 +85,16 @@ Status footprintRing(const FootprintView& view, uint32_t layer, uint32_t ring, c
 
 struct FootprintConnection {
     uint32_t layer_a, layer_b;
-    Vec2f p0, p1;      // portal segment, local ground-plane coordinates
-    float z_a0, z_a1;  // surface heights on layer_a at p0, p1
-    float z_b0, z_b1;  // surface heights on layer_b at p0, p1
+    Vec2f p0, p1;     // portal segment, local ground-plane coordinates
+    float z_a0, z_a1; // surface heights on layer_a at p0, p1
+    float z_b0, z_b1; // surface heights on layer_b at p0, p1
 };
 Status footprintConnection(const FootprintView& view, uint32_t index, FootprintConnection* out);
 
 // Height of layer `layer`'s walkable surface under local ground point (x, y): the surface triangle
 // containing it, or the nearest one within `tolerance` metres (boundaries are simplified within
-// the bake epsilon). NotFound when no triangle is that close.
+// the bake epsilon). NotFound when no triangle is that close (then *height is unchanged);
+// InvalidArgument for a bad layer, non-finite x/y or a negative tolerance.
 Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, float y, float tolerance,
                          float* height);
 
