@@ -200,4 +200,12 @@ struct ImportResult {
 
 Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log);
 
+// ---------------------------------------------------------------------------------------------
+// ===== roadmap (medial axis) =====
+// ===== end roadmap =====
+
+// ---------------------------------------------------------------------------------------------
+// ===== trims (vehicle trim-trajectory tables) =====
+// ===== end trims =====
+
 } // namespace clearway::bake
