@@ -1,7 +1,7 @@
 // Footprint <-> FlatBuffers. The runtime's loader verifies what this writes.
 #include <clearway/bake.h>
 #include <clearway/runtime.h>
-#include <clearway/schema/footprint_generated.h>
+#include "asset_internal.h"
 
 #include <fstream>
 #include <iterator>
@@ -11,10 +11,8 @@ namespace clearway::bake {
 
 namespace fb = clearway::schema;
 
-std::vector<uint8_t> serializeFootprint(const Footprint& footprint) {
-    flatbuffers::FlatBufferBuilder builder(1 << 16);
-    // Explicit values for every field: a reader never depends on schema defaults changing.
-    builder.ForceDefaults(true);
+flatbuffers::Offset<fb::Footprint> writeFootprintTable(flatbuffers::FlatBufferBuilder& builder,
+                                                       const Footprint& footprint) {
     std::vector<flatbuffers::Offset<fb::Layer>> layers;
     for (const FootprintLayer& layer : footprint.layers) {
         std::vector<fb::Vec2> vertices;
@@ -56,6 +54,14 @@ std::vector<uint8_t> serializeFootprint(const Footprint& footprint) {
         builder, kFootprintFormatVersion, builder.CreateString(bakerVersion()), footprint.input_hash,
         footprint.options_hash, options, &origin, footprint.grid_spacing, builder.CreateVector(layers),
         builder.CreateVectorOfStructs(connections), builder.CreateString(footprint.source_name));
+    return root;
+}
+
+std::vector<uint8_t> serializeFootprint(const Footprint& footprint) {
+    flatbuffers::FlatBufferBuilder builder(1 << 16);
+    // Explicit values for every field: a reader never depends on schema defaults changing.
+    builder.ForceDefaults(true);
+    const auto root = writeFootprintTable(builder, footprint);
     fb::FinishFootprintBuffer(builder, root);
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }

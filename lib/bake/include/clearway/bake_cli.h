@@ -79,6 +79,18 @@ inline void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
         ->capture_default_str();
 }
 
+inline void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
+    app.add_option(
+           "--min-clearance", o.min_clearance,
+           "Metres: drop medial-axis edges narrower than this; 0 keeps every corridor so any agent radius "
+           "can be queried at run time")
+        ->capture_default_str();
+    app.add_option("--arc-epsilon", o.epsilon, "Metres: parabolic medial-axis arcs become chords within this")
+        ->capture_default_str();
+    app.add_flag("!--no-merge", o.merge_chains,
+                 "Keep every medial-axis vertex (no straightening of degree-2 chains)");
+}
+
 // Prints the error (naming file and problem) and returns the documented exit code.
 inline int fail(SpdlogContext& log, const bake::Error& error) {
     log.logger().error(error.message);

@@ -1,0 +1,584 @@
+// Exact medial-axis roadmap of a footprint: CGAL's segment Voronoi diagram of the walls, kept
+// inside free space, with exact clearance along every edge.
+//
+// Every medial-axis edge is the bisector of two wall features (sites). Its clearance at any point
+// is the distance to one of them: the point site, the parabola's focus, or the wall segment.
+// Parabolic arcs are stored as chords within epsilon; a chord stays inside its focus's Voronoi
+// cell (a point site's cell is star-shaped from it), so the distance to the focus is still the
+// exact clearance there, and the chord's minimum is the exact distance from focus to chord.
+#include <clearway/bake.h>
+
+#include <CGAL/Cartesian.h>
+#include <CGAL/MP_Float.h>
+#include <CGAL/Quotient.h>
+#include <CGAL/Segment_Delaunay_graph_2.h>
+#include <CGAL/Segment_Delaunay_graph_filtered_traits_2.h>
+#include <CGAL/Simple_cartesian.h>
+#include <CGAL/Snap_rounding_2.h>
+#include <CGAL/Snap_rounding_traits_2.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <list>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+namespace clearway::bake {
+
+namespace {
+
+using SdgKernel = CGAL::Simple_cartesian<double>;
+using SdgTraits =
+    CGAL::Segment_Delaunay_graph_filtered_traits_without_intersections_2<SdgKernel,
+                                                                         CGAL::Field_with_sqrt_tag>;
+using Sdg = CGAL::Segment_Delaunay_graph_2<SdgTraits>;
+using SdgPoint = SdgTraits::Point_2;
+using SdgSite = SdgTraits::Site_2;
+
+double dist(Vec2 a, Vec2 b) {
+    return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+Vec2 closestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double len2 = dx * dx + dy * dy;
+    if (len2 == 0) return a;
+    const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
+    return {a.x + t * dx, a.y + t * dy};
+}
+
+double pointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
+    return dist(p, closestOnSegment(p, a, b));
+}
+
+double cross(Vec2 o, Vec2 a, Vec2 b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+bool segmentsIntersect(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+    auto on = [](Vec2 p, Vec2 q, Vec2 r, double o) {
+        return o == 0 && std::min(p.x, q.x) <= r.x && r.x <= std::max(p.x, q.x) &&
+               std::min(p.y, q.y) <= r.y && r.y <= std::max(p.y, q.y);
+    };
+    return on(c, d, a, d1) || on(c, d, b, d2) || on(a, b, c, d3) || on(a, b, d, d4);
+}
+
+double segmentSegmentDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    if (segmentsIntersect(a, b, c, d)) return 0;
+    return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d),
+                     pointSegmentDistance(c, a, b), pointSegmentDistance(d, a, b)});
+}
+
+// Uniform grid over wall segments for nearest-wall queries (exact distances, pruned search).
+class WallIndex {
+  public:
+    explicit WallIndex(const std::vector<WallSegment>& walls) : walls_(walls) {
+        min_ = {INFINITY, INFINITY};
+        Vec2 max{-INFINITY, -INFINITY};
+        for (const WallSegment& w : walls) {
+            for (Vec2 p : {w.a, w.b}) {
+                min_ = {std::min(min_.x, p.x), std::min(min_.y, p.y)};
+                max = {std::max(max.x, p.x), std::max(max.y, p.y)};
+            }
+        }
+        if (walls.empty()) min_ = max = {0, 0};
+        const double area = std::max((max.x - min_.x) * (max.y - min_.y), 1e-6);
+        cell_ = std::max(std::sqrt(area / std::max<size_t>(walls.size(), 1)) * 2, 1e-3);
+        nx_ = std::max(1, int((max.x - min_.x) / cell_) + 1);
+        ny_ = std::max(1, int((max.y - min_.y) / cell_) + 1);
+        cells_.resize(size_t(nx_) * ny_);
+        for (uint32_t i = 0; i < walls.size(); ++i) {
+            const WallSegment& w = walls[i];
+            // Conservative: every cell of the segment's bounding box.
+            const int i0 = cx(std::min(w.a.x, w.b.x)), i1 = cx(std::max(w.a.x, w.b.x));
+            const int j0 = cy(std::min(w.a.y, w.b.y)), j1 = cy(std::max(w.a.y, w.b.y));
+            for (int j = j0; j <= j1; ++j)
+                for (int k = i0; k <= i1; ++k)
+                    cells_[size_t(j) * nx_ + k].push_back(i);
+        }
+    }
+
+    // Exact minimum distance from the query shape to any wall. `lower(ring)` must bound from
+    // below the distance from the shape to any point in grid ring `ring` (for pruning).
+    template <class Distance> double nearest(Vec2 centre, double radius_of_shape, Distance&& distance) const {
+        if (walls_.empty()) return INFINITY;
+        double best = INFINITY;
+        const int ci = cx(centre.x), cj = cy(centre.y);
+        const int max_ring = std::max(nx_, ny_);
+        std::vector<uint32_t> seen;
+        for (int ring = 0; ring <= max_ring; ++ring) {
+            // Any wall in a cell of this ring is at least (ring - 1) * cell - radius away.
+            if (best < (ring - 1) * cell_ - radius_of_shape) break;
+            for (int j = cj - ring; j <= cj + ring; ++j)
+                for (int i = ci - ring; i <= ci + ring; ++i) {
+                    if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
+                    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
+                    for (uint32_t w : cells_[size_t(j) * nx_ + i])
+                        best = std::min(best, distance(walls_[w]));
+                }
+        }
+        return best;
+    }
+
+  private:
+    int cx(double x) const { return std::clamp(int(std::floor((x - min_.x) / cell_)), 0, nx_ - 1); }
+    int cy(double y) const { return std::clamp(int(std::floor((y - min_.y) / cell_)), 0, ny_ - 1); }
+    const std::vector<WallSegment>& walls_;
+    Vec2 min_;
+    double cell_ = 1;
+    int nx_ = 1, ny_ = 1;
+    std::vector<std::vector<uint32_t>> cells_;
+};
+
+// Even-odd point-in-region over y-bands of ring segments.
+class RegionTest {
+  public:
+    explicit RegionTest(const std::vector<PolygonWithHoles>& region) {
+        double min_y = INFINITY, max_y = -INFINITY;
+        auto add = [&](const Ring& ring) {
+            for (size_t i = 0; i < ring.size(); ++i) {
+                segs_.push_back({ring[i], ring[(i + 1) % ring.size()]});
+                min_y = std::min(min_y, ring[i].y), max_y = std::max(max_y, ring[i].y);
+            }
+        };
+        for (const PolygonWithHoles& p : region) {
+            add(p.outer);
+            for (const Ring& h : p.holes)
+                add(h);
+        }
+        if (segs_.empty()) return;
+        min_y_ = min_y;
+        bands_ = std::max<size_t>(1, size_t(std::sqrt(double(segs_.size()))));
+        height_ = std::max((max_y - min_y) / double(bands_), 1e-9);
+        band_segs_.resize(bands_);
+        for (uint32_t s = 0; s < segs_.size(); ++s) {
+            const size_t b0 = band(std::min(segs_[s].a.y, segs_[s].b.y)),
+                         b1 = band(std::max(segs_[s].a.y, segs_[s].b.y));
+            for (size_t b = b0; b <= b1; ++b)
+                band_segs_[b].push_back(s);
+        }
+    }
+    bool inside(Vec2 p) const {
+        if (segs_.empty()) return false;
+        bool in = false;
+        for (uint32_t s : band_segs_[band(p.y)]) {
+            const Vec2 a = segs_[s].a, b = segs_[s].b;
+            if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) in = !in;
+        }
+        return in;
+    }
+
+  private:
+    size_t band(double y) const {
+        return size_t(std::clamp(std::floor((y - min_y_) / height_), 0.0, double(bands_ - 1)));
+    }
+    std::vector<WallSegment> segs_;
+    std::vector<std::vector<uint32_t>> band_segs_;
+    double min_y_ = 0, height_ = 1;
+    size_t bands_ = 1;
+};
+
+struct GridKey {
+    int64_t x, y;
+    bool operator<(const GridKey& o) const { return std::tie(x, y) < std::tie(o.x, o.y); }
+    bool operator==(const GridKey& o) const { return x == o.x && y == o.y; }
+};
+
+// Walls onto the grid, without crossings, overlaps, duplicates or zero-length pieces. Walls
+// already on the grid and free of crossings (every footprint) pass through unchanged; others go
+// through CGAL's iterated snap rounding, which splits crossings and never drops a piece.
+std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegment>& walls, double q) {
+    std::vector<std::pair<GridKey, GridKey>> out;
+    bool on_grid = true;
+    for (const WallSegment& w : walls)
+        for (Vec2 p : {w.a, w.b})
+            on_grid = on_grid && std::nearbyint(p.x / q) * q == p.x && std::nearbyint(p.y / q) * q == p.y;
+    if (on_grid) {
+        for (const WallSegment& w : walls)
+            out.push_back({{std::llround(w.a.x / q), std::llround(w.a.y / q)},
+                           {std::llround(w.b.x / q), std::llround(w.b.y / q)}});
+    }
+    // Crossing check on the integer grid (exact), with a sort-and-sweep over x.
+    auto crossingFree = [](const std::vector<std::pair<GridKey, GridKey>>& segs) {
+        auto orient = [](const GridKey& a, const GridKey& b, const GridKey& c) {
+            const __int128 v = static_cast<__int128>(b.x - a.x) * (c.y - a.y) -
+                               static_cast<__int128>(b.y - a.y) * (c.x - a.x);
+            return v > 0 ? 1 : v < 0 ? -1 : 0;
+        };
+        auto between = [](const GridKey& a, const GridKey& b, const GridKey& p) {
+            return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+                   p.y <= std::max(a.y, b.y);
+        };
+        std::vector<uint32_t> order(segs.size());
+        std::iota(order.begin(), order.end(), 0);
+        auto lo = [&](uint32_t i) { return std::min(segs[i].first.x, segs[i].second.x); };
+        auto hi = [&](uint32_t i) { return std::max(segs[i].first.x, segs[i].second.x); };
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return lo(a) < lo(b); });
+        for (size_t k = 0; k < order.size(); ++k) {
+            const auto& s = segs[order[k]];
+            if (s.first == s.second) return false;
+            for (size_t m = k + 1; m < order.size() && lo(order[m]) <= hi(order[k]); ++m) {
+                const auto& t = segs[order[m]];
+                const int o1 = orient(s.first, s.second, t.first), o2 = orient(s.first, s.second, t.second);
+                const int o3 = orient(t.first, t.second, s.first), o4 = orient(t.first, t.second, s.second);
+                if (o1 * o2 < 0 && o3 * o4 < 0) return false;
+                const bool shared =
+                    s.first == t.first || s.first == t.second || s.second == t.first || s.second == t.second;
+                // Touching anywhere but at shared endpoints (T-junctions, overlaps) needs rounding.
+                if (o1 == 0 && between(s.first, s.second, t.first) &&
+                    !(t.first == s.first || t.first == s.second))
+                    return false;
+                if (o2 == 0 && between(s.first, s.second, t.second) &&
+                    !(t.second == s.first || t.second == s.second))
+                    return false;
+                if (o3 == 0 && between(t.first, t.second, s.first) &&
+                    !(s.first == t.first || s.first == t.second))
+                    return false;
+                if (o4 == 0 && between(t.first, t.second, s.second) &&
+                    !(s.second == t.first || s.second == t.second))
+                    return false;
+                if (o1 == 0 && o2 == 0 && shared) {
+                    // Collinear and sharing an endpoint: overlapping unless they point apart.
+                    const GridKey common = (s.first == t.first || s.first == t.second) ? s.first : s.second;
+                    const GridKey so = common == s.first ? s.second : s.first;
+                    const GridKey to = common == t.first ? t.second : t.first;
+                    if ((so.x - common.x) * (to.x - common.x) + (so.y - common.y) * (to.y - common.y) > 0)
+                        return false;
+                }
+            }
+        }
+        return true;
+    };
+    auto dedupe = [](std::vector<std::pair<GridKey, GridKey>>& segs) {
+        for (auto& s : segs)
+            if (s.second < s.first) std::swap(s.first, s.second);
+        std::sort(segs.begin(), segs.end());
+        segs.erase(std::unique(segs.begin(), segs.end()), segs.end());
+        segs.erase(
+            std::remove_if(segs.begin(), segs.end(), [](const auto& s) { return s.first == s.second; }),
+            segs.end());
+    };
+    if (on_grid) {
+        dedupe(out);
+        if (crossingFree(out)) return out;
+        out.clear();
+    }
+    using SrKernel = CGAL::Cartesian<CGAL::Quotient<CGAL::MP_Float>>;
+    using SrTraits = CGAL::Snap_rounding_traits_2<SrKernel>;
+    std::list<SrKernel::Segment_2> input;
+    for (const WallSegment& w : walls) {
+        // Shift by half a pixel: CGAL's pixel i spans [i q, (i+1) q), we want centres on i q.
+        input.push_back(SrKernel::Segment_2(SrKernel::Point_2(w.a.x / q + 0.5, w.a.y / q + 0.5),
+                                            SrKernel::Point_2(w.b.x / q + 0.5, w.b.y / q + 0.5)));
+    }
+    std::list<std::list<SrKernel::Point_2>> polylines;
+    CGAL::snap_rounding_2<SrTraits>(input.begin(), input.end(), polylines, 1.0, true, true, 1);
+    for (const auto& polyline : polylines) {
+        GridKey prev{};
+        bool first = true;
+        for (const auto& p : polyline) {
+            const GridKey k{std::llround(CGAL::to_double(p.x())), std::llround(CGAL::to_double(p.y()))};
+            if (!first && !(k == prev)) out.push_back({prev, k});
+            prev = k;
+            first = false;
+        }
+        if (polyline.size() == 1) {
+            // A wall shorter than a pixel is a point obstacle: keep it as a point-sized wall.
+            out.push_back({prev, prev});
+        }
+    }
+    // Iterated snap rounding leaves overlaps only as identical pieces: dedupe removes them.
+    std::vector<std::pair<GridKey, GridKey>> points;
+    for (const auto& s : out)
+        if (s.first == s.second) points.push_back(s);
+    dedupe(out);
+    out.insert(out.end(), points.begin(), points.end());
+    return out;
+}
+
+enum class SiteKind { Point, Segment };
+struct SiteGeom {
+    SiteKind kind;
+    Vec2 p0, p1;
+};
+
+SiteGeom siteOf(const SdgSite& s) {
+    if (s.is_point())
+        return {SiteKind::Point, {s.point().x(), s.point().y()}, {s.point().x(), s.point().y()}};
+    return {SiteKind::Segment, {s.source().x(), s.source().y()}, {s.target().x(), s.target().y()}};
+}
+
+double siteDistance(const SiteGeom& s, Vec2 p) {
+    return s.kind == SiteKind::Point ? dist(p, s.p0) : pointSegmentDistance(p, s.p0, s.p1);
+}
+
+Vec2 siteClosest(const SiteGeom& s, Vec2 p) {
+    return s.kind == SiteKind::Point ? s.p0 : closestOnSegment(p, s.p0, s.p1);
+}
+
+bool samePoint(Vec2 a, Vec2 b) {
+    return a.x == b.x && a.y == b.y;
+}
+
+// Points of the bisector of a point site (focus) and a segment site from c1 to c2: chords of the
+// parabola no further than epsilon from it.
+std::vector<Vec2> parabolaPoints(Vec2 focus, const SiteGeom& seg, Vec2 c1, Vec2 c2, double epsilon) {
+    const double dx = seg.p1.x - seg.p0.x, dy = seg.p1.y - seg.p0.y, len = std::hypot(dx, dy);
+    const Vec2 u{dx / len, dy / len};
+    Vec2 n{-u.y, u.x};
+    double d = (focus.x - seg.p0.x) * n.x + (focus.y - seg.p0.y) * n.y;
+    if (d < 0) n = {-n.x, -n.y}, d = -d;
+    if (d < 1e-12) return {c1, c2};
+    const double tp = (focus.x - seg.p0.x) * u.x + (focus.y - seg.p0.y) * u.y;
+    const double t1 = (c1.x - seg.p0.x) * u.x + (c1.y - seg.p0.y) * u.y;
+    const double t2 = (c2.x - seg.p0.x) * u.x + (c2.y - seg.p0.y) * u.y;
+    // Chord sagitta of y = t^2 / (2d) over a step h is h^2 / (8d).
+    const double step = std::sqrt(8 * d * epsilon);
+    const int pieces = std::clamp(int(std::ceil(std::abs(t2 - t1) / step)), 1, 1024);
+    std::vector<Vec2> pts{c1};
+    for (int k = 1; k < pieces; ++k) {
+        const double t = t1 + (t2 - t1) * k / pieces;
+        const double h = ((t - tp) * (t - tp) + d * d) / (2 * d);
+        pts.push_back({seg.p0.x + t * u.x + h * n.x, seg.p0.y + t * u.y + h * n.y});
+    }
+    pts.push_back(c2);
+    return pts;
+}
+
+uint64_t mortonKey(const GridKey& k) {
+    auto spread = [](uint64_t v) {
+        v &= 0xffffffff;
+        v = (v | (v << 16)) & 0x0000ffff0000ffffull;
+        v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
+        v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
+        v = (v | (v << 2)) & 0x3333333333333333ull;
+        v = (v | (v << 1)) & 0x5555555555555555ull;
+        return v;
+    };
+    return spread(uint64_t(k.x + (1ll << 31))) | (spread(uint64_t(k.y + (1ll << 31))) << 1);
+}
+
+} // namespace
+
+RoadmapOptions defaultRoadmapOptions() {
+    return RoadmapOptions{};
+}
+
+std::vector<WallSegment> layerWalls(const FootprintLayer& layer) {
+    std::vector<WallSegment> walls;
+    auto add = [&](const Ring& ring) {
+        for (size_t i = 0; i < ring.size(); ++i)
+            walls.push_back({ring[i], ring[(i + 1) % ring.size()]});
+    };
+    for (const PolygonWithHoles& p : layer.polygons) {
+        add(p.outer);
+        for (const Ring& h : p.holes)
+            add(h);
+    }
+    return walls;
+}
+
+double distanceToWalls(const std::vector<WallSegment>& walls, Vec2 p) {
+    double best = INFINITY;
+    for (const WallSegment& w : walls)
+        best = std::min(best, pointSegmentDistance(p, w.a, w.b));
+    return best;
+}
+
+Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<PolygonWithHoles>& free_space,
+                 double grid_spacing, const RoadmapOptions& options, uint32_t layer,
+                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites) {
+    const double q = grid_spacing;
+    const std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q);
+    if (segs.empty()) return {};
+
+    // Deterministic insertion: points in Morton order (CGAL's own spatial sort shuffles), then
+    // segments between the inserted vertices.
+    std::vector<GridKey> keys;
+    for (const auto& s : segs)
+        keys.push_back(s.first), keys.push_back(s.second);
+    std::sort(keys.begin(), keys.end(), [](const GridKey& a, const GridKey& b) {
+        const uint64_t ma = mortonKey(a), mb = mortonKey(b);
+        return ma < mb || (ma == mb && a < b);
+    });
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    Sdg sdg;
+    std::map<GridKey, Sdg::Vertex_handle> handle;
+    Sdg::Vertex_handle hint;
+    for (const GridKey& k : keys) {
+        hint = sdg.insert(SdgPoint(double(k.x) * q, double(k.y) * q), hint);
+        handle[k] = hint;
+    }
+    size_t expected_segments = 0;
+    for (const auto& s : segs) {
+        if (s.first == s.second) continue;
+        ++expected_segments;
+        const Sdg::Vertex_handle v = sdg.insert(handle[s.first], handle[s.second]);
+        if (v == Sdg::Vertex_handle())
+            return {ErrorCode::Internal,
+                    "layer " + std::to_string(layer) + ": wall (" + std::to_string(double(s.first.x) * q) +
+                        ", " + std::to_string(double(s.first.y) * q) + ") - (" +
+                        std::to_string(double(s.second.x) * q) + ", " +
+                        std::to_string(double(s.second.y) * q) + ") was rejected by the Voronoi builder"};
+    }
+    // No wall may be lost: every input segment must be a segment site of the diagram.
+    size_t segment_sites = 0;
+    for (auto v = sdg.finite_vertices_begin(); v != sdg.finite_vertices_end(); ++v)
+        segment_sites += v->site().is_segment();
+    if (segment_sites != expected_segments)
+        return {ErrorCode::Internal, "layer " + std::to_string(layer) + ": " +
+                                         std::to_string(expected_segments) + " walls but " +
+                                         std::to_string(segment_sites) + " segment sites"};
+    if (wall_sites) *wall_sites = segment_sites;
+
+    const RegionTest region(free_space);
+    // Voronoi vertices: one per finite face, numbered in iteration order (deterministic).
+    std::unordered_map<const void*, uint32_t> face_vertex;
+    const uint32_t base = uint32_t(vertices->size());
+    auto vertexOf = [&](Sdg::Face_handle f) {
+        auto [it, inserted] = face_vertex.emplace(&*f, uint32_t(vertices->size()));
+        if (inserted) {
+            const SdgPoint c = sdg.primal(f);
+            RoadmapVertex v;
+            v.position = {c.x(), c.y(), 0};
+            v.layer = layer;
+            v.clearance = INFINITY;
+            vertices->push_back(v);
+        }
+        return it->second;
+    };
+    for (auto e = sdg.finite_edges_begin(); e != sdg.finite_edges_end(); ++e) {
+        const Sdg::Face_handle f1 = e->first;
+        const int i = e->second;
+        const Sdg::Face_handle f2 = f1->neighbor(i);
+        if (sdg.is_infinite(f1) || sdg.is_infinite(f2)) continue;
+        const Sdg::Vertex_handle va = f1->vertex(sdg.ccw(i)), vb = f1->vertex(sdg.cw(i));
+        const SiteGeom sa = siteOf(va->site()), sb = siteOf(vb->site());
+        // A segment and its own endpoint: their bisector is the perpendicular at the endpoint,
+        // which separates two cells of the same wall, not two walls.
+        auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
+            return s.kind == SiteKind::Segment && p.kind == SiteKind::Point &&
+                   (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
+        };
+        if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
+        const SdgPoint p1 = sdg.primal(f1), p2 = sdg.primal(f2);
+        const Vec2 c1{p1.x(), p1.y()}, c2{p2.x(), p2.y()};
+        if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) continue;
+
+        RoadmapEdge edge;
+        const SiteGeom* point_site = sa.kind == SiteKind::Point   ? &sa
+                                     : sb.kind == SiteKind::Point ? &sb
+                                                                  : nullptr;
+        const SiteGeom* segment_site = sa.kind == SiteKind::Segment   ? &sa
+                                       : sb.kind == SiteKind::Segment ? &sb
+                                                                      : nullptr;
+        if (point_site && segment_site) {
+            edge.points = parabolaPoints(point_site->p0, *segment_site, c1, c2, options.epsilon);
+            edge.site = ClearanceSite::Point;
+            edge.site_p0 = edge.site_p1 = point_site->p0;
+        } else {
+            edge.points = {c1, c2};
+            edge.site = sa.kind == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
+            edge.site_p0 = sa.p0;
+            edge.site_p1 = sa.p1;
+        }
+        // Inside free space? Voronoi edges never cross a wall, so one interior point decides.
+        const Vec2 mid = edge.points.size() > 2 ? edge.points[edge.points.size() / 2]
+                                                : Vec2{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
+        if (!region.inside(mid)) continue;
+        const SiteGeom clearance_site{edge.site == ClearanceSite::Point ? SiteKind::Point : SiteKind::Segment,
+                                      edge.site_p0, edge.site_p1};
+        double min_clearance = INFINITY;
+        for (size_t k = 0; k + 1 < edge.points.size(); ++k) {
+            // Exact minimum over the chord: distance from the site to the chord.
+            const double d = clearance_site.kind == SiteKind::Point
+                                 ? pointSegmentDistance(clearance_site.p0, edge.points[k], edge.points[k + 1])
+                                 : std::min(siteDistance(clearance_site, edge.points[k]),
+                                            siteDistance(clearance_site, edge.points[k + 1]));
+            min_clearance = std::min(min_clearance, d);
+        }
+        if (edge.points.size() == 2 && dist(c1, c2) == 0) min_clearance = siteDistance(clearance_site, c1);
+        edge.min_clearance = min_clearance;
+        if (min_clearance < options.min_clearance) continue;
+        edge.a = vertexOf(f1);
+        edge.b = vertexOf(f2);
+        // Nearest wall points on either side at both ends (Explicit Corridor Map event data).
+        auto sides = [&](Vec2 at, Vec2 towards, Vec2* left, Vec2* right) {
+            const Vec2 qa = siteClosest(sa, at), qb = siteClosest(sb, at);
+            const bool a_left =
+                cross(at, towards, qa) > 0 || (cross(at, towards, qa) == 0 && cross(at, towards, qb) < 0);
+            *left = a_left ? qa : qb;
+            *right = a_left ? qb : qa;
+        };
+        const Vec2 next_a = edge.points[1], next_b = edge.points[edge.points.size() - 2];
+        sides(c1, next_a, &edge.left_a, &edge.right_a);
+        Vec2 l, r;
+        sides(c2, next_b, &l, &r); // looking back from b: swap to keep "left" relative to a -> b
+        edge.left_b = r;
+        edge.right_b = l;
+        for (uint32_t v : {edge.a, edge.b}) {
+            RoadmapVertex& vx = (*vertices)[v];
+            vx.clearance =
+                std::min(vx.clearance, siteDistance(clearance_site, {vx.position.x, vx.position.y}));
+        }
+        edges->push_back(std::move(edge));
+    }
+    // Zero-length edges (cocircular sites) join their two vertices into one.
+    std::vector<uint32_t> parent(vertices->size());
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](uint32_t v) {
+        while (parent[v] != v)
+            v = parent[v] = parent[parent[v]];
+        return v;
+    };
+    for (const RoadmapEdge& e : *edges)
+        if (e.points.size() == 2 && dist(e.points[0], e.points[1]) == 0) {
+            const uint32_t a = find(e.a), b = find(e.b);
+            if (a != b) parent[std::max(a, b)] = std::min(a, b);
+        }
+    std::vector<uint32_t> remap(vertices->size(), UINT32_MAX);
+    std::vector<RoadmapVertex> kept(vertices->begin(), vertices->begin() + base);
+    for (uint32_t v = base; v < vertices->size(); ++v) {
+        const uint32_t root = find(v);
+        if (remap[root] == UINT32_MAX) {
+            remap[root] = uint32_t(kept.size());
+            kept.push_back((*vertices)[root]);
+        }
+        kept[remap[root]].clearance = std::min(kept[remap[root]].clearance, (*vertices)[v].clearance);
+        remap[v] = remap[root];
+    }
+    std::vector<RoadmapEdge> kept_edges;
+    for (RoadmapEdge& e : *edges) {
+        if (e.a < base) {
+            kept_edges.push_back(std::move(e)); // an earlier layer's edge
+            continue;
+        }
+        e.a = remap[e.a];
+        e.b = remap[e.b];
+        if (e.a == e.b) continue;
+        kept_edges.push_back(std::move(e));
+    }
+    // Vertices no kept edge uses (faces outside free space) are dropped.
+    std::vector<bool> used(kept.size(), false);
+    for (uint32_t v = 0; v < base; ++v)
+        used[v] = true;
+    for (const RoadmapEdge& e : kept_edges)
+        used[e.a] = used[e.b] = true;
+    std::vector<uint32_t> compact(kept.size(), UINT32_MAX);
+    vertices->clear();
+    for (uint32_t v = 0; v < kept.size(); ++v)
+        if (used[v]) {
+            compact[v] = uint32_t(vertices->size());
+            vertices->push_back(kept[v]);
+        }
+    for (RoadmapEdge& e : kept_edges)
+        e.a = compact[e.a], e.b = compact[e.b];
+    *edges = std::move(kept_edges);
+    return {};
+}
+
+} // namespace clearway::bake

@@ -1,0 +1,681 @@
+// From footprint to roadmap asset: per-layer medial axis, heights, chain merging, circular
+// blends, joins across layer connections, the edge grid, and the asset / previews.
+#include <clearway/bake.h>
+#include <clearway/schema/roadmap_generated.h>
+
+#include "asset_internal.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sys/stat.h>
+
+namespace clearway::bake {
+
+namespace fb = clearway::schema;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+double dist(Vec2 a, Vec2 b) {
+    return std::hypot(a.x - b.x, a.y - b.y);
+}
+Vec2 xy(const Vec3& v) {
+    return {v.x, v.y};
+}
+
+Vec2 closestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    if (len2 == 0) return a;
+    const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
+    return {a.x + t * dx, a.y + t * dy};
+}
+double pointSegment(Vec2 p, Vec2 a, Vec2 b) {
+    return dist(p, closestOnSegment(p, a, b));
+}
+double cross(Vec2 o, Vec2 a, Vec2 b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+double segmentSegment(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+    return std::min(
+        {pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b)});
+}
+
+// Arc: centre, radius, start angle and signed sweep (ccw positive).
+struct Arc {
+    Vec2 centre;
+    double radius, start, sweep;
+};
+
+bool angleOnArc(const Arc& arc, double angle) {
+    double rel = angle - arc.start;
+    if (arc.sweep >= 0) {
+        rel = std::fmod(std::fmod(rel, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+        return rel <= arc.sweep;
+    }
+    rel = std::fmod(std::fmod(-rel, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+    return rel <= -arc.sweep;
+}
+
+Vec2 arcPoint(const Arc& arc, double angle) {
+    return {arc.centre.x + arc.radius * std::cos(angle), arc.centre.y + arc.radius * std::sin(angle)};
+}
+
+double pointArc(Vec2 p, const Arc& arc) {
+    const double angle = std::atan2(p.y - arc.centre.y, p.x - arc.centre.x);
+    if (angleOnArc(arc, angle)) return std::abs(dist(p, arc.centre) - arc.radius);
+    return std::min(dist(p, arcPoint(arc, arc.start)), dist(p, arcPoint(arc, arc.start + arc.sweep)));
+}
+
+// Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
+// them, at a crossing (0), or where the segment's closest point to the centre is radial to the arc.
+double arcSegment(const Arc& arc, Vec2 a, Vec2 b) {
+    const Vec2 e0 = arcPoint(arc, arc.start), e1 = arcPoint(arc, arc.start + arc.sweep);
+    double best =
+        std::min({pointSegment(e0, a, b), pointSegment(e1, a, b), pointArc(a, arc), pointArc(b, arc)});
+    const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    const double foot_angle = std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x);
+    if (dist(foot, arc.centre) >= arc.radius && angleOnArc(arc, foot_angle))
+        best = std::min(best, dist(foot, arc.centre) - arc.radius);
+    // Circle-line crossings inside both ranges.
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
+    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
+                 C = fx * fx + fy * fy - arc.radius * arc.radius;
+    const double disc = B * B - 4 * A * C;
+    if (A > 0 && disc >= 0) {
+        for (double sign : {-1.0, 1.0}) {
+            const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
+            if (t < 0 || t > 1) continue;
+            const Vec2 p{a.x + t * dx, a.y + t * dy};
+            if (angleOnArc(arc, std::atan2(p.y - arc.centre.y, p.x - arc.centre.x))) return 0;
+        }
+    }
+    return best;
+}
+
+// Nearest-wall queries for one layer, bucketed on a grid (exact distances, pruned search).
+class Walls {
+  public:
+    explicit Walls(std::vector<WallSegment> walls) : walls_(std::move(walls)) {
+        Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
+        for (const WallSegment& w : walls_)
+            for (Vec2 p : {w.a, w.b}) {
+                lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+                hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+            }
+        if (walls_.empty()) lo = hi = {0, 0};
+        min_ = lo;
+        cell_ = std::max(std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1e-6) /
+                                   double(std::max<size_t>(walls_.size(), 1))) *
+                             2,
+                         1e-3);
+        nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
+        ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
+        cells_.resize(size_t(nx_) * ny_);
+        for (uint32_t i = 0; i < walls_.size(); ++i) {
+            const WallSegment& w = walls_[i];
+            for (int j = cy(std::min(w.a.y, w.b.y)); j <= cy(std::max(w.a.y, w.b.y)); ++j)
+                for (int k = cx(std::min(w.a.x, w.b.x)); k <= cx(std::max(w.a.x, w.b.x)); ++k)
+                    cells_[size_t(j) * nx_ + k].push_back(i);
+        }
+    }
+    const std::vector<WallSegment>& all() const { return walls_; }
+
+    // Minimum of distance(wall) over walls, for a shape within `reach` of `centre`.
+    template <class Distance> double nearest(Vec2 centre, double reach, Distance&& distance) const {
+        if (walls_.empty()) return INFINITY;
+        double best = INFINITY;
+        const int ci = cx(centre.x), cj = cy(centre.y);
+        // Rings beyond the grid only matter when the centre lies outside it.
+        const int off = int(std::ceil(std::max({min_.x - centre.x, centre.x - (min_.x + nx_ * cell_),
+                                                min_.y - centre.y, centre.y - (min_.y + ny_ * cell_), 0.0}) /
+                                      cell_));
+        for (int ring = 0; ring <= std::max(nx_, ny_) + off; ++ring) {
+            if (best < (ring - 1 - off) * cell_ - reach) break;
+            for (int j = cj - ring; j <= cj + ring; ++j)
+                for (int i = ci - ring; i <= ci + ring; ++i) {
+                    if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
+                    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
+                    for (uint32_t w : cells_[size_t(j) * nx_ + i])
+                        best = std::min(best, distance(walls_[w]));
+                }
+        }
+        return best;
+    }
+    double segmentClearance(Vec2 a, Vec2 b) const {
+        return nearest({(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
+                       [&](const WallSegment& w) { return segmentSegment(a, b, w.a, w.b); });
+    }
+    double arcClearance(const Arc& arc, Vec2 near, double reach) const {
+        return nearest(near, reach, [&](const WallSegment& w) { return arcSegment(arc, w.a, w.b); });
+    }
+    double pointClearance(Vec2 p) const {
+        return nearest(p, 0, [&](const WallSegment& w) { return pointSegment(p, w.a, w.b); });
+    }
+
+  private:
+    int cx(double x) const { return std::clamp(int(std::floor((x - min_.x) / cell_)), 0, nx_ - 1); }
+    int cy(double y) const { return std::clamp(int(std::floor((y - min_.y) / cell_)), 0, ny_ - 1); }
+    std::vector<WallSegment> walls_;
+    Vec2 min_;
+    double cell_ = 1;
+    int nx_ = 1, ny_ = 1;
+    std::vector<std::vector<uint32_t>> cells_;
+};
+
+double surfaceHeight(const FootprintLayer& layer, Vec2 p) {
+    double best_distance = INFINITY, best_height = layer.height_min;
+    for (const SurfaceTriangle& t : layer.surface_triangles) {
+        const Vec3& a = layer.surface_vertices[t.a];
+        const Vec3& b = layer.surface_vertices[t.b];
+        const Vec3& c = layer.surface_vertices[t.c];
+        const double det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+        if (det == 0) continue;
+        const double u = ((p.x - a.x) * (c.y - a.y) - (c.x - a.x) * (p.y - a.y)) / det;
+        const double v = ((b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)) / det;
+        if (u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) return a.z + u * (b.z - a.z) + v * (c.z - a.z);
+        // Outside: height of the nearest point of the nearest triangle.
+        const double d = std::min(
+            {pointSegment(p, xy(a), xy(b)), pointSegment(p, xy(b), xy(c)), pointSegment(p, xy(c), xy(a))});
+        if (d < best_distance) {
+            best_distance = d;
+            const double cu = std::clamp(u, 0.0, 1.0), cv = std::clamp(v, 0.0, 1.0 - std::clamp(u, 0.0, 1.0));
+            best_height = a.z + cu * (b.z - a.z) + cv * (c.z - a.z);
+        }
+    }
+    return best_height;
+}
+
+// Walls of a layer minus the pieces that are portals to another layer (an agent walks through).
+std::vector<WallSegment> solidWalls(const Footprint& fp, uint32_t layer) {
+    std::vector<WallSegment> out;
+    for (const WallSegment& w : layerWalls(fp.layers[layer])) {
+        bool portal = false;
+        for (const Connection& c : fp.connections) {
+            if (c.layer_a != layer && c.layer_b != layer) continue;
+            const double tol = 1e-3;
+            portal = portal || (pointSegment(w.a, c.p0, c.p1) < tol && pointSegment(w.b, c.p0, c.p1) < tol);
+        }
+        if (!portal) out.push_back(w);
+    }
+    return out;
+}
+
+// End data of edge e seen from vertex v: the first polyline piece leaving v.
+struct EdgeEnd {
+    Vec2 from, next;
+};
+EdgeEnd endAt(const RoadmapEdge& e, uint32_t v) {
+    if (e.a == v) return {e.points[0], e.points[1]};
+    return {e.points.back(), e.points[e.points.size() - 2]};
+}
+
+Vec2 unit(Vec2 from, Vec2 to) {
+    const double len = dist(from, to);
+    return len > 0 ? Vec2{(to.x - from.x) / len, (to.y - from.y) / len} : Vec2{0, 0};
+}
+
+void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
+    // Bypass degree-2 vertices while the straight replacement keeps the chain's clearance
+    // (seed 000, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<std::vector<uint32_t>> incident(rm.vertices.size());
+        for (uint32_t e = 0; e < rm.edges.size(); ++e) {
+            incident[rm.edges[e].a].push_back(e);
+            incident[rm.edges[e].b].push_back(e);
+        }
+        std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
+        std::vector<RoadmapEdge> added;
+        for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+            if (incident[v].size() != 2 || touched[v]) continue;
+            const RoadmapEdge& e1 = rm.edges[incident[v][0]];
+            const RoadmapEdge& e2 = rm.edges[incident[v][1]];
+            if (e1.portal || e2.portal || incident[v][0] == incident[v][1]) continue;
+            const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
+            if (u == w || u == v || w == v || touched[u] || touched[w]) continue;
+            const double required = std::min(e1.min_clearance, e2.min_clearance);
+            if (!(required > 0)) continue;
+            const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
+            const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw);
+            if (clearance < required) continue;
+            RoadmapEdge merged;
+            merged.a = u;
+            merged.b = w;
+            merged.points = {pu, pw};
+            merged.min_clearance = clearance;
+            merged.site = ClearanceSite::Walls;
+            merged.left_a = e1.a == u ? e1.left_a : e1.right_b;
+            merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
+            merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
+            merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
+            removed[incident[v][0]] = removed[incident[v][1]] = true;
+            touched[u] = touched[v] = touched[w] = true;
+            added.push_back(std::move(merged));
+            changed = true;
+        }
+        if (!changed) break;
+        std::vector<RoadmapEdge> next;
+        for (uint32_t e = 0; e < rm.edges.size(); ++e)
+            if (!removed[e]) next.push_back(std::move(rm.edges[e]));
+        for (RoadmapEdge& e : added)
+            next.push_back(std::move(e));
+        rm.edges = std::move(next);
+    }
+    // Drop vertices left without edges, keeping order.
+    std::vector<bool> used(rm.vertices.size(), false);
+    for (const RoadmapEdge& e : rm.edges)
+        used[e.a] = used[e.b] = true;
+    std::vector<uint32_t> remap(rm.vertices.size(), UINT32_MAX);
+    std::vector<RoadmapVertex> kept;
+    for (uint32_t v = 0; v < rm.vertices.size(); ++v)
+        if (used[v]) remap[v] = uint32_t(kept.size()), kept.push_back(rm.vertices[v]);
+    rm.vertices = std::move(kept);
+    for (RoadmapEdge& e : rm.edges)
+        e.a = remap[e.a], e.b = remap[e.b];
+}
+
+void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
+    std::vector<std::vector<uint32_t>> incident(rm.vertices.size());
+    for (uint32_t e = 0; e < rm.edges.size(); ++e) {
+        if (rm.edges[e].a == rm.edges[e].b) continue;
+        incident[rm.edges[e].a].push_back(e);
+        incident[rm.edges[e].b].push_back(e);
+    }
+    for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+        const Vec2 pv = xy(rm.vertices[v].position);
+        for (size_t i = 0; i < incident[v].size(); ++i)
+            for (size_t j = i + 1; j < incident[v].size(); ++j) {
+                const RoadmapEdge& ei = rm.edges[incident[v][i]];
+                const RoadmapEdge& ej = rm.edges[incident[v][j]];
+                if (ei.portal || ej.portal) continue;
+                const EdgeEnd a = endAt(ei, v), b = endAt(ej, v);
+                const Vec2 di = unit(a.from, a.next), dj = unit(b.from, b.next);
+                Blend blend;
+                blend.vertex = v;
+                blend.edge_in = incident[v][i];
+                blend.edge_out = incident[v][j];
+                blend.p_in = blend.p_out = blend.center = pv;
+                const double cos_angle = std::clamp(di.x * dj.x + di.y * dj.y, -1.0, 1.0);
+                const double angle = std::acos(cos_angle); // between the two edges, 0..pi
+                const double required = std::min(ei.min_clearance, ej.min_clearance);
+                blend.min_clearance = rm.vertices[v].clearance;
+                if (angle > M_PI - 1e-9 || angle < 1e-6) {
+                    rm.blends.push_back(blend); // straight through (or folded back): no arc
+                    continue;
+                }
+                // Start where the paper does (halfway along the first pieces) and shrink until
+                // the arc keeps the clearance of the edges it joins.
+                double length = std::min(dist(a.from, a.next), dist(b.from, b.next)) / 2;
+                for (int attempt = 0; attempt < 40 && length > 1e-5; ++attempt, length /= 2) {
+                    const Vec2 p_in{pv.x + di.x * length, pv.y + di.y * length};
+                    const Vec2 p_out{pv.x + dj.x * length, pv.y + dj.y * length};
+                    const double radius = length * std::tan(angle / 2);
+                    const Vec2 bis = unit({0, 0}, {di.x + dj.x, di.y + dj.y});
+                    const double to_centre = length / std::cos(angle / 2);
+                    const Vec2 centre{pv.x + bis.x * to_centre, pv.y + bis.y * to_centre};
+                    Arc arc{centre, radius, std::atan2(p_in.y - centre.y, p_in.x - centre.x), 0};
+                    const double end = std::atan2(p_out.y - centre.y, p_out.x - centre.x);
+                    // Travelling in along -di, out along dj: the turn's sense gives the sweep sign.
+                    const bool ccw = cross({0, 0}, {-di.x, -di.y}, dj) > 0;
+                    double sweep = end - arc.start;
+                    if (ccw)
+                        sweep = std::fmod(std::fmod(sweep, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+                    else
+                        sweep = -std::fmod(std::fmod(-sweep, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+                    arc.sweep = sweep;
+                    const double clearance = walls[rm.vertices[v].layer].arcClearance(arc, pv, length);
+                    if (clearance >= required) {
+                        blend.center = centre;
+                        blend.p_in = p_in;
+                        blend.p_out = p_out;
+                        blend.radius = radius;
+                        blend.ccw = ccw;
+                        blend.min_clearance = clearance;
+                        break;
+                    }
+                }
+                rm.blends.push_back(blend);
+            }
+    }
+}
+
+void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
+    const Footprint& fp = rm.footprint;
+    for (const Connection& c : fp.connections) {
+        const Vec2 m{(c.p0.x + c.p1.x) / 2, (c.p0.y + c.p1.y) / 2};
+        uint32_t ends[2] = {UINT32_MAX, UINT32_MAX};
+        const uint32_t layers[2] = {c.layer_a, c.layer_b};
+        const double heights[2] = {(c.z_a0 + c.z_a1) / 2, (c.z_b0 + c.z_b1) / 2};
+        for (int side = 0; side < 2; ++side) {
+            const uint32_t layer = layers[side];
+            // Nearest vertex of that layer the portal midpoint sees with positive clearance.
+            double best = INFINITY, best_clearance = 0;
+            uint32_t best_vertex = UINT32_MAX;
+            for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+                if (rm.vertices[v].layer != layer) continue;
+                const double d = dist(m, xy(rm.vertices[v].position));
+                if (d >= best) continue;
+                const double clearance = walls[layer].segmentClearance(m, xy(rm.vertices[v].position));
+                if (clearance <= 0) continue;
+                best = d, best_vertex = v, best_clearance = clearance;
+            }
+            if (best_vertex == UINT32_MAX) break;
+            RoadmapVertex portal;
+            portal.position = {m.x, m.y, heights[side]};
+            portal.layer = layer;
+            portal.clearance = walls[layer].pointClearance(m);
+            ends[side] = uint32_t(rm.vertices.size());
+            rm.vertices.push_back(portal);
+            RoadmapEdge e;
+            e.a = ends[side];
+            e.b = best_vertex;
+            e.points = {m, xy(rm.vertices[best_vertex].position)};
+            e.min_clearance = best_clearance;
+            e.site = ClearanceSite::Walls;
+            e.left_a = e.right_a = e.left_b = e.right_b = m;
+            rm.edges.push_back(e);
+        }
+        if (ends[0] == UINT32_MAX || ends[1] == UINT32_MAX) continue;
+        RoadmapEdge across;
+        across.a = ends[0];
+        across.b = ends[1];
+        across.points = {m, m};
+        across.portal = true;
+        across.min_clearance = std::min(rm.vertices[ends[0]].clearance, rm.vertices[ends[1]].clearance);
+        across.site = ClearanceSite::Walls;
+        across.left_a = across.left_b = c.p0;
+        across.right_a = across.right_b = c.p1;
+        rm.edges.push_back(across);
+    }
+}
+
+// Canonical order (coordinates, not construction order) so assets are byte-identical.
+void canonicalOrder(Roadmap& rm) {
+    std::vector<uint32_t> order(rm.vertices.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto key = [&](uint32_t v) {
+        const RoadmapVertex& x = rm.vertices[v];
+        return std::make_tuple(x.layer, x.position.x, x.position.y, x.position.z);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    std::vector<uint32_t> rank(order.size());
+    std::vector<RoadmapVertex> vertices;
+    for (uint32_t i = 0; i < order.size(); ++i)
+        rank[order[i]] = i, vertices.push_back(rm.vertices[order[i]]);
+    rm.vertices = std::move(vertices);
+    for (RoadmapEdge& e : rm.edges) {
+        e.a = rank[e.a];
+        e.b = rank[e.b];
+        if (e.b < e.a) {
+            std::swap(e.a, e.b);
+            std::reverse(e.points.begin(), e.points.end());
+            std::swap(e.left_a, e.right_b);
+            std::swap(e.right_a, e.left_b);
+        }
+    }
+    std::stable_sort(rm.edges.begin(), rm.edges.end(), [](const RoadmapEdge& x, const RoadmapEdge& y) {
+        return std::make_tuple(x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x,
+                               x.points[x.points.size() / 2].y) <
+               std::make_tuple(y.a, y.b, y.points.size(), y.points[y.points.size() / 2].x,
+                               y.points[y.points.size() / 2].y);
+    });
+}
+
+} // namespace
+
+Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Roadmap* out,
+                   RoadmapStats* stats, LogContext& log) {
+    if (!(options.min_clearance >= 0) || !std::isfinite(options.min_clearance))
+        return {ErrorCode::InvalidOption, "--min-clearance must be >= 0 metres"};
+    if (!(options.epsilon > 0) || options.epsilon > 1)
+        return {ErrorCode::InvalidOption, "--epsilon must be in (0, 1] metres"};
+    try {
+        Roadmap rm;
+        rm.footprint = footprint;
+        rm.options = options;
+        RoadmapStats local;
+        const auto voronoi_start = Clock::now();
+        std::vector<Walls> walls;
+        for (uint32_t l = 0; l < footprint.layers.size(); ++l) {
+            size_t sites = 0;
+            if (Error e = medialAxis(layerWalls(footprint.layers[l]), footprint.layers[l].polygons,
+                                     footprint.grid_spacing, options, l, &rm.vertices, &rm.edges, &sites))
+                return {e.code, footprint.source_name + ": " + e.message};
+            local.walls += sites;
+            walls.emplace_back(solidWalls(footprint, l));
+        }
+        local.seconds_voronoi = secondsSince(voronoi_start);
+        const auto roadmap_start = Clock::now();
+        if (options.merge_chains) mergeChains(rm, walls);
+        joinLayers(rm, walls);
+        for (RoadmapVertex& v : rm.vertices)
+            v.position.z = surfaceHeight(footprint.layers[v.layer], xy(v.position));
+        canonicalOrder(rm);
+        addBlends(rm, walls);
+        const std::string canonical = canonicalString(footprint.options) +
+                                      ";min_clearance=" + std::to_string(options.min_clearance) +
+                                      ";roadmap_epsilon=" + std::to_string(options.epsilon) +
+                                      ";merge=" + (options.merge_chains ? "1" : "0");
+        rm.options_hash = fnv1a64(canonical.data(), canonical.size());
+        local.seconds_roadmap = secondsSince(roadmap_start);
+        local.layers = footprint.layers.size();
+        local.vertices = rm.vertices.size();
+        local.edges = rm.edges.size();
+        for (const RoadmapEdge& e : rm.edges)
+            local.arcs += e.points.size() > 2;
+        for (const Blend& b : rm.blends)
+            local.blends += b.radius > 0;
+        log.log(LogLevel::Debug, footprint.source_name + ": roadmap " + std::to_string(local.vertices) +
+                                     " vertices, " + std::to_string(local.edges) + " edges, " +
+                                     std::to_string(local.walls) + " walls");
+        *out = std::move(rm);
+        if (stats) *stats = local;
+        return {};
+    } catch (const std::exception& e) {
+        return {ErrorCode::Internal, footprint.source_name + ": geometry kernel failure: " + e.what()};
+    }
+}
+
+std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
+    flatbuffers::FlatBufferBuilder builder(1 << 18);
+    builder.ForceDefaults(true);
+    const auto footprint = writeFootprintTable(builder, rm.footprint);
+    std::vector<fb::RoadmapVertex> vertices;
+    for (const RoadmapVertex& v : rm.vertices)
+        vertices.emplace_back(float(v.position.x), float(v.position.y), float(v.position.z),
+                              float(v.clearance), v.layer);
+    std::vector<fb::Vec2> points;
+    std::vector<fb::RoadmapEdge> edges;
+    for (const RoadmapEdge& e : rm.edges) {
+        const uint32_t first = uint32_t(points.size());
+        for (const Vec2& p : e.points)
+            points.emplace_back(float(p.x), float(p.y));
+        edges.emplace_back(e.a, e.b, first, uint32_t(e.points.size()), float(e.min_clearance),
+                           static_cast<fb::ClearanceSite>(e.site), e.portal, float(e.site_p0.x),
+                           float(e.site_p0.y), float(e.site_p1.x), float(e.site_p1.y), float(e.left_a.x),
+                           float(e.left_a.y), float(e.right_a.x), float(e.right_a.y), float(e.left_b.x),
+                           float(e.left_b.y), float(e.right_b.x), float(e.right_b.y));
+    }
+    std::vector<fb::Blend> blends;
+    for (const Blend& b : rm.blends)
+        blends.emplace_back(b.vertex, b.edge_in, b.edge_out, float(b.center.x), float(b.center.y),
+                            float(b.radius), float(b.p_in.x), float(b.p_in.y), float(b.p_out.x),
+                            float(b.p_out.y), b.ccw, float(b.min_clearance));
+    // Edge grid: about four edges per cell.
+    Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
+    for (const Vec2& p : rm.edges.empty() ? std::vector<Vec2>{{0, 0}} : std::vector<Vec2>{})
+        lo = hi = p;
+    for (const RoadmapEdge& e : rm.edges)
+        for (const Vec2& p : e.points)
+            lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+    const double cell = std::max(
+        std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1.0) / std::max<double>(1, rm.edges.size() / 4.0)),
+        0.5);
+    const uint32_t nx = uint32_t((hi.x - lo.x) / cell) + 1, ny = uint32_t((hi.y - lo.y) / cell) + 1;
+    std::vector<std::vector<uint32_t>> cells(size_t(nx) * ny);
+    for (uint32_t e = 0; e < rm.edges.size(); ++e) {
+        std::set<uint32_t> mine;
+        for (size_t k = 0; k + 1 < std::max<size_t>(rm.edges[e].points.size(), 2); ++k) {
+            const Vec2 a = rm.edges[e].points[k],
+                       b = rm.edges[e].points[std::min(k + 1, rm.edges[e].points.size() - 1)];
+            const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
+                           i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
+            const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
+                           j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
+            for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
+                for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
+                    mine.insert(j * nx + i);
+        }
+        for (uint32_t c : mine)
+            cells[c].push_back(e);
+    }
+    std::vector<uint32_t> cell_start{0}, cell_edges;
+    for (const auto& c : cells) {
+        cell_edges.insert(cell_edges.end(), c.begin(), c.end());
+        cell_start.push_back(uint32_t(cell_edges.size()));
+    }
+    const auto grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
+                                         builder.CreateVector(cell_start), builder.CreateVector(cell_edges));
+    const auto options = fb::CreateRoadmapOptions(builder, rm.options.min_clearance, rm.options.epsilon,
+                                                  rm.options.merge_chains);
+    const auto root = fb::CreateRoadmap(
+        builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
+        footprint, builder.CreateVectorOfStructs(vertices), builder.CreateVectorOfStructs(edges),
+        builder.CreateVectorOfStructs(points), builder.CreateVectorOfStructs(blends), grid);
+    fb::FinishRoadmapBuffer(builder, root);
+    return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
+}
+
+std::string roadmapSvg(const Roadmap& rm) {
+    const Footprint& fp = rm.footprint;
+    double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY, max_clearance = 0.1;
+    for (const FootprintLayer& layer : fp.layers)
+        for (const PolygonWithHoles& p : layer.polygons)
+            for (const Vec2& v : p.outer)
+                min_x = std::min(min_x, v.x), max_x = std::max(max_x, v.x), min_y = std::min(min_y, v.y),
+                max_y = std::max(max_y, v.y);
+    if (!std::isfinite(min_x)) min_x = min_y = 0, max_x = max_y = 1;
+    for (const RoadmapEdge& e : rm.edges)
+        max_clearance = std::max(max_clearance, e.min_clearance);
+    const double margin = 0.02 * std::max(max_x - min_x, max_y - min_y) + 0.5;
+    min_x -= margin, min_y -= margin, max_x += margin, max_y += margin;
+    const double w = max_x - min_x, h = max_y - min_y, px = 1200.0 / std::max(w, h), stroke = 1.2 / px;
+    char buf[512];
+    auto num = [&](double v) {
+        std::snprintf(buf, sizeof buf, "%.6g", v);
+        return std::string(buf);
+    };
+    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w * px) + "\" height=\"" +
+                      num(h * px) + "\" viewBox=\"" + num(min_x) + " " + num(-max_y) + " " + num(w) + " " +
+                      num(h) + "\">\n";
+    svg += "<rect x=\"" + num(min_x) + "\" y=\"" + num(-max_y) + "\" width=\"" + num(w) + "\" height=\"" +
+           num(h) +
+           "\" fill=\"#1b1b1b\"/>\n<g id=\"free-space\" fill=\"#3a3a3a\" fill-rule=\"evenodd\" "
+           "stroke=\"#f0f0f0\" stroke-width=\"" +
+           num(stroke) + "\">\n";
+    for (const FootprintLayer& layer : fp.layers)
+        for (const PolygonWithHoles& p : layer.polygons) {
+            std::string d;
+            auto ring = [&](const Ring& r) {
+                for (size_t i = 0; i < r.size(); ++i)
+                    d += (i ? "L" : "M") + num(r[i].x) + " " + num(-r[i].y) + " ";
+                d += "Z ";
+            };
+            ring(p.outer);
+            for (const Ring& hole : p.holes)
+                ring(hole);
+            svg += "<path d=\"" + d + "\"/>\n";
+        }
+    svg += "</g>\n<g id=\"roadmap\" fill=\"none\" stroke-width=\"" + num(2 * stroke) +
+           "\" stroke-linecap=\"round\">\n";
+    for (const RoadmapEdge& e : rm.edges) {
+        // Clearance colour: red (tight) through yellow to cyan (wide).
+        const double t = std::clamp(e.min_clearance / max_clearance, 0.0, 1.0);
+        const int r = int(255 * std::clamp(2 - 2 * t, 0.0, 1.0)), g = int(255 * std::clamp(2 * t, 0.0, 1.0)),
+                  b = int(255 * t);
+        char colour[8];
+        std::snprintf(colour, sizeof colour, "#%02x%02x%02x", r, g, b);
+        std::string d;
+        for (size_t i = 0; i < e.points.size(); ++i)
+            d += (i ? "L" : "M") + num(e.points[i].x) + " " + num(-e.points[i].y) + " ";
+        svg += std::string("<path stroke=\"") + (e.portal ? "#ff40ff" : colour) + "\" d=\"" + d + "\"/>\n";
+    }
+    svg += "</g>\n<g id=\"blends\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"" + num(stroke) + "\">\n";
+    for (const Blend& b : rm.blends) {
+        if (b.radius <= 0) continue;
+        // y is flipped on screen, so the sweep flag flips too.
+        svg += "<path d=\"M" + num(b.p_in.x) + " " + num(-b.p_in.y) + " A" + num(b.radius) + " " +
+               num(b.radius) + " 0 0 " + (b.ccw ? "0 " : "1 ") + num(b.p_out.x) + " " + num(-b.p_out.y) +
+               "\"/>\n";
+    }
+    svg += "</g>\n</svg>\n";
+    return svg;
+}
+
+std::string roadmapJson(const RoadmapResult& r) {
+    char text[1024];
+    std::snprintf(text, sizeof text,
+                  "{\"layers\": %zu, \"vertices\": %zu, \"edges\": %zu, \"arcs\": %zu, \"blends\": %zu, "
+                  "\"walls\": %zu, "
+                  "\"bytes\": %zu, \"seconds\": %.4g, \"stages\": {\"import\": %.4g, \"voronoi\": %.4g, "
+                  "\"roadmap\": %.4g, "
+                  "\"write\": %.4g}}",
+                  r.stats.layers, r.stats.vertices, r.stats.edges, r.stats.arcs, r.stats.blends,
+                  r.stats.walls, r.bytes, r.seconds_total, r.seconds_import, r.stats.seconds_voronoi,
+                  r.stats.seconds_roadmap, r.seconds_write);
+    return text;
+}
+
+namespace {
+
+Error finishRoadmap(const RoadmapRequest& request, const Footprint& footprint, RoadmapResult* result,
+                    LogContext& log, Clock::time_point start) {
+    if (Error e = buildRoadmap(footprint, request.roadmap_options, &result->roadmap, &result->stats, log))
+        return e;
+    const auto write_start = Clock::now();
+    const std::vector<uint8_t> bytes = serializeRoadmap(result->roadmap);
+    result->bytes = bytes.size();
+    if (!request.output_path.empty())
+        if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;
+    if (!request.svg_path.empty())
+        if (Error e = writeFileAtomic(request.svg_path, roadmapSvg(result->roadmap))) return e;
+    result->seconds_write = secondsSince(write_start);
+    result->seconds_total = secondsSince(start);
+    return {};
+}
+
+} // namespace
+
+Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    const auto start = Clock::now();
+    Footprint footprint;
+    if (Error e = readFootprintFile(request.input_path, &footprint)) return e;
+    result->seconds_import = secondsSince(start);
+    return finishRoadmap(request, footprint, result, log, start);
+}
+
+Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    const auto start = Clock::now();
+    Mesh mesh;
+    if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
+    Footprint footprint;
+    if (Error e = buildFootprint(mesh, request.import_options, &footprint, log)) return e;
+    result->seconds_import = secondsSince(start);
+    return finishRoadmap(request, footprint, result, log, start);
+}
+
+} // namespace clearway::bake
