@@ -202,6 +202,102 @@ Error importLevel(const ImportRequest& request, ImportResult* result, LogContext
 
 // ---------------------------------------------------------------------------------------------
 // ===== roadmap (medial axis) =====
+
+struct RoadmapOptions {
+    double min_clearance = 0; // metres: drop medial-axis edges narrower than this (0 keeps all radii)
+    double epsilon = 0.01;    // metres: parabolic arcs become chords within this distance
+    bool merge_chains = true; // replace degree-2 chains by straight edges where clearance allows
+};
+RoadmapOptions defaultRoadmapOptions();
+
+struct WallSegment {
+    Vec2 a, b;
+};
+
+// What a point's clearance is measured from along one edge: exactly the distance to this point
+// (point sites and parabola foci) or segment (wall sites); Walls: a merged straight edge, whose
+// clearance at a point is the distance to the nearest wall (only its minimum is stored).
+enum class ClearanceSite : uint8_t { Point = 0, Segment = 1, Walls = 2 };
+
+struct RoadmapVertex {
+    Vec3 position; // local; z from the layer surface
+    uint32_t layer = 0;
+    double clearance = 0; // distance to the nearest wall
+};
+
+struct RoadmapEdge {
+    uint32_t a = 0, b = 0;                 // vertex indices
+    std::vector<Vec2> points;              // polyline from a to b (both included)
+    double min_clearance = 0;              // minimum over the whole polyline (exact)
+    ClearanceSite site = ClearanceSite::Walls;
+    Vec2 site_p0, site_p1;                 // the point (p0) or segment (p0-p1)
+    Vec2 left_a, right_a, left_b, right_b; // nearest wall points left/right of the edge at a and at b
+    bool portal = false;                   // crosses a connection between layers
+};
+
+// Circular blend joining edge_in (arriving at vertex) to edge_out (leaving it): an arc tangent to
+// both at p_in / p_out, so a path through the vertex is C1. Blends with radius 0 mean the two
+// edges are collinear (no arc needed) or no blend keeps the clearance (sharp turn).
+struct Blend {
+    uint32_t vertex = 0, edge_in = 0, edge_out = 0;
+    Vec2 center, p_in, p_out;
+    double radius = 0;
+    bool ccw = true;          // arc direction from p_in to p_out
+    double min_clearance = 0; // exact minimum distance from the arc to the walls
+};
+
+struct Roadmap {
+    Footprint footprint; // walls and surfaces travel with the roadmap (one file per level)
+    RoadmapOptions options;
+    std::vector<RoadmapVertex> vertices;
+    std::vector<RoadmapEdge> edges;
+    std::vector<Blend> blends;
+    uint64_t options_hash = 0;
+};
+
+struct RoadmapStats {
+    size_t layers = 0, vertices = 0, edges = 0, arcs = 0, blends = 0, walls = 0;
+    double seconds_voronoi = 0, seconds_roadmap = 0;
+};
+
+// Walls of a footprint layer: every boundary segment of its polygons.
+std::vector<WallSegment> layerWalls(const FootprintLayer& layer);
+
+// Medial axis of `walls` restricted to `free_space` (a point is kept when it lies inside it).
+// Walls may cross, touch, overlap or be degenerate: they are snap-rounded onto `grid_spacing`
+// first and nothing is dropped (asserted: an error names the wall otherwise).
+Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<PolygonWithHoles>& free_space,
+                 double grid_spacing, const RoadmapOptions& options, uint32_t layer,
+                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites);
+
+Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Roadmap* out, RoadmapStats* stats,
+                   LogContext& log);
+
+// Exact distance from a point / straight segment / circular arc to the nearest of `walls`.
+double distanceToWalls(const std::vector<WallSegment>& walls, Vec2 p);
+
+std::vector<uint8_t> serializeRoadmap(const Roadmap& roadmap);
+std::string roadmapSvg(const Roadmap& roadmap);
+
+struct RoadmapRequest {
+    std::string input_path;  // .cwfp (cw-roadmap) or a mesh (cw-bake)
+    std::string output_path; // .cwrm
+    std::string svg_path;
+    ImportOptions import_options;
+    RoadmapOptions roadmap_options;
+};
+struct RoadmapResult {
+    Roadmap roadmap;
+    RoadmapStats stats;
+    size_t bytes = 0;
+    double seconds_import = 0, seconds_write = 0, seconds_total = 0;
+};
+// cw-roadmap: footprint asset -> roadmap asset.
+Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result, LogContext& log);
+// cw-bake: mesh -> footprint -> roadmap in one process.
+Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log);
+std::string roadmapJson(const RoadmapResult& result);
+
 // ===== end roadmap =====
 
 // ---------------------------------------------------------------------------------------------
