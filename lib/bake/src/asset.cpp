@@ -74,10 +74,14 @@ Error readFootprintFile(const std::string& path, Footprint* out) {
     // std::vector<uint8_t> storage is suitably aligned for the verifier (operator new alignment).
     const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(stream)),
                                      std::istreambuf_iterator<char>());
+    return readFootprintBytes(bytes, path, out);
+}
+
+Error readFootprintBytes(const std::vector<uint8_t>& bytes, const std::string& name, Footprint* out) {
     FootprintView view;
     const Status status = loadFootprint(bytes.data(), bytes.size(), &view);
     if (status != Status::Ok)
-        return {ErrorCode::ReadFailed, path + ": not a valid footprint asset: " + statusString(status)};
+        return {ErrorCode::ReadFailed, name + ": not a valid footprint asset: " + statusString(status)};
     const fb::Footprint* root = fb::GetFootprint(bytes.data());
     Footprint fp;
     if (const fb::ImportOptions* o = root->options()) {

@@ -23,6 +23,7 @@
 #include <list>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 namespace clearway::bake {
@@ -36,6 +37,9 @@ using SdgTraits =
 using Sdg = CGAL::Segment_Delaunay_graph_2<SdgTraits>;
 using SdgPoint = SdgTraits::Point_2;
 using SdgSite = SdgTraits::Site_2;
+
+// Medial-axis edges shorter than this are degenerate (cocircular sites) and collapse.
+constexpr double kCollapseLength = 1e-6;
 
 double dist(Vec2 a, Vec2 b) {
     return std::hypot(a.x - b.x, a.y - b.y);
@@ -270,7 +274,13 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
     using SrKernel = CGAL::Cartesian<CGAL::Quotient<CGAL::MP_Float>>;
     using SrTraits = CGAL::Snap_rounding_traits_2<SrKernel>;
     std::list<SrKernel::Segment_2> input;
+    std::vector<std::pair<GridKey, GridKey>> posts; // zero-length walls: CGAL's sweep rejects them
     for (const WallSegment& w : walls) {
+        if (w.a.x == w.b.x && w.a.y == w.b.y) {
+            const GridKey k{std::llround(w.a.x / q), std::llround(w.a.y / q)};
+            posts.push_back({k, k});
+            continue;
+        }
         // Shift by half a pixel: CGAL's pixel i spans [i q, (i+1) q), we want centres on i q.
         input.push_back(SrKernel::Segment_2(SrKernel::Point_2(w.a.x / q + 0.5, w.a.y / q + 0.5),
                                             SrKernel::Point_2(w.b.x / q + 0.5, w.b.y / q + 0.5)));
@@ -295,6 +305,9 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
     std::vector<std::pair<GridKey, GridKey>> points;
     for (const auto& s : out)
         if (s.first == s.second) points.push_back(s);
+    points.insert(points.end(), posts.begin(), posts.end());
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
     dedupe(out);
     out.insert(out.end(), points.begin(), points.end());
     return out;
@@ -310,6 +323,10 @@ SiteGeom siteOf(const SdgSite& s) {
     if (s.is_point())
         return {SiteKind::Point, {s.point().x(), s.point().y()}, {s.point().x(), s.point().y()}};
     return {SiteKind::Segment, {s.source().x(), s.source().y()}, {s.target().x(), s.target().y()}};
+}
+
+std::tuple<int, double, double, double, double> siteKey(const SiteGeom& s) {
+    return {int(s.kind), s.p0.x, s.p0.y, s.p1.x, s.p1.y};
 }
 
 double siteDistance(const SiteGeom& s, Vec2 p) {
@@ -347,6 +364,45 @@ std::vector<Vec2> parabolaPoints(Vec2 focus, const SiteGeom& seg, Vec2 c1, Vec2 
     }
     pts.push_back(c2);
     return pts;
+}
+
+// Distance to a site and its gradient at p.
+double siteDistanceGradient(const SiteGeom& s, Vec2 p, Vec2* gradient) {
+    const Vec2 c = siteClosest(s, p);
+    const double d = dist(p, c);
+    *gradient = d > 0 ? Vec2{(p.x - c.x) / d, (p.y - c.y) / d} : Vec2{0, 0};
+    return d;
+}
+
+// CGAL's double construction of a Voronoi vertex can be off by 1e-4 m when two of its sites are
+// nearly parallel or far away. A few Newton steps on d1 = d2 = d3 restore full precision; the
+// refined point is kept only if it makes the three distances agree better.
+Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom sites[3]) {
+    auto spread = [&](Vec2 p) {
+        Vec2 g;
+        const double d0 = siteDistanceGradient(sites[0], p, &g), d1 = siteDistanceGradient(sites[1], p, &g),
+                     d2 = siteDistanceGradient(sites[2], p, &g);
+        return std::max({d0, d1, d2}) - std::min({d0, d1, d2});
+    };
+    Vec2 p = start;
+    double best = spread(p);
+    for (int iteration = 0; iteration < 8 && best > 0; ++iteration) {
+        Vec2 g0, g1, g2;
+        const double d0 = siteDistanceGradient(sites[0], p, &g0);
+        const double d1 = siteDistanceGradient(sites[1], p, &g1);
+        const double d2 = siteDistanceGradient(sites[2], p, &g2);
+        // Solve [g0 - g1; g0 - g2] delta = -[d0 - d1; d0 - d2].
+        const double a = g0.x - g1.x, b = g0.y - g1.y, c = g0.x - g2.x, d = g0.y - g2.y;
+        const double det = a * d - b * c;
+        if (std::abs(det) < 1e-12) break;
+        const double r0 = -(d0 - d1), r1 = -(d0 - d2);
+        const Vec2 next{p.x + (r0 * d - b * r1) / det, p.y + (a * r1 - c * r0) / det};
+        const double next_spread = spread(next);
+        if (!(next_spread < best)) break;
+        p = next;
+        best = next_spread;
+    }
+    return p;
 }
 
 uint64_t mortonKey(const GridKey& k) {
@@ -443,8 +499,17 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         auto [it, inserted] = face_vertex.emplace(&*f, uint32_t(vertices->size()));
         if (inserted) {
             const SdgPoint c = sdg.primal(f);
+            SiteGeom sites[3] = {siteOf(f->vertex(0)->site()), siteOf(f->vertex(1)->site()),
+                                 siteOf(f->vertex(2)->site())};
+            std::sort(sites, sites + 3,
+                      [](const SiteGeom& x, const SiteGeom& y) { return siteKey(x) < siteKey(y); });
+            Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, sites);
+            // CGAL's starting point depends on the face's vertex order (address-dependent); the
+            // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
+            const double nm = std::ldexp(1.0, 30);
+            refined = {std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm};
             RoadmapVertex v;
-            v.position = {c.x(), c.y(), 0};
+            v.position = {refined.x, refined.y, 0};
             v.layer = layer;
             v.clearance = INFINITY;
             vertices->push_back(v);
@@ -457,7 +522,10 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         const Sdg::Face_handle f2 = f1->neighbor(i);
         if (sdg.is_infinite(f1) || sdg.is_infinite(f2)) continue;
         const Sdg::Vertex_handle va = f1->vertex(sdg.ccw(i)), vb = f1->vertex(sdg.cw(i));
-        const SiteGeom sa = siteOf(va->site()), sb = siteOf(vb->site());
+        SiteGeom sa = siteOf(va->site()), sb = siteOf(vb->site());
+        // Which of two equidistant sites an edge records must not follow CGAL's (address-
+        // dependent) iteration order.
+        if (sa.kind == sb.kind && siteKey(sb) < siteKey(sa)) std::swap(sa, sb);
         // A segment and its own endpoint: their bisector is the perpendicular at the endpoint,
         // which separates two cells of the same wall, not two walls.
         auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
@@ -465,8 +533,10 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                    (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
         };
         if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
-        const SdgPoint p1 = sdg.primal(f1), p2 = sdg.primal(f2);
-        const Vec2 c1{p1.x(), p1.y()}, c2{p2.x(), p2.y()};
+        // Refined Voronoi vertices (created on first use; unused ones are dropped below).
+        const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
+        const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
+        const Vec2 c2{(*vertices)[v2].position.x, (*vertices)[v2].position.y};
         if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) continue;
 
         RoadmapEdge edge;
@@ -477,7 +547,12 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                                        : sb.kind == SiteKind::Segment ? &sb
                                                                       : nullptr;
         if (point_site && segment_site) {
-            edge.points = parabolaPoints(point_site->p0, *segment_site, c1, c2, options.epsilon);
+            // Sample from the lexicographically smaller end so both traversal orders give the
+            // same points.
+            const bool flip = std::tie(c2.x, c2.y) < std::tie(c1.x, c1.y);
+            edge.points = parabolaPoints(point_site->p0, *segment_site, flip ? c2 : c1, flip ? c1 : c2,
+                                         options.epsilon);
+            if (flip) std::reverse(edge.points.begin(), edge.points.end());
             edge.site = ClearanceSite::Point;
             edge.site_p0 = edge.site_p1 = point_site->p0;
         } else {
@@ -501,11 +576,14 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                                             siteDistance(clearance_site, edge.points[k + 1]));
             min_clearance = std::min(min_clearance, d);
         }
-        if (edge.points.size() == 2 && dist(c1, c2) == 0) min_clearance = siteDistance(clearance_site, c1);
-        edge.min_clearance = min_clearance;
+        if (edge.points.size() == 2 && dist(c1, c2) < kCollapseLength)
+            min_clearance = siteDistance(clearance_site, c1);
+        // Vertices sit on a 1 nm grid, so the chord may pass up to a nanometre closer to the edge's
+        // other site: keep the stored minimum conservative by two grid steps.
+        edge.min_clearance = std::max(0.0, min_clearance - 4e-9);
         if (min_clearance < options.min_clearance) continue;
-        edge.a = vertexOf(f1);
-        edge.b = vertexOf(f2);
+        edge.a = v1;
+        edge.b = v2;
         // Nearest wall points on either side at both ends (Explicit Corridor Map event data).
         auto sides = [&](Vec2 at, Vec2 towards, Vec2* left, Vec2* right) {
             const Vec2 qa = siteClosest(sa, at), qb = siteClosest(sb, at);
@@ -527,7 +605,9 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         }
         edges->push_back(std::move(edge));
     }
-    // Zero-length edges (cocircular sites) join their two vertices into one.
+    // Edges shorter than a micrometre join their two vertices into one. Cocircular sites (common
+    // on grid-aligned walls) have no unique Delaunay triangulation, and CGAL's choice follows
+    // memory order; the Voronoi diagram is unique once these degenerate edges collapse.
     std::vector<uint32_t> parent(vertices->size());
     std::iota(parent.begin(), parent.end(), 0);
     auto find = [&](uint32_t v) {
@@ -536,7 +616,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         return v;
     };
     for (const RoadmapEdge& e : *edges)
-        if (e.points.size() == 2 && dist(e.points[0], e.points[1]) == 0) {
+        if (e.points.size() == 2 && dist(e.points[0], e.points[1]) < kCollapseLength) {
             const uint32_t a = find(e.a), b = find(e.b);
             if (a != b) parent[std::max(a, b)] = std::min(a, b);
         }

@@ -198,20 +198,47 @@ double surfaceHeight(const FootprintLayer& layer, Vec2 p) {
     return best_height;
 }
 
-// Walls of a layer minus the pieces that are portals to another layer (an agent walks through).
-std::vector<WallSegment> solidWalls(const Footprint& fp, uint32_t layer) {
+} // namespace
+
+std::vector<WallSegment> solidLayerWalls(const Footprint& fp, uint32_t layer) {
+    // Subtract every portal interval from the walls collinear with it (a ring edge may run on past
+    // the portal: the upper floor's edge continues beside the stair top).
+    const double tol = 1e-3;
     std::vector<WallSegment> out;
-    for (const WallSegment& w : layerWalls(fp.layers[layer])) {
-        bool portal = false;
-        for (const Connection& c : fp.connections) {
-            if (c.layer_a != layer && c.layer_b != layer) continue;
-            const double tol = 1e-3;
-            portal = portal || (pointSegment(w.a, c.p0, c.p1) < tol && pointSegment(w.b, c.p0, c.p1) < tol);
+    for (const WallSegment& wall : layerWalls(fp.layers[layer])) {
+        const double len = dist(wall.a, wall.b);
+        std::vector<std::pair<double, double>> keep{{0.0, len}};
+        if (len > 0)
+            for (const Connection& c : fp.connections) {
+                if (c.layer_a != layer && c.layer_b != layer) continue;
+                if (pointSegment(c.p0, wall.a, wall.b) > tol || pointSegment(c.p1, wall.a, wall.b) > tol)
+                    continue;
+                const Vec2 u{(wall.b.x - wall.a.x) / len, (wall.b.y - wall.a.y) / len};
+                double t0 = (c.p0.x - wall.a.x) * u.x + (c.p0.y - wall.a.y) * u.y;
+                double t1 = (c.p1.x - wall.a.x) * u.x + (c.p1.y - wall.a.y) * u.y;
+                if (t1 < t0) std::swap(t0, t1);
+                std::vector<std::pair<double, double>> next;
+                for (const auto& [k0, k1] : keep) {
+                    if (t1 <= k0 || t0 >= k1) {
+                        next.push_back({k0, k1});
+                        continue;
+                    }
+                    if (t0 - k0 > tol) next.push_back({k0, t0});
+                    if (k1 - t1 > tol) next.push_back({t1, k1});
+                }
+                keep = std::move(next);
+            }
+        for (const auto& [k0, k1] : keep) {
+            const Vec2 u{(wall.b.x - wall.a.x) / std::max(len, 1e-300),
+                         (wall.b.y - wall.a.y) / std::max(len, 1e-300)};
+            out.push_back(
+                {{wall.a.x + u.x * k0, wall.a.y + u.y * k0}, {wall.a.x + u.x * k1, wall.a.y + u.y * k1}});
         }
-        if (!portal) out.push_back(w);
     }
     return out;
 }
+
+namespace {
 
 // End data of edge e seen from vertex v: the first polyline piece leaving v.
 struct EdgeEnd {
@@ -312,7 +339,9 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                 const double angle = std::acos(cos_angle); // between the two edges, 0..pi
                 const double required = std::min(ei.min_clearance, ej.min_clearance);
                 blend.min_clearance = rm.vertices[v].clearance;
-                if (angle > M_PI - 1e-9 || angle < 1e-6) {
+                // Within 1e-4 rad of straight the arc radius would exceed 2e4 times its length:
+                // the edges continue each other and need no arc.
+                if (angle > M_PI - 1e-4 || angle < 1e-6) {
                     rm.blends.push_back(blend); // straight through (or folded back): no arc
                     continue;
                 }
@@ -409,9 +438,24 @@ void canonicalOrder(Roadmap& rm) {
         order[i] = i;
     auto key = [&](uint32_t v) {
         const RoadmapVertex& x = rm.vertices[v];
-        return std::make_tuple(x.layer, x.position.x, x.position.y, x.position.z);
+        return std::make_tuple(x.layer, x.position.x, x.position.y, x.position.z, x.clearance);
     };
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    // Degenerate sites can leave two vertices at one position; their neighbours' positions tell
+    // them apart without depending on CGAL's (memory-ordered) construction order.
+    std::vector<std::vector<std::pair<double, double>>> signature(rm.vertices.size());
+    for (const RoadmapEdge& e : rm.edges) {
+        const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
+        const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
+        signature[e.a].push_back({from_a.x, from_a.y});
+        signature[e.b].push_back({from_b.x, from_b.y});
+    }
+    for (auto& s : signature)
+        std::sort(s.begin(), s.end());
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const auto ka = key(a), kb = key(b);
+        if (ka != kb) return ka < kb;
+        return signature[a] < signature[b];
+    });
     std::vector<uint32_t> rank(order.size());
     std::vector<RoadmapVertex> vertices;
     for (uint32_t i = 0; i < order.size(); ++i)
@@ -456,10 +500,12 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
                                      footprint.grid_spacing, options, l, &rm.vertices, &rm.edges, &sites))
                 return {e.code, footprint.source_name + ": " + e.message};
             local.walls += sites;
-            walls.emplace_back(solidWalls(footprint, l));
+            walls.emplace_back(solidLayerWalls(footprint, l));
         }
         local.seconds_voronoi = secondsSince(voronoi_start);
         const auto roadmap_start = Clock::now();
+        // Canonical order before anything that visits vertices in order (chain merging).
+        canonicalOrder(rm);
         if (options.merge_chains) mergeChains(rm, walls);
         joinLayers(rm, walls);
         for (RoadmapVertex& v : rm.vertices)
@@ -672,8 +718,12 @@ Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext
     const auto start = Clock::now();
     Mesh mesh;
     if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
-    Footprint footprint;
-    if (Error e = buildFootprint(mesh, request.import_options, &footprint, log)) return e;
+    Footprint built, footprint;
+    if (Error e = buildFootprint(mesh, request.import_options, &built, log)) return e;
+    // Continue from exactly what the asset stores (floats), so cw-bake gives the same roadmap
+    // as cw-import + cw-roadmap, and in-memory low bits (which follow CGAL's output order)
+    // cannot reach the roadmap.
+    if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
     return finishRoadmap(request, footprint, result, log, start);
 }

@@ -160,6 +160,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
 std::vector<uint8_t> serializeFootprint(const Footprint& footprint);
 // Reads a .cwfp back into the bake-side structs (verifies it first).
 Error readFootprintFile(const std::string& path, Footprint* out);
+Error readFootprintBytes(const std::vector<uint8_t>& bytes, const std::string& name, Footprint* out);
 
 // Writes to PATH.tmp-XXXX in the same folder, then renames: a reader never sees a partial file.
 Error writeFileAtomic(const std::string& path, const void* data, size_t size);
@@ -262,6 +263,9 @@ struct RoadmapStats {
 
 // Walls of a footprint layer: every boundary segment of its polygons.
 std::vector<WallSegment> layerWalls(const FootprintLayer& layer);
+// The same minus the pieces lying on a connection (a portal is walked through, not a wall). The
+// roadmap's clearance guarantee (min_clearance, blends, joins) is against these.
+std::vector<WallSegment> solidLayerWalls(const Footprint& footprint, uint32_t layer);
 
 // Medial axis of `walls` restricted to `free_space` (a point is kept when it lies inside it).
 // Walls may cross, touch, overlap or be degenerate: they are snap-rounded onto `grid_spacing`

@@ -1,0 +1,350 @@
+// Roadmap bake: exact clearance, topology of free space, degenerate walls, blends, determinism.
+#include <clearway/bake.h>
+#include <clearway/schema/roadmap_generated.h>
+
+#include "scenes.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <numeric>
+#include <string>
+
+using namespace clearway;
+using namespace clearway::bake;
+
+namespace {
+
+double dist(Vec2 a, Vec2 b) {
+    return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+double pointSegment(Vec2 p, Vec2 a, Vec2 b) {
+    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    const double t = len2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0) : 0.0;
+    return dist(p, {a.x + t * dx, a.y + t * dy});
+}
+
+// Brute force: nearest wall over every wall of the layer.
+double nearestWall(const std::vector<WallSegment>& walls, Vec2 p) {
+    double best = INFINITY;
+    for (const WallSegment& w : walls)
+        best = std::min(best, pointSegment(p, w.a, w.b));
+    return best;
+}
+
+Footprint footprintOf(const scenes::Scene& scene) {
+    Mesh mesh;
+    REQUIRE_FALSE(
+        meshFromTriangles(scene.positions, scene.indices, defaultImportOptions(), scene.name, &mesh));
+    Footprint fp;
+    const Error error = buildFootprint(mesh, defaultImportOptions(), &fp, silentLog());
+    REQUIRE_MESSAGE(!error, error.message);
+    return fp;
+}
+
+Footprint peerFootprint(const char* name) {
+    Mesh mesh;
+    REQUIRE_FALSE(
+        loadMesh(std::string(CLEARWAY_PEER_MESHES) + "/" + name, defaultImportOptions(), &mesh, silentLog()));
+    Footprint fp;
+    REQUIRE_FALSE(buildFootprint(mesh, defaultImportOptions(), &fp, silentLog()));
+    return fp;
+}
+
+Roadmap roadmapOf(const Footprint& fp, RoadmapOptions options = defaultRoadmapOptions()) {
+    Roadmap rm;
+    RoadmapStats stats;
+    const Error error = buildRoadmap(fp, options, &rm, &stats, silentLog());
+    REQUIRE_MESSAGE(!error, error.message);
+    return rm;
+}
+
+double siteDistance(const RoadmapEdge& e, Vec2 p) {
+    return e.site == ClearanceSite::Point ? dist(p, e.site_p0) : pointSegment(p, e.site_p0, e.site_p1);
+}
+
+bool insideRing(const Ring& ring, Vec2 p) {
+    bool inside = false;
+    for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++)
+        if ((ring[i].y > p.y) != (ring[j].y > p.y) &&
+            p.x < (ring[j].x - ring[i].x) * (p.y - ring[i].y) / (ring[j].y - ring[i].y) + ring[i].x)
+            inside = !inside;
+    return inside;
+}
+
+bool insidePolygon(const PolygonWithHoles& poly, Vec2 p) {
+    if (!insideRing(poly.outer, p)) return false;
+    for (const Ring& h : poly.holes)
+        if (insideRing(h, p)) return false;
+    return true;
+}
+
+// Exact clearance: sampled points of every edge against brute force. Voronoi edges measure from
+// their site among all boundary segments (portals included, as the diagram sees them); the
+// guarantee that no roadmap point is closer to a real wall holds against the solid walls.
+void checkClearance(const Roadmap& rm) {
+    std::vector<std::vector<WallSegment>> walls, solid;
+    for (uint32_t l = 0; l < rm.footprint.layers.size(); ++l) {
+        walls.push_back(layerWalls(rm.footprint.layers[l]));
+        solid.push_back(solidLayerWalls(rm.footprint, l));
+    }
+    size_t samples = 0;
+    for (const RoadmapEdge& e : rm.edges) {
+        if (e.portal) continue;
+        const auto& layer_walls = walls[rm.vertices[e.a].layer];
+        for (size_t k = 0; k + 1 < e.points.size(); ++k)
+            for (int s = 0; s <= 4; ++s) {
+                const double t = s / 4.0;
+                const Vec2 p{e.points[k].x + t * (e.points[k + 1].x - e.points[k].x),
+                             e.points[k].y + t * (e.points[k + 1].y - e.points[k].y)};
+                const double truth = nearestWall(layer_walls, p);
+                ++samples;
+                // Nothing on the roadmap is closer to a wall than the edge's stored minimum.
+                CHECK(nearestWall(solid[rm.vertices[e.a].layer], p) >= e.min_clearance - 1e-9);
+                if (e.site != ClearanceSite::Walls)
+                    CHECK(siteDistance(e, p) == doctest::Approx(truth).epsilon(1e-6).scale(1.0));
+            }
+    }
+    for (const RoadmapVertex& v : rm.vertices)
+        CHECK(v.clearance <= nearestWall(solid[v.layer], {v.position.x, v.position.y}) + 1e-6);
+    CHECK(samples > 0);
+}
+
+// The medial axis is a deformation retract of the open free space, so inside every polygon the
+// roadmap's Euler characteristic V - E equals the interior's: 1 - holes + pinches, where a pinch
+// is a point where rings touch (the interior splits there; no agent passes a zero-width gap).
+// Without pinches: one component and cycle rank = holes (every way around every obstacle).
+void checkTopology(const Roadmap& rm) {
+    // Edges reaching a portal vertex join layers; they are not part of a layer's medial axis.
+    std::set<uint32_t> portal_vertices;
+    for (const RoadmapEdge& e : rm.edges)
+        if (e.portal) portal_vertices.insert(e.a), portal_vertices.insert(e.b);
+    for (uint32_t l = 0; l < rm.footprint.layers.size(); ++l) {
+        const FootprintLayer& layer = rm.footprint.layers[l];
+        for (size_t p = 0; p < layer.polygons.size(); ++p) {
+            const PolygonWithHoles& poly = layer.polygons[p];
+            std::map<std::pair<double, double>, int> occurrences;
+            for (const Vec2& v : poly.outer)
+                ++occurrences[{v.x, v.y}];
+            for (const Ring& h : poly.holes)
+                for (const Vec2& v : h)
+                    ++occurrences[{v.x, v.y}];
+            long pinches = 0;
+            for (const auto& [point, count] : occurrences)
+                pinches += count - 1;
+            std::map<uint32_t, uint32_t> parent;
+            auto find = [&](uint32_t v) {
+                if (!parent.count(v)) parent[v] = v;
+                while (parent[v] != v)
+                    v = parent[v] = parent[parent[v]];
+                return v;
+            };
+            long edges = 0;
+            for (const RoadmapEdge& e : rm.edges) {
+                if (e.portal || rm.vertices[e.a].layer != l) continue;
+                if (portal_vertices.count(e.a) || portal_vertices.count(e.b)) continue;
+                const Vec2 probe = e.points.size() > 2 ? e.points[e.points.size() / 2]
+                                                       : Vec2{(e.points[0].x + e.points[1].x) / 2,
+                                                              (e.points[0].y + e.points[1].y) / 2};
+                if (!insidePolygon(poly, probe)) continue;
+                ++edges;
+                const uint32_t a = find(e.a), b = find(e.b);
+                if (a != b) parent[a] = b;
+            }
+            std::set<uint32_t> roots;
+            for (auto& [v, _] : parent)
+                roots.insert(find(v));
+            const long vertices = long(parent.size());
+            CAPTURE(l);
+            CAPTURE(p);
+            CAPTURE(poly.holes.size());
+            CAPTURE(pinches);
+            REQUIRE(edges > 0);
+            CHECK(vertices - edges == 1 - long(poly.holes.size()) + pinches);
+            CHECK(long(roots.size()) <= 1 + pinches);
+            if (pinches == 0) {
+                CHECK(roots.size() == 1);
+                CHECK(edges - vertices + long(roots.size()) == long(poly.holes.size()));
+            }
+        }
+    }
+}
+
+} // namespace
+
+TEST_SUITE("bake/roadmap") {
+
+    TEST_CASE("clearance along every edge equals the brute-force distance to the nearest wall") {
+        for (const scenes::Scene& scene : scenes::allScenes()) {
+            CAPTURE(scene.name);
+            checkClearance(roadmapOf(footprintOf(scene)));
+        }
+        for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            CAPTURE(peer);
+            checkClearance(roadmapOf(peerFootprint(peer)));
+        }
+    }
+
+    TEST_CASE("every way around every obstacle is in the roadmap (cycle rank equals holes)") {
+        RoadmapOptions exact = defaultRoadmapOptions();
+        exact.merge_chains = false;
+        for (const scenes::Scene& scene : scenes::allScenes()) {
+            CAPTURE(scene.name);
+            const Footprint fp = footprintOf(scene);
+            checkTopology(roadmapOf(fp, exact));
+            checkTopology(roadmapOf(fp)); // straightening chains keeps the topology
+        }
+        for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            CAPTURE(peer);
+            checkTopology(roadmapOf(peerFootprint(peer), exact));
+        }
+    }
+
+    TEST_CASE("crossing, T-junction, duplicate, overlapping and zero-length walls: nothing is dropped") {
+        // A 10 x 10 room; inside: two crossing walls, a T-junction, a duplicated wall, two collinear
+        // overlapping walls and a zero-length wall (a post).
+        std::vector<WallSegment> walls = {
+            {{0, 0}, {10, 0}},    {{10, 0}, {10, 10}}, {{10, 10}, {0, 10}},
+            {{0, 10}, {0, 0}},    {{2, 2}, {4, 4}},    {{2, 4}, {4, 2}}, // crossing
+            {{6, 2}, {8, 2}},     {{7, 2}, {7, 4}},                      // T-junction
+            {{2, 7}, {4, 7}},     {{2, 7}, {4, 7}},                      // duplicate
+            {{6, 7}, {8.5, 7}},   {{7.5, 7}, {9, 7}},                    // collinear overlap
+            {{5, 5.5}, {5, 5.5}},                                        // zero length
+        };
+        const PolygonWithHoles room{{{0, 0}, {10, 0}, {10, 10}, {0, 10}}, {}};
+        std::vector<RoadmapVertex> vertices;
+        std::vector<RoadmapEdge> edges;
+        size_t sites = 0;
+        const double q = std::ldexp(1.0, -10);
+        const Error error =
+            medialAxis(walls, {room}, q, defaultRoadmapOptions(), 0, &vertices, &edges, &sites);
+        REQUIRE_MESSAGE(!error, error.message);
+        CHECK(sites >= 4 + 4 + 3 + 1 + 2); // room, crossing split in four, T split, duplicate once, overlap
+        REQUIRE_FALSE(edges.empty());
+        // Every roadmap point keeps its stored clearance from every ORIGINAL wall (to the grid): a
+        // dropped wall would let the roadmap run through it.
+        for (const RoadmapEdge& e : edges)
+            for (const Vec2& p : e.points) {
+                CHECK(nearestWall(walls, p) >= e.min_clearance - 2 * q);
+                for (const WallSegment& w : walls)
+                    CHECK(pointSegment(p, w.a, w.b) >= e.min_clearance - 2 * q);
+            }
+        // The post at (5, 5.5) is a site: some edge point lies on its bisector with the crossing.
+        bool post_seen = false;
+        for (const RoadmapEdge& e : edges)
+            post_seen = post_seen || (e.site == ClearanceSite::Point && dist(e.site_p0, {5, 5.5}) < q);
+        CHECK(post_seen);
+    }
+
+    TEST_CASE("blends are tangent to both edges and keep their clearance") {
+        for (const scenes::Scene& scene : scenes::allScenes()) {
+            CAPTURE(scene.name);
+            const Roadmap rm = roadmapOf(footprintOf(scene));
+            std::vector<std::vector<WallSegment>> walls;
+            for (uint32_t l = 0; l < rm.footprint.layers.size(); ++l)
+                walls.push_back(solidLayerWalls(rm.footprint, l));
+            size_t arcs = 0;
+            for (const Blend& b : rm.blends) {
+                if (b.radius <= 0) continue;
+                ++arcs;
+                const RoadmapEdge& ein = rm.edges[b.edge_in];
+                const RoadmapEdge& eout = rm.edges[b.edge_out];
+                const Vec2 v{rm.vertices[b.vertex].position.x, rm.vertices[b.vertex].position.y};
+                auto direction = [&](const RoadmapEdge& e) {
+                    const Vec2 next = e.a == b.vertex ? e.points[1] : e.points[e.points.size() - 2];
+                    const double len = dist(v, next);
+                    return Vec2{(next.x - v.x) / len, (next.y - v.y) / len};
+                };
+                const Vec2 din = direction(ein), dout = direction(eout);
+                // On the edges' first pieces, at the same distance from the vertex.
+                CHECK(std::abs((b.p_in.x - v.x) * din.y - (b.p_in.y - v.y) * din.x) < 1e-9);
+                CHECK(std::abs((b.p_out.x - v.x) * dout.y - (b.p_out.y - v.y) * dout.x) < 1e-9);
+                CHECK(dist(b.p_in, v) == doctest::Approx(dist(b.p_out, v)));
+                // Tangent: the radius at each join is perpendicular to the edge, and both lie on the circle.
+                CHECK(dist(b.p_in, b.center) == doctest::Approx(b.radius));
+                CHECK(dist(b.p_out, b.center) == doctest::Approx(b.radius));
+                CHECK(std::abs((b.p_in.x - b.center.x) * din.x + (b.p_in.y - b.center.y) * din.y) <
+                      1e-9 * (1 + b.radius));
+                CHECK(std::abs((b.p_out.x - b.center.x) * dout.x + (b.p_out.y - b.center.y) * dout.y) <
+                      1e-9 * (1 + b.radius));
+                // Clearance: dense samples of the arc are no closer to a wall than the joined edges.
+                const double required = std::min(ein.min_clearance, eout.min_clearance);
+                const double a0 = std::atan2(b.p_in.y - b.center.y, b.p_in.x - b.center.x);
+                double a1 = std::atan2(b.p_out.y - b.center.y, b.p_out.x - b.center.x);
+                double sweep = a1 - a0;
+                if (b.ccw && sweep < 0) sweep += 2 * M_PI;
+                if (!b.ccw && sweep > 0) sweep -= 2 * M_PI;
+                for (int s = 0; s <= 32; ++s) {
+                    const double a = a0 + sweep * s / 32;
+                    const Vec2 p{b.center.x + b.radius * std::cos(a), b.center.y + b.radius * std::sin(a)};
+                    CHECK(nearestWall(walls[rm.vertices[b.vertex].layer], p) >= required - 1e-9);
+                    CHECK(nearestWall(walls[rm.vertices[b.vertex].layer], p) >= b.min_clearance - 1e-9);
+                }
+            }
+            CHECK(arcs > 0);
+        }
+    }
+
+    TEST_CASE("peer meshes bake to verified, byte-identical roadmap assets") {
+        for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            CAPTURE(peer);
+            const Footprint fp = peerFootprint(peer);
+            const std::vector<uint8_t> a = serializeRoadmap(roadmapOf(fp));
+            const std::vector<uint8_t> b = serializeRoadmap(roadmapOf(fp));
+            CHECK(a == b);
+            flatbuffers::Verifier verifier(a.data(), a.size());
+            REQUIRE(schema::VerifyRoadmapBuffer(verifier));
+            const schema::Roadmap* root = schema::GetRoadmap(a.data());
+            CHECK(schema::RoadmapBufferHasIdentifier(a.data()));
+            CHECK(root->format_version() == 1);
+            CHECK(root->vertices()->size() > 100);
+            CHECK(root->footprint()->layers()->size() == fp.layers.size());
+            // The edge grid lists every edge somewhere.
+            std::vector<bool> listed(root->edges()->size(), false);
+            for (uint32_t e : *root->grid()->cell_edges())
+                listed[e] = true;
+            CHECK(std::count(listed.begin(), listed.end(), false) == 0);
+        }
+    }
+
+    TEST_CASE("layers are joined across their connections") {
+        const Roadmap rm = roadmapOf(footprintOf(scenes::twoStorey()));
+        REQUIRE(rm.footprint.connections.size() == 1);
+        size_t portals = 0;
+        for (const RoadmapEdge& e : rm.edges)
+            if (e.portal) {
+                ++portals;
+                CHECK(rm.vertices[e.a].layer != rm.vertices[e.b].layer);
+            }
+        CHECK(portals == 1);
+        // One graph: every vertex reachable from vertex 0.
+        std::vector<uint32_t> parent(rm.vertices.size());
+        std::iota(parent.begin(), parent.end(), 0);
+        std::function<uint32_t(uint32_t)> find = [&](uint32_t v) {
+            return parent[v] == v ? v : parent[v] = find(parent[v]);
+        };
+        for (const RoadmapEdge& e : rm.edges)
+            parent[find(e.a)] = find(e.b);
+        size_t components = 0;
+        for (uint32_t v = 0; v < rm.vertices.size(); ++v)
+            components += find(v) == v;
+        CHECK(components == 1);
+    }
+
+    TEST_CASE("min-clearance drops narrow edges and keeps wide ones") {
+        const Footprint fp = footprintOf(scenes::boxRoom());
+        RoadmapOptions options = defaultRoadmapOptions();
+        options.min_clearance = 1.0;
+        const Roadmap rm = roadmapOf(fp, options);
+        REQUIRE_FALSE(rm.edges.empty());
+        for (const RoadmapEdge& e : rm.edges)
+            CHECK(e.min_clearance >= 1.0);
+        CHECK(rm.edges.size() < roadmapOf(fp).edges.size());
+    }
+
+} // TEST_SUITE
