@@ -1,0 +1,418 @@
+// Path follower for ground vehicles (seed 003): Bezier-curvature target speed, PI speed control
+// with anti-windup, pure-pursuit steering on a look-ahead point, and a stuck manager.
+//
+// The path is the caller's polyline (floats, as the runtime stores them); all math is in doubles.
+// Nothing here allocates: Algorithm 1's resampled points live in a fixed stack array.
+#include <clearway/motion.h>
+
+#include <cmath>
+
+namespace clearway {
+namespace {
+
+bool finite(double v) {
+    return std::isfinite(v);
+}
+double clampTo(double v, double lo, double hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+Point2d at(const Vec2f* path, uint32_t i) {
+    return Point2d{path[i].x, path[i].y};
+}
+double dist(Point2d a, Point2d b) {
+    return std::hypot(b.x - a.x, b.y - a.y);
+}
+double segmentLength(const Vec2f* path, uint32_t i) {
+    return dist(at(path, i), at(path, i + 1));
+}
+
+// A position on the polyline: segment index, arc length where it starts, and the offset along it.
+struct Cursor {
+    uint32_t segment;
+    double segment_start;
+    double offset;
+};
+
+Point2d pointOf(const Vec2f* path, const Cursor& c) {
+    const Point2d a = at(path, c.segment), b = at(path, c.segment + 1);
+    const double len = dist(a, b);
+    const double t = len > 0.0 ? c.offset / len : 0.0;
+    return Point2d{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+}
+
+// Cursor at arc length `s` (clamped to the path), walking from a hint segment in either direction.
+Cursor locate(const Vec2f* path, uint32_t count, double s, uint32_t segment, double segment_start) {
+    const uint32_t last = count - 2;
+    if (segment > last) segment = 0, segment_start = 0.0;
+    while (segment > 0 && s < segment_start) {
+        --segment;
+        segment_start -= segmentLength(path, segment);
+    }
+    if (segment == 0) segment_start = 0.0; // stop rounding drift from accumulating
+    if (s < 0.0) s = 0.0;
+    double len = segmentLength(path, segment);
+    while (segment < last && s > segment_start + len) {
+        segment_start += len;
+        ++segment;
+        len = segmentLength(path, segment);
+    }
+    return Cursor{segment, segment_start, clampTo(s - segment_start, 0.0, len)};
+}
+
+double polylineLength(const Vec2f* path, uint32_t count) {
+    double total = 0.0;
+    for (uint32_t i = 0; i + 1 < count; ++i)
+        total += segmentLength(path, i);
+    return total;
+}
+
+bool validPath(const Vec2f* path, uint32_t count) {
+    if (!path || count < 2) return false;
+    for (uint32_t i = 0; i < count; ++i)
+        if (!finite(path[i].x) || !finite(path[i].y)) return false;
+    return true;
+}
+
+// First point at or after `from` along the path whose straight-line distance from `centre` is at
+// least `radius` (Algorithm 1, line 3). The disc is convex, so once inside it a segment leaves it at
+// most once: the larger root of |a + t(b - a) - centre| = radius. False at the end of the path.
+bool nextPointAtDistance(const Vec2f* path, uint32_t count, Point2d centre, double radius, Cursor* cursor,
+                         Point2d* out) {
+    const Point2d here = pointOf(path, *cursor);
+    if (dist(here, centre) >= radius) {
+        *out = here;
+        return true;
+    }
+    uint32_t seg = cursor->segment;
+    double seg_start = cursor->segment_start;
+    double from = cursor->offset;
+    for (;;) {
+        const Point2d a = at(path, seg), b = at(path, seg + 1);
+        const double len = dist(a, b);
+        if (len > 0.0) {
+            const double dx = (b.x - a.x) / len, dy = (b.y - a.y) / len;
+            const double fx = a.x - centre.x, fy = a.y - centre.y;
+            const double half_b = fx * dx + fy * dy;
+            const double disc = half_b * half_b - (fx * fx + fy * fy - radius * radius);
+            if (disc >= 0.0) {
+                const double exit = std::fmax(from, -half_b + std::sqrt(disc));
+                if (exit <= len) {
+                    *cursor = Cursor{seg, seg_start, exit};
+                    *out = Point2d{a.x + dx * exit, a.y + dy * exit};
+                    return true;
+                }
+            }
+        }
+        if (seg + 2 >= count) {
+            *cursor = Cursor{seg, seg_start, len};
+            *out = b;
+            return false;
+        }
+        seg_start += len;
+        ++seg;
+        from = 0.0;
+    }
+}
+
+double cross(Point2d o, Point2d a, Point2d b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+double targetSpeedAt(const TargetSpeedSettings& s, const Vec2f* path, uint32_t count, Point2d vehicle,
+                     const Cursor& start, double* max_curvature) {
+    Point2d points[kTargetSpeedMaxPoints];
+    uint32_t n = 0;
+    points[n++] = vehicle; // line 1: the first Bezier slows a vehicle that is off the path
+    Cursor cursor = start;
+    while (n < s.point_count) {
+        Point2d next;
+        const bool inside = nextPointAtDistance(path, count, points[n - 1], s.spacing, &cursor, &next);
+        if (!inside) {
+            // The path ends within spacing: keep its end only when it is not a near-duplicate,
+            // whose short leg would make a spurious sharp Bezier.
+            if (dist(next, points[n - 1]) >= 0.25 * s.spacing) points[n++] = next;
+            break;
+        }
+        points[n++] = next;
+    }
+    double kappa = 0.0;
+    for (uint32_t i = 0; i + 2 < n; ++i)
+        kappa = std::fmax(kappa, bezierMaxCurvature(points[i], points[i + 1], points[i + 2]));
+    if (max_curvature) *max_curvature = kappa;
+    const double v = kappa > 0.0 ? std::sqrt(s.lateral_accel * s.gravity / kappa) : s.max_speed;
+    return clampTo(v, s.min_speed, s.max_speed);
+}
+
+bool validTargetSpeedSettings(const TargetSpeedSettings& s) {
+    return finite(s.lateral_accel) && s.lateral_accel > 0.0 && finite(s.gravity) && s.gravity > 0.0 &&
+           finite(s.spacing) && s.spacing > 0.0 && s.point_count >= 3 &&
+           s.point_count <= kTargetSpeedMaxPoints && finite(s.min_speed) && finite(s.max_speed) &&
+           s.min_speed >= 0.0 && s.min_speed <= s.max_speed;
+}
+
+double baselineSpeedAt(const BaselineSpeedSettings& s, const Vec2f* path, uint32_t count,
+                       const Pose2d& vehicle, const Cursor& start) {
+    const double fx = std::cos(vehicle.heading), fy = std::sin(vehicle.heading);
+    double largest = 0.0;
+    Point2d from = pointOf(path, start);
+    double travelled = 0.0;
+    for (uint32_t seg = start.segment; seg + 1 < count && travelled < s.lookahead; ++seg) {
+        const Point2d to = at(path, seg + 1);
+        const double len = dist(from, to);
+        if (len > 0.0) {
+            const double c = ((to.x - from.x) * fx + (to.y - from.y) * fy) / len;
+            largest = std::fmax(largest, std::acos(clampTo(c, -1.0, 1.0)));
+        }
+        travelled += len;
+        from = to;
+    }
+    const double v = largest > 0.0 ? s.speed_per_inverse_angle / largest : s.max_speed;
+    return clampTo(v, s.min_speed, s.max_speed);
+}
+
+// Closest point to `p` on the segments around the previous progress.
+void project(const Vec2f* path, uint32_t count, Point2d p, double window, FollowerState* st, double* cte) {
+    Cursor c = locate(path, count, st->progress - window, st->segment, st->segment_start);
+    const double end = st->progress + window;
+    double best_d2 = INFINITY, best_s = st->progress, best_gap = INFINITY;
+    Cursor best = c;
+    double best_cross = 0.0;
+    for (uint32_t seg = c.segment; seg + 1 < count; ++seg) {
+        const Point2d a = at(path, seg), b = at(path, seg + 1);
+        const double len = dist(a, b);
+        double t = 0.0;
+        if (len > 0.0)
+            t = clampTo(((p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y)) / (len * len), 0.0, 1.0);
+        const Point2d q{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+        const double d2 = (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y);
+        const double s = c.segment_start + t * len;
+        const double gap = std::fabs(s - st->progress);
+        // Equal distances (a vehicle on a corner's bisector) go to the projection nearest the old one.
+        if (d2 < best_d2 - 1e-12 || (d2 <= best_d2 + 1e-12 && gap < best_gap)) {
+            best_d2 = d2;
+            best_s = s;
+            best_gap = gap;
+            best = Cursor{seg, c.segment_start, t * len};
+            best_cross = len > 0.0 ? cross(a, b, p) / len : 0.0;
+        }
+        if (c.segment_start + len > end) break;
+        c.segment_start += len;
+    }
+    st->progress = best_s;
+    st->segment = best.segment;
+    st->segment_start = best.segment_start;
+    *cte = best_cross;
+}
+
+} // namespace
+
+TargetSpeedSettings targetSpeedDefaults() {
+    return TargetSpeedSettings{0.4, 9.81, 6.0, 5, 1.0, 10.0};
+}
+BaselineSpeedSettings baselineSpeedDefaults() {
+    return BaselineSpeedSettings{30.0, 2.0, 1.0, 10.0};
+}
+SpeedControlSettings speedControlDefaults() {
+    return SpeedControlSettings{0.5, 0.25, -1.0, 1.0};
+}
+SteeringSettings steeringDefaults() {
+    return SteeringSettings{0.8, 4.0, 20.0, 2.8, 0.6};
+}
+StuckSettings stuckDefaults() {
+    return StuckSettings{3.0, 1.0, 2.0, 0.7, 2, 5.0};
+}
+
+FollowerSettings followerDefaults() {
+    FollowerSettings s;
+    s.mode = TargetSpeedMode::Bezier;
+    s.target_speed = targetSpeedDefaults();
+    s.baseline_speed = baselineSpeedDefaults();
+    s.speed_control = speedControlDefaults();
+    s.steering = steeringDefaults();
+    s.stuck = stuckDefaults();
+    s.stop_decel = 2.0;
+    s.arrive_distance = 1.5;
+    s.search_window = 25.0;
+    return s;
+}
+
+FollowerSettings followerBaselineDefaults() {
+    FollowerSettings s = followerDefaults();
+    s.mode = TargetSpeedMode::BaselineAngle;
+    s.speed_control.ki = 0.0;
+    return s;
+}
+
+double bezierMaxCurvature(Point2d p1, Point2d p2, Point2d p3) {
+    const Point2d m{0.5 * (p1.x + p3.x), 0.5 * (p1.y + p3.y)};
+    const double area = 0.5 * std::fabs(cross(p1, p2, p3)); // A: the control triangle's area
+    const double radius = 0.5 * dist(p1, m);
+    const Point2d c1{0.5 * (p1.x + m.x), 0.5 * (p1.y + m.y)}, c3{0.5 * (p3.x + m.x), 0.5 * (p3.y + m.y)};
+    if (dist(p2, c1) > radius && dist(p2, c3) > radius) {
+        // Equation 3: the curvature peaks inside the curve, at |p2 - m|^3 / A^2.
+        const double lever = dist(p2, m);
+        if (lever == 0.0) return 0.0;     // p2 = m: a straight line
+        if (area == 0.0) return INFINITY; // collinear, p2 beyond an end: the curve reverses
+        return lever * lever * lever / (area * area);
+    }
+    // Equation 4: monotone curvature, largest at an end.
+    if (area == 0.0) return 0.0;
+    const double l1 = dist(p1, p2), l3 = dist(p3, p2);
+    return std::fmax(area / (l1 * l1 * l1), area / (l3 * l3 * l3));
+}
+
+Status targetSpeed(const TargetSpeedSettings& settings, const Vec2f* path, uint32_t count, Point2d vehicle,
+                   double progress, double* speed, double* max_curvature) {
+    if (!speed || !validPath(path, count) || !validTargetSpeedSettings(settings) || !finite(vehicle.x) ||
+        !finite(vehicle.y) || !finite(progress))
+        return Status::InvalidArgument;
+    const Cursor start = locate(path, count, progress, 0, 0.0);
+    *speed = targetSpeedAt(settings, path, count, vehicle, start, max_curvature);
+    return Status::Ok;
+}
+
+Status baselineTargetSpeed(const BaselineSpeedSettings& settings, const Vec2f* path, uint32_t count,
+                           const Pose2d& vehicle, double progress, double* speed) {
+    if (!speed || !validPath(path, count) || !finite(settings.lookahead) ||
+        !finite(settings.speed_per_inverse_angle) || !(settings.min_speed <= settings.max_speed) ||
+        !finite(vehicle.heading) || !finite(progress))
+        return Status::InvalidArgument;
+    *speed = baselineSpeedAt(settings, path, count, vehicle, locate(path, count, progress, 0, 0.0));
+    return Status::Ok;
+}
+
+double speedControlStep(const SpeedControlSettings& s, SpeedControlState* state, double error, double dt) {
+    if (!state || !finite(error)) return 0.0;
+    if (!finite(dt) || dt < 0.0) dt = 0.0;
+    const double grown = state->integral + error * dt;
+    const double trial = s.kp * error + s.ki * grown;
+    // Conditional integration: never integrate further into a saturated output.
+    const bool winding_up = (trial > s.max_output && error > 0.0) || (trial < s.min_output && error < 0.0);
+    if (!winding_up) state->integral = grown;
+    if (s.ki > 0.0) state->integral = clampTo(state->integral, s.min_output / s.ki, s.max_output / s.ki);
+    return clampTo(s.kp * error + s.ki * state->integral, s.min_output, s.max_output);
+}
+
+double purePursuitCurvature(const Pose2d& vehicle, Point2d target) {
+    const double dx = target.x - vehicle.x, dy = target.y - vehicle.y;
+    const double distance = std::hypot(dx, dy);
+    if (!(distance > 0.0)) return 0.0;
+    // Lateral offset of the target in the vehicle frame: distance * sin(alpha).
+    const double lateral = -std::sin(vehicle.heading) * dx + std::cos(vehicle.heading) * dy;
+    return 2.0 * lateral / (distance * distance);
+}
+
+double steeringCommand(const SteeringSettings& s, double curvature) {
+    if (!(s.max_steer > 0.0) || !finite(curvature)) return 0.0;
+    return clampTo(std::atan(s.wheelbase * curvature) / s.max_steer, -1.0, 1.0);
+}
+
+Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state) {
+    if (!state || !validPath(path, count)) return Status::InvalidArgument;
+    *state = FollowerState{};
+    state->path_length = polylineLength(path, count);
+    state->point_count = count;
+    return Status::Ok;
+}
+
+Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_t count,
+                    const FollowerVehicle& vehicle, double dt, FollowerState* state, FollowerCommand* out) {
+    if (!state || !out || !validPath(path, count) || count != state->point_count || !finite(dt) || dt < 0.0 ||
+        !finite(vehicle.x) || !finite(vehicle.y) || !finite(vehicle.heading) || !finite(vehicle.speed) ||
+        !validTargetSpeedSettings(settings.target_speed))
+        return Status::InvalidArgument;
+    FollowerCommand cmd{};
+    const Point2d position{vehicle.x, vehicle.y};
+    const Pose2d pose{vehicle.x, vehicle.y, vehicle.heading};
+
+    double cte = 0.0;
+    project(path, count, position, settings.search_window, state, &cte);
+    if (state->progress > state->best_progress) state->best_progress = state->progress;
+    cmd.progress = state->progress;
+    cmd.cross_track_error = cte;
+    const Cursor here{state->segment, state->segment_start, state->progress - state->segment_start};
+
+    // Target speed, then capped so the vehicle can brake to a stop at the path's end.
+    double target = 0.0;
+    if (settings.mode == TargetSpeedMode::Bezier)
+        target = targetSpeedAt(settings.target_speed, path, count, position, here, &cmd.max_curvature);
+    else
+        target = baselineSpeedAt(settings.baseline_speed, path, count, pose, here);
+    const double remaining = std::fmax(0.0, state->path_length - state->progress);
+    target = std::fmin(target, std::sqrt(2.0 * settings.stop_decel * remaining));
+    cmd.arrived = remaining <= settings.arrive_distance;
+    if (cmd.arrived) target = 0.0;
+    cmd.target_speed = target;
+
+    // Pure pursuit on the point one look-ahead distance further along the path.
+    const SteeringSettings& steer = settings.steering;
+    const double lookahead =
+        clampTo(steer.lookahead_time * std::fabs(vehicle.speed), steer.min_lookahead, steer.max_lookahead);
+    cmd.target_point =
+        pointOf(path, locate(path, count, state->progress + lookahead, here.segment, here.segment_start));
+    cmd.curvature = purePursuitCurvature(pose, cmd.target_point);
+    cmd.steer = steeringCommand(steer, cmd.curvature);
+
+    // Stuck manager: it overrides the controllers while reversing.
+    const StuckSettings& stuck = settings.stuck;
+    if (state->reverse_left > 0.0) {
+        state->reverse_left -= dt;
+        cmd.reversing = true;
+        cmd.throttle = -stuck.reverse_throttle;
+        cmd.steer = -cmd.steer; // reversing with opposite lock swings the nose towards the path
+        state->speed.integral = 0.0;
+        if (state->reverse_left <= 0.0) {
+            state->reverse_left = 0.0;
+            state->window_time = 0.0;
+            state->window_progress = state->progress;
+        }
+        *out = cmd;
+        return Status::Ok;
+    }
+    cmd.throttle = speedControlStep(settings.speed_control, &state->speed, target - vehicle.speed, dt);
+    if (cmd.arrived) {
+        state->window_time = 0.0;
+        state->window_progress = state->progress;
+        *out = cmd;
+        return Status::Ok;
+    }
+    if (state->attempts > 0 && state->best_progress > state->series_progress + stuck.min_progress)
+        state->attempts = 0; // got past the place where it stuck: a new series
+    state->window_time += dt;
+    if (state->progress >= state->window_progress + stuck.min_progress) {
+        state->window_time = 0.0;
+        state->window_progress = state->progress;
+    }
+    if (state->window_time >= stuck.window) {
+        ++state->stuck_events;
+        if (state->attempts == 0) state->series_progress = state->best_progress;
+        if (state->attempts < stuck.reverse_attempts) {
+            ++state->attempts;
+            ++state->reverse_events;
+            state->reverse_left = stuck.reverse_time;
+            cmd.reversing = true;
+            cmd.throttle = -stuck.reverse_throttle;
+            cmd.steer = -cmd.steer;
+            state->speed.integral = 0.0;
+        } else {
+            // Last resort: a pose on the path ahead, facing along it.
+            ++state->teleport_events;
+            state->attempts = 0;
+            state->speed.integral = 0.0;
+            const Cursor c =
+                locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
+            const Point2d p = pointOf(path, c);
+            const Point2d a = at(path, c.segment), b = at(path, c.segment + 1);
+            cmd.teleport = true;
+            cmd.teleport_pose = Pose2d{p.x, p.y, std::atan2(b.y - a.y, b.x - a.x)};
+            cmd.throttle = 0.0;
+        }
+        state->window_time = 0.0;
+        state->window_progress = state->progress;
+    }
+    *out = cmd;
+    return Status::Ok;
+}
+
+} // namespace clearway

@@ -1,0 +1,356 @@
+// Follower (seed 003): Bezier maximum curvature, target speed, PI anti-windup, pure pursuit, a
+// kinematic bicycle driven along a curved path, and the stuck manager in a scripted blockage.
+#include <clearway/motion.h>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace clearway;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Point2d bezier(Point2d a, Point2d b, Point2d c, double t) {
+    const double u = 1 - t;
+    return Point2d{u * u * a.x + 2 * u * t * b.x + t * t * c.x, u * u * a.y + 2 * u * t * b.y + t * t * c.y};
+}
+double bezierCurvature(Point2d a, Point2d b, Point2d c, double t) {
+    const double dx = 2 * ((1 - t) * (b.x - a.x) + t * (c.x - b.x)),
+                 dy = 2 * ((1 - t) * (b.y - a.y) + t * (c.y - b.y));
+    const double ddx = 2 * (a.x - 2 * b.x + c.x), ddy = 2 * (a.y - 2 * b.y + c.y);
+    return std::fabs(dx * ddy - dy * ddx) / std::pow(dx * dx + dy * dy, 1.5);
+}
+// Dense sampling, then a ternary refinement around the best sample (the curvature is unimodal).
+double sampledMaxCurvature(Point2d a, Point2d b, Point2d c) {
+    const int n = 4000;
+    int best = 0;
+    for (int i = 1; i <= n; ++i)
+        if (bezierCurvature(a, b, c, double(i) / n) > bezierCurvature(a, b, c, double(best) / n)) best = i;
+    double lo = std::fmax(0.0, (best - 1.0) / n), hi = std::fmin(1.0, (best + 1.0) / n);
+    for (int k = 0; k < 200; ++k) {
+        const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (bezierCurvature(a, b, c, m1) < bezierCurvature(a, b, c, m2))
+            lo = m1;
+        else
+            hi = m2;
+    }
+    return bezierCurvature(a, b, c, 0.5 * (lo + hi));
+}
+
+// Kinematic bicycle with actuator limits; (x, y) is the rear axle.
+struct Bicycle {
+    double x = 0, y = 0, heading = 0, speed = 0, steer = 0;
+    double wheelbase = 2.8, max_steer = 0.6, steer_rate = 1.5, accel = 3.0, brake = 6.0, top_speed = 15.0;
+    void step(const FollowerCommand& cmd, double dt) {
+        const double wanted = cmd.steer * max_steer;
+        const double dmax = steer_rate * dt;
+        steer += std::fmax(-dmax, std::fmin(dmax, wanted - steer));
+        double a = 0.0;
+        if (cmd.throttle >= 0)
+            a = cmd.throttle * (speed < 0 ? brake : accel);
+        else
+            a = cmd.throttle * (speed > 0 ? brake : accel);
+        speed = std::fmax(-5.0, std::fmin(top_speed, speed + a * dt));
+        x += speed * std::cos(heading) * dt;
+        y += speed * std::sin(heading) * dt;
+        heading += speed * std::tan(steer) / wheelbase * dt;
+    }
+    FollowerVehicle vehicle() const { return FollowerVehicle{x, y, heading, speed}; }
+};
+
+// Consecutive pieces joined end to start.
+std::vector<PathPiece> chain(Pose2d start, const std::vector<std::pair<double, double>>& length_curvature) {
+    std::vector<PathPiece> pieces;
+    for (const auto& [length, k] : length_curvature) {
+        pieces.push_back(PathPiece{start, length, k, 1});
+        PathSample end{};
+        REQUIRE(pathSampleAtDistance(&pieces.back(), 1, length, &end) == Status::Ok);
+        start = Pose2d{end.x, end.y, end.heading};
+    }
+    return pieces;
+}
+
+std::vector<Vec2f> polyline(const std::vector<PathPiece>& pieces, double spacing) {
+    std::vector<Vec2f> points(4096);
+    uint32_t n = 0;
+    REQUIRE(pathToPolyline(pieces.data(), uint32_t(pieces.size()), spacing, points.data(), &n,
+                           uint32_t(points.size())) == Status::Ok);
+    points.resize(n);
+    return points;
+}
+
+} // namespace
+
+TEST_CASE("bezier max curvature: hand-checked values") {
+    SUBCASE("symmetric right angle, legs L: peak at t = 1/2, kappa = sqrt(2) / L") {
+        // B(t) = ((1-t)^2, t^2) L; at t = 1/2: B' = (-1, 1) L, B'' = (2, 2) L, |B' x B''| / |B'|^3 = 4 /
+        // 2^1.5 / L.
+        for (double L : {1.0, 6.0, 0.01}) {
+            CHECK(bezierMaxCurvature({L, 0}, {0, 0}, {0, L}) ==
+                  doctest::Approx(std::sqrt(2.0) / L).epsilon(1e-12));
+        }
+    }
+    SUBCASE("p2 inside a circle: equation 4 at the nearer end") {
+        // A = 0.5 * |(0.2, 0.3) x (4, 0)| = 0.6; |p1 - p2|^3 = 0.13^1.5.
+        const double expected = 0.6 / std::pow(0.13, 1.5);
+        CHECK(bezierMaxCurvature({0, 0}, {0.2, 0.3}, {4, 0}) == doctest::Approx(expected).epsilon(1e-12));
+        CHECK(bezierCurvature({0, 0}, {0.2, 0.3}, {4, 0}, 0.0) == doctest::Approx(expected).epsilon(1e-9));
+    }
+    SUBCASE("straight and degenerate") {
+        CHECK(bezierMaxCurvature({0, 0}, {1, 0}, {2, 0}) == 0.0);
+        CHECK(bezierMaxCurvature({0, 0}, {0, 0}, {2, 0}) == 0.0);
+        CHECK(bezierMaxCurvature({0, 0}, {0.5, 0}, {2, 0}) == 0.0);
+        CHECK(std::isinf(bezierMaxCurvature({0, 0}, {5, 0}, {2, 0}))); // the curve turns back: a cusp
+    }
+}
+
+TEST_CASE("bezier max curvature: both cases against dense sampling on random control points") {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> coord(-10, 10);
+    int interior = 0, endpoint = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const Point2d a{coord(rng), coord(rng)}, b{coord(rng), coord(rng)}, c{coord(rng), coord(rng)};
+        const double analytic = bezierMaxCurvature(a, b, c);
+        const double sampled = sampledMaxCurvature(a, b, c);
+        CHECK(analytic == doctest::Approx(sampled).epsilon(1e-6));
+        const double ends = std::fmax(bezierCurvature(a, b, c, 0), bezierCurvature(a, b, c, 1));
+        (analytic > ends * (1 + 1e-9) ? interior : endpoint)++;
+    }
+    CHECK(interior > 200);
+    CHECK(endpoint > 200);
+}
+
+TEST_CASE("target speed (Algorithm 1)") {
+    const TargetSpeedSettings s = targetSpeedDefaults();
+    CHECK(s.lateral_accel == 0.4);
+    CHECK(s.spacing == 6.0);
+    CHECK(s.point_count == 5u);
+    CHECK(s.min_speed == 1.0);
+    CHECK(s.max_speed == 10.0);
+    double v = 0, kappa = -1;
+
+    SUBCASE("straight path: no curvature, v_max") {
+        const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
+        REQUIRE(targetSpeed(s, path, 3, Point2d{10, 0}, 10, &v, &kappa) == Status::Ok);
+        CHECK(v == 10.0);
+        CHECK(kappa == doctest::Approx(0).epsilon(1e-12));
+    }
+    SUBCASE("right-angle corner 6 m ahead: kappa = sqrt(2)/6, v = sqrt(0.4 g 6 / sqrt 2) = 4.080 m/s") {
+        // Resampled: vehicle (94,0), corner (100,0), (100,6), (100,12), (100,18); only the first
+        // Bezier bends, a symmetric right angle with legs of 6 m.
+        const Vec2f path[] = {{0, 0}, {100, 0}, {100, 100}};
+        REQUIRE(targetSpeed(s, path, 3, Point2d{94, 0}, 94, &v, &kappa) == Status::Ok);
+        CHECK(kappa == doctest::Approx(std::sqrt(2.0) / 6).epsilon(1e-9));
+        CHECK(v == doctest::Approx(std::sqrt(0.4 * 9.81 * 6 / std::sqrt(2.0))).epsilon(1e-9));
+        CHECK(v == doctest::Approx(4.0802).epsilon(1e-4));
+    }
+    SUBCASE("hairpin 2 m wide ahead: clamped to v_min") {
+        // Resampled: (10,0), (16,0), then the point 6 m from (16,0) on the way back, (10.34, 2): the
+        // first Bezier folds back on itself, kappa = |p2 - m|^3 / A^2 = 5.915^3 / 6^2 = 5.75.
+        const Vec2f path[] = {{0, 0}, {20, 0}, {20, 2}, {0, 2}};
+        REQUIRE(targetSpeed(s, path, 4, Point2d{10, 0}, 10, &v, &kappa) == Status::Ok);
+        CHECK(kappa == doctest::Approx(5.75).epsilon(1e-2));
+        CHECK(v == 1.0);
+    }
+    SUBCASE("vehicle off the path: the first Bezier bends, the target speed drops") {
+        const Vec2f path[] = {{0, 0}, {100, 0}};
+        REQUIRE(targetSpeed(s, path, 2, Point2d{10, 4}, 10, &v, &kappa) == Status::Ok);
+        CHECK(v < 10.0);
+        CHECK(kappa > 0.0);
+    }
+    SUBCASE("the end of the path: fewer points, no spurious curvature") {
+        const Vec2f path[] = {{0, 0}, {8, 0}};
+        REQUIRE(targetSpeed(s, path, 2, Point2d{1, 0}, 1, &v, &kappa) == Status::Ok);
+        CHECK(v == 10.0);
+    }
+    SUBCASE("bad input") {
+        const Vec2f path[] = {{0, 0}, {8, 0}};
+        TargetSpeedSettings bad = s;
+        bad.point_count = 2;
+        CHECK(targetSpeed(bad, path, 2, Point2d{1, 0}, 1, &v, &kappa) == Status::InvalidArgument);
+        CHECK(targetSpeed(s, path, 1, Point2d{1, 0}, 1, &v, &kappa) == Status::InvalidArgument);
+        CHECK(targetSpeed(s, path, 2, Point2d{NAN, 0}, 1, &v, &kappa) == Status::InvalidArgument);
+    }
+}
+
+TEST_CASE("baseline target speed: inversely proportional to the largest angle ahead") {
+    const BaselineSpeedSettings b = baselineSpeedDefaults();
+    const Vec2f path[] = {{0, 0}, {10, 0}, {10, 100}};
+    double v = 0;
+    REQUIRE(baselineTargetSpeed(b, path, 3, Pose2d{0, 0, 0}, 0, &v) == Status::Ok);
+    CHECK(v == doctest::Approx(2.0 / (kPi / 2)).epsilon(1e-9)); // the 90 degree segment is within 30 m
+    const Vec2f straight[] = {{0, 0}, {100, 0}};
+    REQUIRE(baselineTargetSpeed(b, straight, 2, Pose2d{0, 0, 0}, 0, &v) == Status::Ok);
+    CHECK(v == 10.0);
+}
+
+TEST_CASE("pure pursuit: curvature 2 sin(alpha) / distance, steering atan(wheelbase * curvature)") {
+    const Pose2d vehicle{1, 2, 0.3};
+    for (double alpha : {-1.2, -0.4, 0.0, 0.25, 0.9}) {
+        const double d = 5.0;
+        const Point2d target{1 + d * std::cos(0.3 + alpha), 2 + d * std::sin(0.3 + alpha)};
+        const double k = purePursuitCurvature(vehicle, target);
+        CHECK(k == doctest::Approx(2 * std::sin(alpha) / d).epsilon(1e-12));
+        const SteeringSettings s = steeringDefaults();
+        const double expected = std::fmax(-1.0, std::fmin(1.0, std::atan(s.wheelbase * k) / s.max_steer));
+        CHECK(steeringCommand(s, k) == doctest::Approx(expected).epsilon(1e-12));
+    }
+    // The circle through the vehicle (tangent to its heading) and the target: the target is on it.
+    const Point2d target{4, 7};
+    const double k = purePursuitCurvature(vehicle, target);
+    const double cx = vehicle.x - std::sin(vehicle.heading) / k,
+                 cy = vehicle.y + std::cos(vehicle.heading) / k;
+    CHECK(std::hypot(target.x - cx, target.y - cy) == doctest::Approx(std::fabs(1 / k)).epsilon(1e-12));
+    CHECK(purePursuitCurvature(vehicle, Point2d{1, 2}) == 0.0);
+}
+
+TEST_CASE("PI speed control: anti-windup on a saturated actuator, no steady-state error") {
+    const SpeedControlSettings s = speedControlDefaults();
+    SUBCASE("20 s pinned at full throttle: the integral stays bounded and lets go at once") {
+        SpeedControlState st{0};
+        double naive_integral = 0;
+        for (int i = 0; i < 1000; ++i) {
+            const double u = speedControlStep(s, &st, 5.0, 0.02); // target unreachable: speed stays 0
+            CHECK(u == 1.0);
+            CHECK(s.ki * st.integral <= s.max_output + 1e-12);
+            naive_integral += 5.0 * 0.02;
+        }
+        // The target drops below the speed: the output leaves saturation on the first step. A naive
+        // PI would still command kp*e + ki*100 = 24.5 (full throttle) for tens of seconds.
+        CHECK(s.kp * -1.0 + s.ki * naive_integral > 1.0);
+        CHECK(speedControlStep(s, &st, -1.0, 0.02) < 0.0);
+    }
+    SUBCASE("constant drag: P-only keeps an offset, PI reaches the target") {
+        auto run = [](SpeedControlSettings c) {
+            SpeedControlState st{0};
+            double v = 0;
+            for (int i = 0; i < 3000; ++i)
+                v += (4.0 * speedControlStep(c, &st, 8.0 - v, 0.02) - 1.0) * 0.02;
+            return v;
+        };
+        CHECK(run(s) == doctest::Approx(8.0).epsilon(1e-3));
+        SpeedControlSettings p_only = s;
+        p_only.ki = 0;
+        CHECK(run(p_only) == doctest::Approx(8.0 - 1.0 / (4.0 * 0.5)).epsilon(1e-3)); // e = drag / (gain kp)
+    }
+}
+
+TEST_CASE("follower drives a kinematic bicycle along a curved path") {
+    // 30 m straight, 90 deg left at r = 20, 20 m straight, 90 deg right at r = 6, 30 m straight.
+    const auto pieces = chain(Pose2d{0, 0, 0},
+                              {{30, 0}, {kPi / 2 * 20, 1 / 20.0}, {20, 0}, {kPi / 2 * 6, -1 / 6.0}, {30, 0}});
+    const auto path = polyline(pieces, 1.0);
+    const FollowerSettings settings = followerDefaults();
+    FollowerState state{};
+    REQUIRE(followerStart(path.data(), uint32_t(path.size()), &state) == Status::Ok);
+    CHECK(state.path_length ==
+          doctest::Approx(pathLength(pieces.data(), uint32_t(pieces.size()))).epsilon(1e-3));
+
+    Bicycle car;
+    car.y = 1.0; // starts 1 m left of the path
+    const double dt = 0.02;
+    double t = 0, max_cte_after_settle = 0, sum_cte = 0, max_speed = 0, speed_entering_tight_arc = 0;
+    int samples = 0;
+    FollowerCommand cmd{};
+    for (; t < 120; t += dt) {
+        REQUIRE(followerStep(settings, path.data(), uint32_t(path.size()), car.vehicle(), dt, &state, &cmd) ==
+                Status::Ok);
+        if (cmd.arrived && std::fabs(car.speed) < 0.05) break;
+        car.step(cmd, dt);
+        if (cmd.progress > 15) {
+            max_cte_after_settle = std::fmax(max_cte_after_settle, std::fabs(cmd.cross_track_error));
+            sum_cte += std::fabs(cmd.cross_track_error);
+            ++samples;
+        }
+        max_speed = std::fmax(max_speed, car.speed);
+        const double tight_arc_start = 30 + kPi / 2 * 20 + 20;
+        if (std::fabs(cmd.progress - tight_arc_start) < 0.5) speed_entering_tight_arc = car.speed;
+    }
+    MESSAGE("time " << t << " s, max |cte| " << max_cte_after_settle << " m, mean |cte| " << sum_cte / samples
+                    << " m, top speed " << max_speed << " m/s, speed entering the r=6 arc "
+                    << speed_entering_tight_arc);
+    CHECK(cmd.arrived);
+    CHECK(t < 40);
+    CHECK(state.stuck_events == 0u);
+    CHECK(max_cte_after_settle < 1.0); // cutting into the r = 6 turn at ~8 m/s
+    CHECK(sum_cte / samples < 0.2);
+    CHECK(max_speed <= 10.5);
+    // On an arc of radius R the resampled points are 6 m chords apart (angle phi = 2 asin(3/R)) and
+    // their Bezier has kappa = (1 - cos phi) / (R sin^2 phi), about 1/(2R): for R = 6, phi = pi/3,
+    // kappa = 1/9, a target of sqrt(0.4 g 9) = 5.94 m/s. The estimate ahead of the arc peaks at
+    // 0.0996 (6.28 m/s); once inside, the rest of the turn fits in one 6 m step and the target rises.
+    CHECK(speed_entering_tight_arc < 6.28 + 0.5);
+    CHECK(std::hypot(car.x - path.back().x, car.y - path.back().y) < settings.arrive_distance + 0.5);
+}
+
+TEST_CASE("stuck manager: reverse twice, then teleport, in a scripted blockage") {
+    const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
+    FollowerSettings settings = followerDefaults();
+    const StuckSettings& st = settings.stuck;
+    FollowerState state{};
+    REQUIRE(followerStart(path, 3, &state) == Status::Ok);
+    FollowerVehicle blocked{10, 0, 0, 0}; // a wall in front: never moves, whatever the throttle
+    const double dt = 0.1;
+    std::vector<double> stuck_times, teleport_times;
+    double reversing_time = 0;
+    FollowerCommand cmd{};
+    uint32_t last_events = 0;
+    int step = 0;
+    for (; step < 200; ++step) {
+        const double t = step * dt;
+        REQUIRE(followerStep(settings, path, 3, blocked, dt, &state, &cmd) == Status::Ok);
+        if (state.stuck_events != last_events) {
+            stuck_times.push_back(t);
+            last_events = state.stuck_events;
+        }
+        if (cmd.reversing) {
+            reversing_time += dt;
+            CHECK(cmd.throttle == doctest::Approx(-st.reverse_throttle));
+        }
+        if (cmd.teleport) {
+            teleport_times.push_back(t);
+            CHECK(cmd.teleport_pose.x == doctest::Approx(10 + st.teleport_ahead));
+            CHECK(cmd.teleport_pose.heading == doctest::Approx(0));
+            break;
+        }
+    }
+    // Events at 3 s (reverse 2 s), 3 + 2 + 3 = 8 s (reverse), 8 + 2 + 3 = 13 s (teleport).
+    REQUIRE(stuck_times.size() == 3);
+    CHECK(stuck_times[0] == doctest::Approx(st.window - dt).epsilon(0.05));
+    CHECK(stuck_times[1] == doctest::Approx(2 * st.window + st.reverse_time - dt).epsilon(0.05));
+    CHECK(stuck_times[2] == doctest::Approx(3 * st.window + 2 * st.reverse_time - dt).epsilon(0.05));
+    REQUIRE(teleport_times.size() == 1);
+    CHECK(state.reverse_events == 2u);
+    CHECK(state.teleport_events == 1u);
+    CHECK(state.stuck_events == 3u);
+    CHECK(reversing_time == doctest::Approx(2 * st.reverse_time).epsilon(0.06));
+
+    // The game moves the vehicle; once it drives freely nothing else triggers.
+    FollowerVehicle free{cmd.teleport_pose.x, cmd.teleport_pose.y, cmd.teleport_pose.heading, 5.0};
+    for (int i = 0; i < 100; ++i) {
+        REQUIRE(followerStep(settings, path, 3, free, dt, &state, &cmd) == Status::Ok);
+        free.x += free.speed * dt;
+        CHECK_FALSE(cmd.reversing);
+    }
+    CHECK(state.stuck_events == 3u);
+    CHECK(state.teleport_events == 1u);
+}
+
+TEST_CASE("follower: bad input") {
+    const Vec2f path[] = {{0, 0}, {50, 0}};
+    FollowerState state{};
+    FollowerCommand cmd{};
+    CHECK(followerStart(path, 1, &state) == Status::InvalidArgument);
+    REQUIRE(followerStart(path, 2, &state) == Status::Ok);
+    const FollowerSettings s = followerDefaults();
+    CHECK(followerStep(s, path, 2, FollowerVehicle{0, 0, NAN, 0}, 0.1, &state, &cmd) ==
+          Status::InvalidArgument);
+    CHECK(followerStep(s, path, 2, FollowerVehicle{0, 0, 0, 0}, -1, &state, &cmd) == Status::InvalidArgument);
+    const Vec2f longer[] = {{0, 0}, {50, 0}, {60, 0}};
+    CHECK(followerStep(s, longer, 3, FollowerVehicle{0, 0, 0, 0}, 0.1, &state, &cmd) ==
+          Status::InvalidArgument);
+}
