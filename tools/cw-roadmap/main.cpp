@@ -22,12 +22,6 @@ int main(int argc, char** argv) {
     log.setVerbosity(flags.verbose, flags.quiet);
     bake::RoadmapResult result;
     if (bake::Error error = bake::roadmapFromFootprint(request, &result, log)) return cli::fail(log, error);
-    if (flags.json)
-        std::printf("%s\n", bake::roadmapJson(result).c_str());
-    else if (!flags.quiet)
-        std::printf("%s: %zu layers, %zu vertices, %zu edges (%zu arcs), %zu blends, %zu bytes, %.2f s\n",
-                    request.output_path.c_str(), result.stats.layers, result.stats.vertices,
-                    result.stats.edges, result.stats.arcs, result.stats.blends, result.bytes,
-                    result.seconds_total);
+    cli::printRoadmapResult(result, request.output_path, flags);
     return 0;
 }

@@ -8,6 +8,8 @@
 // exact clearance there, and the chord's minimum is the exact distance from focus to chord.
 #include <clearway/bake.h>
 
+#include "geometry2d.h"
+
 #include <CGAL/Cartesian.h>
 #include <CGAL/MP_Float.h>
 #include <CGAL/Quotient.h>
@@ -41,102 +43,7 @@ using SdgSite = SdgTraits::Site_2;
 // Medial-axis edges shorter than this are degenerate (cocircular sites) and collapse.
 constexpr double kCollapseLength = 1e-6;
 
-double dist(Vec2 a, Vec2 b) {
-    return std::hypot(a.x - b.x, a.y - b.y);
-}
-
-Vec2 closestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
-    const double dx = b.x - a.x, dy = b.y - a.y;
-    const double len2 = dx * dx + dy * dy;
-    if (len2 == 0) return a;
-    const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
-    return {a.x + t * dx, a.y + t * dy};
-}
-
-double pointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
-    return dist(p, closestOnSegment(p, a, b));
-}
-
-double cross(Vec2 o, Vec2 a, Vec2 b) {
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-bool segmentsIntersect(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
-    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-    auto on = [](Vec2 p, Vec2 q, Vec2 r, double o) {
-        return o == 0 && std::min(p.x, q.x) <= r.x && r.x <= std::max(p.x, q.x) &&
-               std::min(p.y, q.y) <= r.y && r.y <= std::max(p.y, q.y);
-    };
-    return on(c, d, a, d1) || on(c, d, b, d2) || on(a, b, c, d3) || on(a, b, d, d4);
-}
-
-double segmentSegmentDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-    if (segmentsIntersect(a, b, c, d)) return 0;
-    return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d),
-                     pointSegmentDistance(c, a, b), pointSegmentDistance(d, a, b)});
-}
-
-// Uniform grid over wall segments for nearest-wall queries (exact distances, pruned search).
-class WallIndex {
-  public:
-    explicit WallIndex(const std::vector<WallSegment>& walls) : walls_(walls) {
-        min_ = {INFINITY, INFINITY};
-        Vec2 max{-INFINITY, -INFINITY};
-        for (const WallSegment& w : walls) {
-            for (Vec2 p : {w.a, w.b}) {
-                min_ = {std::min(min_.x, p.x), std::min(min_.y, p.y)};
-                max = {std::max(max.x, p.x), std::max(max.y, p.y)};
-            }
-        }
-        if (walls.empty()) min_ = max = {0, 0};
-        const double area = std::max((max.x - min_.x) * (max.y - min_.y), 1e-6);
-        cell_ = std::max(std::sqrt(area / std::max<size_t>(walls.size(), 1)) * 2, 1e-3);
-        nx_ = std::max(1, int((max.x - min_.x) / cell_) + 1);
-        ny_ = std::max(1, int((max.y - min_.y) / cell_) + 1);
-        cells_.resize(size_t(nx_) * ny_);
-        for (uint32_t i = 0; i < walls.size(); ++i) {
-            const WallSegment& w = walls[i];
-            // Conservative: every cell of the segment's bounding box.
-            const int i0 = cx(std::min(w.a.x, w.b.x)), i1 = cx(std::max(w.a.x, w.b.x));
-            const int j0 = cy(std::min(w.a.y, w.b.y)), j1 = cy(std::max(w.a.y, w.b.y));
-            for (int j = j0; j <= j1; ++j)
-                for (int k = i0; k <= i1; ++k)
-                    cells_[size_t(j) * nx_ + k].push_back(i);
-        }
-    }
-
-    // Exact minimum distance from the query shape to any wall. `lower(ring)` must bound from
-    // below the distance from the shape to any point in grid ring `ring` (for pruning).
-    template <class Distance> double nearest(Vec2 centre, double radius_of_shape, Distance&& distance) const {
-        if (walls_.empty()) return INFINITY;
-        double best = INFINITY;
-        const int ci = cx(centre.x), cj = cy(centre.y);
-        const int max_ring = std::max(nx_, ny_);
-        std::vector<uint32_t> seen;
-        for (int ring = 0; ring <= max_ring; ++ring) {
-            // Any wall in a cell of this ring is at least (ring - 1) * cell - radius away.
-            if (best < (ring - 1) * cell_ - radius_of_shape) break;
-            for (int j = cj - ring; j <= cj + ring; ++j)
-                for (int i = ci - ring; i <= ci + ring; ++i) {
-                    if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
-                    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
-                    for (uint32_t w : cells_[size_t(j) * nx_ + i])
-                        best = std::min(best, distance(walls_[w]));
-                }
-        }
-        return best;
-    }
-
-  private:
-    int cx(double x) const { return std::clamp(int(std::floor((x - min_.x) / cell_)), 0, nx_ - 1); }
-    int cy(double y) const { return std::clamp(int(std::floor((y - min_.y) / cell_)), 0, ny_ - 1); }
-    const std::vector<WallSegment>& walls_;
-    Vec2 min_;
-    double cell_ = 1;
-    int nx_ = 1, ny_ = 1;
-    std::vector<std::vector<uint32_t>> cells_;
-};
+using namespace geometry;
 
 // Even-odd point-in-region over y-bands of ring segments.
 class RegionTest {

@@ -4,6 +4,7 @@
 #include <clearway/schema/roadmap_generated.h>
 
 #include "asset_internal.h"
+#include "geometry2d.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,31 +26,9 @@ double secondsSince(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-double dist(Vec2 a, Vec2 b) {
-    return std::hypot(a.x - b.x, a.y - b.y);
-}
+using namespace geometry;
 Vec2 xy(const Vec3& v) {
     return {v.x, v.y};
-}
-
-Vec2 closestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
-    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-    if (len2 == 0) return a;
-    const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
-    return {a.x + t * dx, a.y + t * dy};
-}
-double pointSegment(Vec2 p, Vec2 a, Vec2 b) {
-    return dist(p, closestOnSegment(p, a, b));
-}
-double cross(Vec2 o, Vec2 a, Vec2 b) {
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-double segmentSegment(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
-    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
-    return std::min(
-        {pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b)});
 }
 
 // Arc: centre, radius, start angle and signed sweep (ccw positive).
@@ -82,8 +61,8 @@ double pointArc(Vec2 p, const Arc& arc) {
 // them, at a crossing (0), or where the segment's closest point to the centre is radial to the arc.
 double arcSegment(const Arc& arc, Vec2 a, Vec2 b) {
     const Vec2 e0 = arcPoint(arc, arc.start), e1 = arcPoint(arc, arc.start + arc.sweep);
-    double best =
-        std::min({pointSegment(e0, a, b), pointSegment(e1, a, b), pointArc(a, arc), pointArc(b, arc)});
+    double best = std::min(
+        {pointSegmentDistance(e0, a, b), pointSegmentDistance(e1, a, b), pointArc(a, arc), pointArc(b, arc)});
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
     const double foot_angle = std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x);
     if (dist(foot, arc.centre) >= arc.radius && angleOnArc(arc, foot_angle))
@@ -156,13 +135,13 @@ class Walls {
     }
     double segmentClearance(Vec2 a, Vec2 b) const {
         return nearest({(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
-                       [&](const WallSegment& w) { return segmentSegment(a, b, w.a, w.b); });
+                       [&](const WallSegment& w) { return segmentSegmentDistance(a, b, w.a, w.b); });
     }
     double arcClearance(const Arc& arc, Vec2 near, double reach) const {
         return nearest(near, reach, [&](const WallSegment& w) { return arcSegment(arc, w.a, w.b); });
     }
     double pointClearance(Vec2 p) const {
-        return nearest(p, 0, [&](const WallSegment& w) { return pointSegment(p, w.a, w.b); });
+        return nearest(p, 0, [&](const WallSegment& w) { return pointSegmentDistance(p, w.a, w.b); });
     }
 
   private:
@@ -187,8 +166,9 @@ double surfaceHeight(const FootprintLayer& layer, Vec2 p) {
         const double v = ((b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)) / det;
         if (u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) return a.z + u * (b.z - a.z) + v * (c.z - a.z);
         // Outside: height of the nearest point of the nearest triangle.
-        const double d = std::min(
-            {pointSegment(p, xy(a), xy(b)), pointSegment(p, xy(b), xy(c)), pointSegment(p, xy(c), xy(a))});
+        const double d =
+            std::min({pointSegmentDistance(p, xy(a), xy(b)), pointSegmentDistance(p, xy(b), xy(c)),
+                      pointSegmentDistance(p, xy(c), xy(a))});
         if (d < best_distance) {
             best_distance = d;
             const double cu = std::clamp(u, 0.0, 1.0), cv = std::clamp(v, 0.0, 1.0 - std::clamp(u, 0.0, 1.0));
@@ -211,7 +191,8 @@ std::vector<WallSegment> solidLayerWalls(const Footprint& fp, uint32_t layer) {
         if (len > 0)
             for (const Connection& c : fp.connections) {
                 if (c.layer_a != layer && c.layer_b != layer) continue;
-                if (pointSegment(c.p0, wall.a, wall.b) > tol || pointSegment(c.p1, wall.a, wall.b) > tol)
+                if (pointSegmentDistance(c.p0, wall.a, wall.b) > tol ||
+                    pointSegmentDistance(c.p1, wall.a, wall.b) > tol)
                     continue;
                 const Vec2 u{(wall.b.x - wall.a.x) / len, (wall.b.y - wall.a.y) / len};
                 double t0 = (c.p0.x - wall.a.x) * u.x + (c.p0.y - wall.a.y) * u.y;

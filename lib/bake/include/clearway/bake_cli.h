@@ -91,6 +91,18 @@ inline void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
                  "Keep every medial-axis vertex (no straightening of degree-2 chains)");
 }
 
+// The one-line (or --json) report of a roadmap bake, shared by cw-roadmap and cw-bake.
+inline void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
+                               const CommonFlags& flags) {
+    if (flags.json) {
+        std::printf("%s\n", bake::roadmapJson(result).c_str());
+    } else if (!flags.quiet) {
+        std::printf("%s: %zu layers, %zu vertices, %zu edges (%zu arcs), %zu blends, %zu bytes, %.2f s\n",
+                    output.c_str(), result.stats.layers, result.stats.vertices, result.stats.edges,
+                    result.stats.arcs, result.stats.blends, result.bytes, result.seconds_total);
+    }
+}
+
 // Prints the error (naming file and problem) and returns the documented exit code.
 inline int fail(SpdlogContext& log, const bake::Error& error) {
     log.logger().error(error.message);

@@ -1,0 +1,33 @@
+// Small 2D distance helpers shared by the roadmap stages (plain doubles, no CGAL).
+#pragma once
+
+#include <clearway/bake.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace clearway::bake::geometry {
+
+inline double dist(Vec2 a, Vec2 b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+inline Vec2 closestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    if (len2 == 0) return a;
+    const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
+    return {a.x + t * dx, a.y + t * dy};
+}
+
+inline double pointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) { return dist(p, closestOnSegment(p, a, b)); }
+
+// Twice the signed area of (o, a, b): > 0 when b is left of o -> a.
+inline double cross(Vec2 o, Vec2 a, Vec2 b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+
+// 0 when the segments cross; otherwise the smallest endpoint-to-segment distance.
+inline double segmentSegmentDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+    return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d), pointSegmentDistance(c, a, b),
+                     pointSegmentDistance(d, a, b)});
+}
+
+} // namespace clearway::bake::geometry
