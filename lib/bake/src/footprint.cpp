@@ -30,6 +30,8 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <chrono>
+#include <cstdio>
 #include <unordered_map>
 
 namespace clearway::bake {
@@ -408,6 +410,38 @@ bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, Grid& grid, std::v
     for (const Vec3& d : dirs)
         if (!firstHitFromBehind(p, d, kSolidProbeReach, tris, grid, scratch)) return false;
     return true;
+}
+
+// Area of the overlap of two triangles' ground projections (Sutherland-Hodgman in doubles).
+double projectedOverlapArea(const Tri& a, const Tri& b) {
+    auto ccw = [](const Tri& t) {
+        std::vector<Vec2> p{{t.p[0].x, t.p[0].y}, {t.p[1].x, t.p[1].y}, {t.p[2].x, t.p[2].y}};
+        if ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x) < 0)
+            std::swap(p[1], p[2]);
+        return p;
+    };
+    std::vector<Vec2> poly = ccw(a);
+    const std::vector<Vec2> clip = ccw(b);
+    for (size_t e = 0; e < 3 && !poly.empty(); ++e) {
+        const Vec2 p = clip[e], q = clip[(e + 1) % 3];
+        auto side = [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); };
+        std::vector<Vec2> next;
+        for (size_t k = 0; k < poly.size(); ++k) {
+            const Vec2& u = poly[k];
+            const Vec2& v = poly[(k + 1) % poly.size()];
+            const double su = side(u), sv = side(v);
+            if (su >= 0) next.push_back(u);
+            if ((su > 0 && sv < 0) || (su < 0 && sv > 0)) {
+                const double t = su / (su - sv);
+                next.push_back({u.x + t * (v.x - u.x), u.y + t * (v.y - u.y)});
+            }
+        }
+        poly.swap(next);
+    }
+    double twice = 0;
+    for (size_t k = 0; k < poly.size(); ++k)
+        twice += poly[k].x * poly[(k + 1) % poly.size()].y - poly[(k + 1) % poly.size()].x * poly[k].y;
+    return std::abs(twice) / 2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -844,6 +878,17 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         while (extent / q >= std::ldexp(1.0, 22))
             q *= 2;
 
+        // Per-stage wall time, logged at debug level (cw-import --verbose).
+        auto stage_start = std::chrono::steady_clock::now();
+        std::string timings;
+        auto lap = [&](const char* stage) {
+            const auto now = std::chrono::steady_clock::now();
+            char text[64];
+            std::snprintf(text, sizeof text, "%s %.3f s; ", stage,
+                          std::chrono::duration<double>(now - stage_start).count());
+            timings += text;
+            stage_start = now;
+        };
         // Stage 1: classify.
         const double cos_slope = std::cos(options.max_slope_deg * M_PI / 180.0);
         std::vector<Tri> tris;
@@ -890,6 +935,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         for (size_t i = 0; i < tris.size(); ++i)
             if (tris[i].walkable) planes[i] = planeOf(tris[i]);
 
+        lap("classify");
         // Stages 2 and 3: free pieces.
         std::vector<Piece> pieces;
         std::vector<uint32_t> near, probe_scratch;
@@ -962,6 +1008,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         log.log(LogLevel::Debug, name + ": " + std::to_string(pieces.size()) + " free pieces, " +
                                      std::to_string(dropped_in_solid) + " components inside solids dropped");
 
+        lap("clearance");
         // Stage 4: links, conflicts, layers.
         Grid edge_grid(lo.x - origin.x, lo.y - origin.y, hi.x - origin.x, hi.y - origin.y, cell);
         const std::vector<Link> links = findLinks(pieces, planes, options.max_step, edge_grid);
@@ -982,6 +1029,10 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 if (pieces[j].max_x <= pieces[i].min_x || pieces[j].min_x >= pieces[i].max_x ||
                     pieces[j].max_y <= pieces[i].min_y || pieces[j].min_y >= pieces[i].max_y)
                     continue;
+                // Pieces lie inside their triangles: triangles that do not overlap (neighbours
+                // sharing an edge, the common case) cannot give overlapping pieces. A double
+                // test with a margin skips the exact one for them.
+                if (projectedOverlapArea(tris[pieces[i].tri], tris[pieces[j].tri]) < 1e-9) continue;
                 // Coplanar duplicates may share a layer; anything else overlapping may not.
                 PolygonSet a, b;
                 for (const PolygonWH& p : pieces[i].polys)
@@ -1103,6 +1154,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                                          std::to_string(conflict_pairs / 2) + " overlapping piece pairs, " +
                                          std::to_string(layer_count) + " layers");
         }
+        lap("layers");
         // Stage 5: boundaries and surfaces per layer.
         Footprint footprint;
         footprint.options = options;
@@ -1156,6 +1208,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             footprint.layers.push_back(std::move(out_layer));
         }
 
+        lap("boundaries");
         // Stage 6: connections, merged into maximal collinear portals per layer pair.
         std::vector<Connection> raw;
         for (const Link& link : links) {
@@ -1206,6 +1259,8 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             }
             footprint.connections.push_back(c);
         }
+        lap("connections");
+        log.log(LogLevel::Debug, name + ": stage times: " + timings);
         *out = std::move(footprint);
         return {};
     } catch (const std::exception& e) {
