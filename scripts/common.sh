@@ -10,6 +10,7 @@ CLEARWAY_PACKAGES=(
   libcgal-dev libgmp-dev libmpfr-dev libboost-dev
   libassimp-dev libcli11-dev libflatbuffers-dev flatbuffers-compiler
   libspdlog-dev doctest-dev librecast-dev
+  nlohmann-json3-dev
 )
 
 clearway_install_deps() {

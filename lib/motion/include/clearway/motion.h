@@ -337,6 +337,311 @@ Status directionalAStarPiecesClear(const DirectionalAStar* search, const PathPie
 // ===== end directional a* =====
 
 // ===== trims: trim-trajectory tables and online trim search with steering behaviours (seed 001) =====
+// Vehicles that cannot follow a roadmap (boats, spacecraft, planes): the control model of seed 001
+// pre-integrated offline into trim trajectories (.cwtt, schemas/trims.fbs, baked by cw-trims),
+// searched online by best-first search scored with steering behaviours.
+//
+// Frames. Body: +X forward, +Y left, +Z up. Quaternions are Hamilton (x, y, z, w), body -> world.
+// Rates (rad/s): yaw about body +Z (positive turns left), pitch about body -Y (positive noses up),
+// roll about body +X (positive lowers the right side).
+namespace trims {
+
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kMaxControls = 1024; // per table, so a full table has at most 2^20 trims
+constexpr uint32_t kMaxSteps = 100000;  // Euler steps per interval
+enum Axis : uint32_t { kYaw = 0, kPitch = 1, kRoll = 2 };
+
+struct Quatf {
+    float x, y, z, w;
+};
+
+// One trim: pose after one interval at the bake speed, from the origin and identity orientation.
+// Same layout as the schema struct (40 bytes), so tables are read in place.
+struct Trim {
+    Vec3f position;
+    Vec3f facing; // orientation * (1, 0, 0)
+    Quatf orientation;
+};
+
+// The control model: constant forward speed along the facing; the angular velocity moves linearly
+// from the initial control's rates to the final control's rates over `interval`, integrated with
+// `steps` fixed Euler steps. Each axis has `samples` (odd) rates evenly spread over
+// [-max_rate, +max_rate]. Control index c = u + U * pitch_i, u = yaw_i + yaw_samples * roll_i,
+// U = yaw_samples * roll_samples.
+struct Model {
+    uint32_t dimension;  // 2 (yaw only) or 3 (yaw, pitch, optional roll)
+    uint32_t samples[3]; // per Axis; 1 for an unused axis
+    double max_rate[3];  // rad/s per Axis
+    double interval;     // s
+    uint32_t steps;
+    double speed; // m/s of the bake; positions scale linearly with speed, nothing else changes
+};
+
+uint32_t controlCount(const Model& model);
+// Rates of a control (rad/s, per Axis). Exactly odd in the sample index, so mirrored controls
+// integrate to bit-exact mirror images.
+void controlRates(const Model& model, uint32_t control, double rates[3]);
+uint32_t straightControl(const Model& model); // all rates zero
+// Mirror image through the body's vertical plane: yaw and roll negate, pitch stays.
+uint32_t mirrorControl(const Model& model, uint32_t control);
+// Trims a table stores: C^2, or (C^2 + P^2) / 2 with left/right symmetry (P = pitch samples).
+uint64_t storedTrimCount(const Model& model, bool symmetric);
+// Where trim (from, to) lives; *mirrored says the slot holds its mirror image (symmetric tables).
+uint64_t trimSlot(const Model& model, bool symmetric, uint32_t from, uint32_t to, bool* mirrored);
+Trim mirrorTrim(const Trim& trim);
+
+// The one integrator, used by the bake and by games that animate a vehicle between decisions.
+struct PoseD {
+    double position[3];
+    double orientation[4]; // x, y, z, w
+};
+PoseD identityPose();
+// One Euler step: move along the current facing, then rotate by the body rates over dt.
+void integrateStep(const double rates[3], double speed, double dt, PoseD* pose);
+// Steps [first, first + count) of the trim from control `from` to control `to` at `speed`.
+// first = 0, count = model.steps from identityPose() reproduces the baked trim.
+void integrateTrim(const Model& model, uint32_t from, uint32_t to, double speed, uint32_t first,
+                   uint32_t count, PoseD* pose);
+
+// ---- loaded table (.cwtt) ----
+struct TableView {
+    const uint8_t* data = nullptr; // verified FlatBuffer, owned by the caller
+    size_t size = 0;
+    const Trim* trims = nullptr; // points into data
+    uint32_t trim_count = 0;
+    uint32_t control_count = 0;
+    bool symmetric = false;
+    Model model{};
+    float max_chord_deviation = 0; // metres at model.speed
+};
+
+// Verifies the bytes (FlatBuffers verifier, identifier, version, model ranges, trim count, finite
+// numbers, unit quaternions, facing = orientation * X, no trim longer than speed * interval).
+// `data` must be 8-byte aligned. Only Ok leaves `out` usable.
+Status loadTable(const void* data, size_t size, TableView* out);
+
+struct TableInfo {
+    uint32_t format_version;
+    uint64_t input_hash;
+    uint64_t options_hash;
+    const char* baker_version; // into the asset, never null
+    const char* name;          // vehicle name, "" when absent
+    const char* source_name;   // "" when absent
+};
+Status tableInfo(const TableView& view, TableInfo* out);
+// Trim from control `from` to control `to`, mirrored back when the table stores its twin.
+Status tableTrim(const TableView& view, uint32_t from, uint32_t to, Trim* out);
+
+// ---- vehicle state and the rigid-transform step ----
+struct VehicleState {
+    Vec3f position;
+    Quatf orientation;
+    float speed;      // m/s, constant over an interval; any value reuses the table
+    uint32_t control; // control whose rates the vehicle has now (target of the last interval)
+};
+Vec3f facingOf(const Quatf& orientation);
+// State after one interval flying `control`: the trim placed at `from` by a rigid transform, its
+// position scaled by from.speed / model.speed. No integration.
+Status applyTrim(const TableView& view, const VehicleState& from, uint32_t control, VehicleState* out);
+
+// ---- steering behaviours: a path segment -> goodness in [0, 1] ----
+// A segment as the behaviours see it (seed 001, figure 2): the chord p0 -> p1 stands in for the
+// curved path; d0/d1 are velocities (facing * speed); times are seconds from now.
+struct Segment {
+    float time;     // start of the segment
+    float duration; // one interval
+    Vec3f p0, p1;
+    Vec3f d0, d1;
+    Quatf q0, q1;
+};
+using BehaviourFn = float (*)(const void* context, const Segment& segment);
+// A behaviour is a function and its parameters (no virtual calls, no RTTI); `context` must
+// outlive every search that uses it.
+struct Behaviour {
+    BehaviourFn evaluate = nullptr;
+    const void* context = nullptr;
+};
+
+// 1/4 (1 + d1^ . u)(1 + (p1 - p0)^ . u), u = (target - p1)^: face the target and move towards it.
+struct Seek {
+    Vec3f target;
+};
+// Seek's formula away from the threat; 1 beyond safe_distance (0 = always flee).
+struct Flee {
+    Vec3f threat;
+    float safe_distance;
+};
+// Seek / Flee at the target's linearly predicted position at the segment's end time.
+struct Pursue {
+    Vec3f position; // target now
+    Vec3f velocity;
+};
+struct Avoid {
+    Vec3f position;
+    Vec3f velocity;
+    float safe_distance;
+};
+// Product of the parts (the paper's Composite); an empty composite is 1.
+struct Composite {
+    const Behaviour* parts;
+    uint32_t count;
+};
+float seekGoodness(const Seek& seek, const Segment& segment);
+float fleeGoodness(const Flee& flee, const Segment& segment);
+float pursueGoodness(const Pursue& pursue, const Segment& segment);
+float avoidGoodness(const Avoid& avoid, const Segment& segment);
+float compositeGoodness(const Composite& composite, const Segment& segment);
+Behaviour behaviour(const Seek* seek);
+Behaviour behaviour(const Flee* flee);
+Behaviour behaviour(const Pursue* pursue);
+Behaviour behaviour(const Avoid* avoid);
+Behaviour behaviour(const Composite* composite);
+
+// Moving bounding spheres in a multi-resolution spatial hash: level L has cells of
+// min_cell * 2^L; a sphere lives at the finest level whose cells are at least its diameter, so
+// it touches at most 2 cells per axis. A moving sphere is hashed by the bounds of its sweep over
+// [0, horizon] s; the exact test then follows its motion.
+struct Sphere {
+    Vec3f center; // at time 0
+    float radius;
+    Vec3f velocity; // m/s
+};
+struct SphereHashSettings {
+    float min_cell;  // m, finest cell
+    uint32_t levels; // 1..16
+    float horizon;   // s; set >= search depth * interval so every searched segment is covered
+    bool planar;     // ignore z in the hash (2D games)
+};
+SphereHashSettings defaultSphereHashSettings(); // 4 m cells, 8 levels, 20 s, 3D
+struct SphereHash {
+    const Sphere* spheres = nullptr; // the caller's array, not copied
+    uint32_t sphere_count = 0;
+    SphereHashSettings settings{};
+    const void* cells = nullptr;
+    const uint32_t* entries = nullptr;
+    uint32_t cell_mask = 0; // table size - 1 (power of two), 0 when empty
+    uint32_t level_mask = 0;
+};
+// Bytes buildSphereHash needs for these spheres (the count of cells depends on their sizes).
+size_t sphereHashMemorySize(const Sphere* spheres, uint32_t count, const SphereHashSettings& settings);
+// InvalidArgument for a bad setting or a non-finite / negative sphere; BufferTooSmall if `bytes`
+// is short. `memory` must be 8-byte aligned and outlive the hash.
+Status buildSphereHash(const Sphere* spheres, uint32_t count, const SphereHashSettings& settings,
+                       void* memory, size_t bytes, SphereHash* out);
+// Does a sphere of `radius` moving linearly from p0 at time t0 to p1 at time t1 touch any sphere?
+// One that already overlaps a sphere at t0 only hits it by moving deeper (it may always back out).
+bool sphereHashHitsSegment(const SphereHash& hash, Vec3f p0, Vec3f p1, float t0, float t1, float radius);
+
+// 1 when the segment's chord, thickened by radius + margin, clears every sphere, else 0 (the
+// paper's binary test). margin should cover the arc's distance from its chord: use
+// view.max_chord_deviation * speed / model.speed.
+struct AvoidCollision {
+    const SphereHash* hash;
+    float radius;
+    float margin;
+};
+float avoidCollisionGoodness(const AvoidCollision& avoid, const Segment& segment);
+Behaviour behaviour(const AvoidCollision* avoid);
+
+// Level walls for vehicles on a footprint (a roadmap's walls: pass roadmapFootprint's view): the
+// boundary rings of one layer, outer and holes, bucketed in a uniform grid of `cell` metres.
+// Segments use the footprint's local x, y (z is ignored).
+struct WallGridSettings {
+    float cell; // m
+};
+WallGridSettings defaultWallGridSettings(); // 4 m cells
+struct WallGrid {
+    const void* edges = nullptr; // pairs of Vec2f, in the caller's memory
+    const uint32_t* cell_start = nullptr;
+    const uint32_t* entries = nullptr;
+    uint32_t edge_count = 0;
+    uint32_t nx = 0, ny = 0;
+    float origin_x = 0, origin_y = 0, inv_cell = 0;
+};
+// Bytes buildWallGrid needs. InvalidArgument for a bad layer or cell size, or a grid over 2^22 cells.
+Status wallGridMemorySize(const FootprintView& view, uint32_t layer, const WallGridSettings& settings, size_t* bytes);
+// `memory` must be 8-byte aligned and outlive the grid; the footprint may be released afterwards.
+Status buildWallGrid(const FootprintView& view, uint32_t layer, const WallGridSettings& settings, void* memory,
+                     size_t bytes, WallGrid* out);
+// Does a disc of `radius` moving from p0 to p1 touch a wall? Crossing one always counts; a disc that
+// starts within radius of a wall only hits it by moving closer (it may always back away).
+bool wallGridHitsSegment(const WallGrid& grid, Vec2f p0, Vec2f p1, float radius);
+
+// 1 when the segment's chord (x, y), thickened by radius + margin, touches no wall, else 0.
+struct AvoidWalls {
+    const WallGrid* grid;
+    float radius;
+    float margin;
+};
+float avoidWallsGoodness(const AvoidWalls& avoid, const Segment& segment);
+Behaviour behaviour(const AvoidWalls* avoid);
+
+// ---- online search (seed 001, algorithm 1) ----
+enum class SearchStrategy : uint32_t {
+    SingleStep = 0, // expand the current state only: a local steering baseline
+    Uniform = 1,    // every skip-th control at every expansion
+    Adaptive = 2,   // round(controls / skip * collapse^depth) controls, drawn from a circular permutation
+};
+
+struct SearchSettings {
+    SearchStrategy strategy;
+    uint32_t max_depth;      // horizon in intervals (the paper used 15-20)
+    uint32_t min_leaf_depth; // the chosen state is at least this deep (when any is)
+    float discount;          // d in (0, 1): v(s) = v(parent) + g * d^(k-1)
+    float optimism;          // f in [-1, 1]: ev(s) = v(s) + f * d^k / (1 - d)
+    uint32_t max_nodes;      // visited-state capacity of the workspace
+    uint32_t max_expansions; // 0 = until the workspace is full
+    float time_budget_ms;    // 0 = none; checked between expansions
+    uint32_t skip;           // uniform / adaptive: keep every skip-th control
+    float collapse;          // adaptive: c in (0, 1]
+    uint32_t seed;           // adaptive: the Monte Carlo permutation
+    float damping;           // [0, 1): g *= 1 - damping * |target rates| / max rates (straighter paths)
+    float max_rate[3];       // vehicle bounds, rad/s; controls beyond them are never tried; < 0 = table's
+    bool prune_zero; // a segment scoring 0 (a collision) ends its path: no children, no optimistic tail
+};
+SearchSettings defaultSearchSettings(); // adaptive, depth 16, min leaf 4, d 0.9, f 0.5, 2048 nodes
+
+// Everything a search touches, carved out of one caller buffer (reused every decision).
+struct SearchWorkspace {
+    SearchSettings settings{};
+    const TableView* table = nullptr;
+    void* nodes = nullptr;
+    void* heap = nullptr;
+    uint16_t* allowed = nullptr;     // controls within the vehicle bounds, straight first
+    uint16_t* permutation = nullptr; // adaptive: allowed controls in a seeded random order
+    uint16_t* chosen = nullptr;      // scratch: controls of one expansion
+    uint32_t allowed_count = 0;
+    uint32_t node_capacity = 0;
+};
+size_t searchWorkspaceSize(const TableView& table, const SearchSettings& settings);
+// InvalidArgument for settings out of range; BufferTooSmall when bytes < searchWorkspaceSize.
+// `memory` must be 8-byte aligned; `table` must outlive the workspace.
+Status initSearchWorkspace(const TableView& table, const SearchSettings& settings, void* memory, size_t bytes,
+                           SearchWorkspace* out);
+
+enum class SearchStop : uint32_t { Exhausted = 0, NodeBudget = 1, ExpansionBudget = 2, TimeBudget = 3 };
+struct SearchResult {
+    uint32_t first_control; // fly this for the next interval
+    uint32_t plan_length;   // depth of the chosen state = controls in the plan
+    float value;            // v of the chosen state
+    float effective_value;  // ev of the chosen state
+    float first_goodness;   // goodness of the first segment of the plan
+    uint32_t expanded;
+    uint32_t visited;
+    uint32_t deepest;
+    SearchStop stop;
+};
+// Best-first search from `state`; writes the planned controls (first = result.first_control) to
+// plan[0 .. plan_length) when plan is not null. BufferTooSmall (result still filled, plan
+// truncated) when plan_capacity < plan_length. Allocates nothing.
+// Warm start (beyond the paper): pass the rest of the previous plan (plan + 1, plan_length - 1
+// after flying its first control) and those controls stay candidates along their own path, so a
+// good plan found once survives sparse sampling. Entries out of range or beyond the bounds end it.
+Status search(SearchWorkspace* workspace, const VehicleState& state, const Behaviour& behaviour,
+              uint32_t* plan, uint32_t plan_capacity, SearchResult* out, const uint32_t* warm_plan = nullptr,
+              uint32_t warm_length = 0);
+
+} // namespace trims
 // ===== end trims =====
 
 } // namespace clearway
