@@ -160,6 +160,13 @@ double closestOnSegment(double px, double py, const fb::Vec3& a, const fb::Vec3&
 
 } // namespace
 
+namespace detail {
+// loadRoadmap checks its embedded footprint table with exactly these rules.
+Status checkFootprintSemantics(const schema::Footprint& footprint) {
+    return checkSemantics(footprint);
+}
+} // namespace detail
+
 const char* statusString(Status status) {
     switch (status) {
     case Status::Ok:

@@ -103,4 +103,130 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
 Vec3d footprintWorldToLocal(const FootprintInfo& info, Vec3d world);
 Vec3d footprintLocalToWorld(const FootprintInfo& info, Vec3d local);
 
+// ---------------------------------------------------------------------------------------------
+// Roadmap assets (.cwrm, schemas/roadmap.fbs): the medial-axis roadmap plus its footprint
+
+constexpr uint32_t kRoadmapFormatVersion = 1;
+
+struct Vec2d {
+    double x, y;
+};
+
+struct RoadmapView {
+    const uint8_t* data = nullptr; // verified FlatBuffer, owned by the caller
+    size_t size = 0;
+};
+
+// Same contract as loadFootprint: verifies everything (the embedded footprint with the same
+// checks), never allocates; `data` must be 8-byte aligned.
+Status loadRoadmap(const void* data, size_t size, RoadmapView* out);
+
+struct RoadmapInfo {
+    uint32_t format_version;
+    uint32_t vertex_count, edge_count, point_count, blend_count;
+    uint32_t layer_count; // of the embedded footprint
+    uint64_t input_hash, options_hash;
+    double min_clearance; // bake option: edges narrower than this were dropped
+    double epsilon;       // bake option: chords within this of the exact parabolic arcs
+    bool merge_chains;
+    uint32_t grid_cells_x, grid_cells_y;
+    float grid_cell_size;
+    const char* baker_version; // points into the asset, never null
+};
+Status roadmapInfo(const RoadmapView& view, RoadmapInfo* out);
+
+// The embedded footprint as a view into the same bytes: every footprint accessor works on it.
+Status roadmapFootprint(const RoadmapView& view, FootprintView* out);
+
+struct RoadmapVertexInfo {
+    Vec3f position;  // local
+    float clearance; // distance to the nearest wall
+    uint32_t layer;
+};
+Status roadmapVertex(const RoadmapView& view, uint32_t index, RoadmapVertexInfo* out);
+
+enum class ClearanceSite : uint8_t { Point = 0, Segment = 1, Walls = 2 };
+
+struct RoadmapEdgeInfo {
+    uint32_t a, b;       // vertex indices; the polyline runs from a to b
+    const Vec2f* points; // zero-copy into the asset, point_count >= 2, both ends included
+    uint32_t point_count;
+    float min_clearance; // exact minimum distance to the walls along the polyline
+    ClearanceSite site;  // clearance anywhere = distance to site_p0 (Point) or site_p0-site_p1 (Segment)
+    bool portal;         // crosses a connection between layers
+    Vec2f site_p0, site_p1;
+    Vec2f left_a, right_a, left_b, right_b; // nearest wall points on either side at a and b
+};
+Status roadmapEdge(const RoadmapView& view, uint32_t index, RoadmapEdgeInfo* out);
+
+// Arc joining edge_in (arriving at vertex) and edge_out (leaving it), tangent to both; radius 0:
+// no arc (collinear, or none keeps the clearance).
+struct RoadmapBlend {
+    uint32_t vertex, edge_in, edge_out;
+    Vec2f center;
+    float radius;
+    Vec2f p_in, p_out;
+    bool ccw; // sense from p_in to p_out
+    float min_clearance;
+};
+Status roadmapBlend(const RoadmapView& view, uint32_t index, RoadmapBlend* out);
+
+struct RoadmapPoint {
+    uint32_t edge;
+    uint32_t piece; // polyline piece points[piece]..points[piece + 1]
+    double t;       // 0..1 along that piece
+    Vec2d position;
+    double distance; // from the query point
+};
+
+// Closest point to local (x, y) on a non-portal edge of `layer` whose min_clearance >= radius,
+// found through the asset's edge grid (cells in rings around the point, not every edge).
+// NotFound when the layer has no such edge; InvalidArgument for bad layer / non-finite input.
+Status nearestRoadmapPoint(const RoadmapView& view, uint32_t layer, double x, double y, double radius,
+                           RoadmapPoint* out);
+
+// ---------------------------------------------------------------------------------------------
+// Path queries on a roadmap (seed 000 "Answering path queries")
+
+// Scratch memory for findPath: adjacency, blend index and A* state, built once per roadmap.
+// One scratch per thread; queries never allocate.
+struct PathScratch; // lives inside the caller's memory
+
+Status pathScratchSize(const RoadmapView& view, size_t* bytes);
+// `memory` needs `bytes` from pathScratchSize (any alignment); it must outlive *out.
+Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, PathScratch** out);
+
+struct PathEndpoint {
+    double x, y; // local ground-plane coordinates
+    uint32_t layer;
+};
+
+enum class PathSegmentType : uint8_t { Line = 0, Arc = 1 };
+
+struct PathSegment {
+    PathSegmentType type;
+    bool portal;    // runs along a connection between layers (then it ends on another layer)
+    uint32_t layer; // layer at the start of the segment
+    Vec2d start, end;
+    Vec2d center;  // Arc only
+    double radius; // Arc only, > 0
+    double sweep;  // Arc only: signed angle, > 0 counter-clockwise
+    double length;
+};
+
+// Path from start to goal keeping clearance >= radius from the layer walls (every ring of the
+// footprint layer, portal pieces included): a straight line when one is clear; else start ->
+// nearest usable roadmap point reachable by a clear straight line (or, failing that, a visible
+// point on a narrower edge whose way to one of its vertices is checked clear) -> A* over edges
+// with min_clearance >= radius, cost = polyline length -> goal. Joins: the stored blends at
+// roadmap vertices (scaled down where a piece is cut short; only blends whose own clearance >=
+// radius), arcs checked against the walls at the two snap points, arcs checked against the focus
+// at chord corners of parabolic edges; portal ends stay sharp. Consecutive segments share
+// endpoints exactly; at every arc the headings match to rounding. *out_count is always the number
+// needed: BufferTooSmall when it exceeds max_segments (then `out` holds the first max_segments).
+// NotFound: start or goal outside the layer's footprint, no clear line to the roadmap, or no route
+// at this radius.
+Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                double radius, PathSegment* out, uint32_t* out_count, uint32_t max_segments);
+
 } // namespace clearway

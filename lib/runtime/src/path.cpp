@@ -1,0 +1,924 @@
+// Roadmap queries: nearest usable roadmap point (edge grid) and findPath (snap, A*, blends).
+// Everything runs on a view verified by loadRoadmap, so indices are trusted; work is in double.
+#include <clearway/runtime.h>
+
+#include <clearway/schema/roadmap_generated.h>
+
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <new>
+
+namespace clearway {
+
+namespace detail {
+// Corner of the path polyline before blending.
+struct PathCorner {
+    enum Kind : uint8_t { Interior, Vertex, Snap, Endpoint } kind; // higher wins when two coincide
+    bool portal; // the piece after this corner runs along a portal edge
+    uint32_t layer;
+    uint32_t vertex, edge_in, edge_out;
+    double x, y;
+    double trim; // arc starts/ends this far from the corner along both pieces
+};
+} // namespace detail
+
+struct PathScratch {
+    const uint8_t* data; // the roadmap this scratch was built for
+    uint32_t vertex_count, edge_count, blend_count, corner_capacity;
+    uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
+    uint32_t heap_size;
+    uint32_t* adj_start;   // vertex_count + 1
+    uint32_t* adj;         // incident edges, self-loops left out
+    uint32_t* blend_start; // vertex_count + 1
+    uint32_t* blend_ids;   // blends grouped by vertex
+    double* edge_length;   // polyline length per edge
+    double* g;
+    double* f;
+    uint32_t* parent; // edge index, or a start marker
+    uint32_t* stamp;
+    uint32_t* heap_pos; // kClosed once expanded
+    uint32_t* heap;
+    uint32_t* route;             // edges of the found route, in order
+    detail::PathCorner* corners; // path polyline before blending
+};
+
+namespace {
+
+namespace fb = ::clearway::schema;
+using Corner = detail::PathCorner;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kStartBackward = 0xfffffffeu; // start leaves its edge towards vertex a
+constexpr uint32_t kStartForward = 0xfffffffdu;  // ... towards vertex b
+constexpr uint32_t kClosed = 0xffffffffu;
+// Candidates tried per endpoint when the nearest roadmap point is not visible in a straight line.
+constexpr uint32_t kSnapCandidates = 8;
+// Points closer than this are the same corner.
+constexpr double kSamePoint = 1e-6;
+// Shortest line between two arcs: a line's heading comes from its endpoints, so a shorter one
+// would carry rounding noise into the path's tangent.
+constexpr double kMinLine = 1e-4;
+
+template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
+    return v ? v->size() : 0;
+}
+
+const fb::Roadmap* root(const RoadmapView& view) {
+    return view.data ? fb::GetRoadmap(view.data) : nullptr;
+}
+
+struct P {
+    double x, y;
+};
+P operator-(P a, P b) {
+    return {a.x - b.x, a.y - b.y};
+}
+P operator+(P a, P b) {
+    return {a.x + b.x, a.y + b.y};
+}
+P operator*(P a, double s) {
+    return {a.x * s, a.y * s};
+}
+double dot(P a, P b) {
+    return a.x * b.x + a.y * b.y;
+}
+double cross(P a, P b) {
+    return a.x * b.y - a.y * b.x;
+}
+double norm(P a) {
+    return std::sqrt(dot(a, a));
+}
+P pt(const fb::Vec2* v) {
+    return {v->x(), v->y()};
+}
+
+// Squared distance from p to segment a-b, and the parameter of the closest point.
+double pointSegment2(P p, P a, P b, double* t_out) {
+    const P d = b - a;
+    const double len2 = dot(d, d);
+    double t = len2 > 0.0 ? dot(p - a, d) / len2 : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    if (t_out) *t_out = t;
+    const P q = a + d * t - p;
+    return dot(q, q);
+}
+
+double orient(P a, P b, P c) {
+    return cross(b - a, c - a);
+}
+
+bool onSegment(P a, P b, P p) {
+    return p.x >= (a.x < b.x ? a.x : b.x) && p.x <= (a.x > b.x ? a.x : b.x) &&
+           p.y >= (a.y < b.y ? a.y : b.y) && p.y <= (a.y > b.y ? a.y : b.y);
+}
+
+bool segmentsIntersect(P a, P b, P c, P d) {
+    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
+    return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
+           (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
+}
+
+double segmentSegment2(P a, P b, P c, P d) {
+    if (segmentsIntersect(a, b, c, d)) return 0.0;
+    double m = pointSegment2(a, c, d, nullptr);
+    double v = pointSegment2(b, c, d, nullptr);
+    m = v < m ? v : m;
+    v = pointSegment2(c, a, b, nullptr);
+    m = v < m ? v : m;
+    v = pointSegment2(d, a, b, nullptr);
+    return v < m ? v : m;
+}
+
+const fb::Layer* layerOf(const fb::Roadmap& rm, uint32_t layer) {
+    return rm.footprint()->layers()->Get(layer);
+}
+
+// Calls fn(a, b) for every wall (ring edge) of the layer; stops when fn returns false.
+template <typename Fn> bool forEachWall(const fb::Layer& layer, Fn fn) {
+    const auto* rings = layer.rings();
+    const auto* verts = layer.boundary_vertices();
+    for (uint32_t r = 0, nr = sizeOf(rings); r < nr; ++r) {
+        const fb::Ring* ring = rings->Get(r);
+        const uint32_t first = ring->first_vertex(), n = ring->vertex_count();
+        for (uint32_t i = 0; i < n; ++i) {
+            const P a = pt(verts->Get(first + i));
+            const P b = pt(verts->Get(first + (i + 1 == n ? 0 : i + 1)));
+            if (!fn(a, b)) return false;
+        }
+    }
+    return true;
+}
+
+// Even-odd over every ring: outer rings and holes of non-overlapping polygons.
+bool insideLayer(const fb::Layer& layer, P p) {
+    bool inside = false;
+    forEachWall(layer, [&](P a, P b) {
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
+            inside = !inside;
+        return true;
+    });
+    return inside;
+}
+
+// No wall touches a-b and every wall is at least `radius` away from it.
+bool segmentClear(const fb::Layer& layer, P a, P b, double radius) {
+    const double lo_x = (a.x < b.x ? a.x : b.x) - radius, hi_x = (a.x > b.x ? a.x : b.x) + radius;
+    const double lo_y = (a.y < b.y ? a.y : b.y) - radius, hi_y = (a.y > b.y ? a.y : b.y) + radius;
+    const double r2 = radius * radius;
+    return forEachWall(layer, [&](P c, P d) {
+        // Bounding boxes apart by more than the radius: cannot be closer than it.
+        if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
+            (c.y > hi_y && d.y > hi_y))
+            return true;
+        const double d2 = segmentSegment2(a, b, c, d);
+        return d2 > 0.0 && d2 >= r2;
+    });
+}
+
+// The arc tangent at a and c inside triangle a-corner-c keeps `radius` when the triangle's sides
+// do (the two legs are path pieces already known clear, the chord is checked here) and no wall
+// vertex lies inside it: the nearest point of the triangle to any outside point is on its boundary.
+bool triangleClear(const fb::Layer& layer, P a, P corner, P c, double radius) {
+    if (!segmentClear(layer, a, c, radius)) return false;
+    const double sense = orient(a, corner, c);
+    return forEachWall(layer, [&](P w, P) {
+        const double o1 = orient(a, corner, w), o2 = orient(corner, c, w), o3 = orient(c, a, w);
+        const bool inside = sense > 0 ? (o1 > 0 && o2 > 0 && o3 > 0) : (o1 < 0 && o2 < 0 && o3 < 0);
+        return !inside;
+    });
+}
+
+bool usableForSnap(const fb::Roadmap& rm, const fb::RoadmapEdge& e, uint32_t layer, double radius) {
+    return !e.portal() && double(e.min_clearance()) >= radius &&
+           rm.vertices()->Get(e.a())->layer() == layer && rm.vertices()->Get(e.b())->layer() == layer;
+}
+
+// Closest point of edge e's polyline to p.
+RoadmapPoint closestOnEdge(const fb::Roadmap& rm, uint32_t edge, P p) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    const auto* points = rm.points();
+    RoadmapPoint best{edge, 0, 0.0, {0, 0}, kInf};
+    double best2 = kInf;
+    for (uint32_t k = 0; k + 1 < e->point_count(); ++k) {
+        const P a = pt(points->Get(e->first_point() + k)), b = pt(points->Get(e->first_point() + k + 1));
+        double t;
+        const double d2 = pointSegment2(p, a, b, &t);
+        if (d2 < best2) {
+            best2 = d2;
+            const P q = a + (b - a) * t;
+            best = RoadmapPoint{edge, k, t, {q.x, q.y}, 0.0};
+        }
+    }
+    best.distance = std::sqrt(best2);
+    return best;
+}
+
+// Up to `max` nearest usable edges (one point each), sorted by distance: grid cells in growing
+// square rings around p until the ring's distance exceeds the max-th best.
+uint32_t nearestCandidates(const fb::Roadmap& rm, uint32_t layer, P p, double radius, RoadmapPoint* out,
+                           uint32_t max) {
+    const fb::EdgeGrid* grid = rm.grid();
+    const double cs = grid->cell_size(), min_x = grid->min_x(), min_y = grid->min_y();
+    const int64_t nx = grid->cells_x(), ny = grid->cells_y();
+    auto cellOf = [](double v, int64_t n) {
+        if (!(v > 0.0)) return int64_t(0);
+        return v >= double(n - 1) ? n - 1 : int64_t(v);
+    };
+    const int64_t ci = cellOf((p.x - min_x) / cs, nx), cj = cellOf((p.y - min_y) / cs, ny);
+    const auto* start = grid->cell_start();
+    const auto* cell_edges = grid->cell_edges();
+    uint32_t count = 0;
+
+    auto consider = [&](uint32_t edge) {
+        for (uint32_t i = 0; i < count; ++i)
+            if (out[i].edge == edge) return; // already measured over its whole polyline
+        const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+        if (!usableForSnap(rm, *e, layer, radius)) return;
+        const RoadmapPoint c = closestOnEdge(rm, edge, p);
+        if (count == max && c.distance >= out[max - 1].distance) return;
+        uint32_t i = count < max ? count++ : max - 1;
+        for (; i > 0 && out[i - 1].distance > c.distance; --i)
+            out[i] = out[i - 1];
+        out[i] = c;
+    };
+    auto visit = [&](int64_t i, int64_t j) {
+        if (i < 0 || j < 0 || i >= nx || j >= ny) return;
+        const uint32_t c = uint32_t(j * nx + i);
+        for (uint32_t k = start->Get(c), end = start->Get(c + 1); k < end; ++k)
+            consider(cell_edges->Get(k));
+    };
+
+    const int64_t max_ring = (nx > ny ? nx : ny);
+    for (int64_t r = 0; r <= max_ring; ++r) {
+        if (r == 0) {
+            visit(ci, cj);
+        } else {
+            // Only the ring's cells inside the grid: a long thin grid must not cost its square.
+            const int64_t i0 = ci - r > 0 ? ci - r : 0, i1 = ci + r < nx - 1 ? ci + r : nx - 1;
+            const int64_t j0 = cj - r + 1 > 0 ? cj - r + 1 : 0,
+                          j1 = cj + r - 1 < ny - 1 ? cj + r - 1 : ny - 1;
+            for (const int64_t j : {cj - r, cj + r})
+                if (j >= 0 && j < ny)
+                    for (int64_t i = i0; i <= i1; ++i)
+                        visit(i, j);
+            for (const int64_t i : {ci - r, ci + r})
+                if (i >= 0 && i < nx)
+                    for (int64_t j = j0; j <= j1; ++j)
+                        visit(i, j);
+        }
+        // Cells not visited yet lie beyond one of the square's sides that still has cells.
+        double bound = kInf;
+        bool more = false;
+        if (ci - r > 0)
+            more = true, bound = std::fmin(bound, std::fmax(0.0, p.x - (min_x + double(ci - r) * cs)));
+        if (ci + r + 1 < nx)
+            more = true, bound = std::fmin(bound, std::fmax(0.0, min_x + double(ci + r + 1) * cs - p.x));
+        if (cj - r > 0)
+            more = true, bound = std::fmin(bound, std::fmax(0.0, p.y - (min_y + double(cj - r) * cs)));
+        if (cj + r + 1 < ny)
+            more = true, bound = std::fmin(bound, std::fmax(0.0, min_y + double(cj + r + 1) * cs - p.y));
+        if (!more) break;
+        // The baker assigned cells in double and stored floats: allow for that rounding.
+        if (count == max && out[max - 1].distance <= bound - 1e-4 * cs) break;
+    }
+    return count;
+}
+
+bool finiteD(double v) {
+    return std::isfinite(v);
+}
+
+// Along-polyline distance from vertex a to a point on the edge.
+double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(q.edge);
+    const auto* points = rm.points();
+    double s = 0.0;
+    for (uint32_t k = 0; k < q.piece; ++k)
+        s += norm(pt(points->Get(e->first_point() + k + 1)) - pt(points->Get(e->first_point() + k)));
+    const double piece =
+        norm(pt(points->Get(e->first_point() + q.piece + 1)) - pt(points->Get(e->first_point() + q.piece)));
+    return s + q.t * piece;
+}
+
+// The edge's polyline from q to vertex a (towards_a) or b keeps `radius` from the walls: checked
+// exactly piece by piece, for edges whose minimum clearance is too small as a whole.
+bool partialClear(const fb::Roadmap& rm, const fb::Layer& walls, const RoadmapPoint& q, bool towards_a,
+                  double radius) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(q.edge);
+    const auto* points = rm.points();
+    P cur{q.position.x, q.position.y};
+    const int64_t n = e->point_count();
+    for (int64_t k = towards_a ? int64_t(q.piece) : int64_t(q.piece) + 1; towards_a ? k >= 0 : k < n;
+         k += towards_a ? -1 : 1) {
+        const P next = pt(points->Get(e->first_point() + uint32_t(k)));
+        if (!segmentClear(walls, cur, next, radius)) return false;
+        cur = next;
+    }
+    return true;
+}
+
+constexpr uint8_t kTowardsA = 1, kTowardsB = 2;
+
+// Snap an endpoint: the nearest usable roadmap point that a straight, clear line reaches. Else
+// a visible point on a narrower edge (a branch into a corner, say) from which the edge keeps the
+// radius towards at least one of its vertices. *directions: which ways along the edge are clear.
+bool snap(const fb::Roadmap& rm, uint32_t layer, P p, double radius, RoadmapPoint* out, uint8_t* directions) {
+    RoadmapPoint candidates[kSnapCandidates];
+    const fb::Layer& walls = *layerOf(rm, layer);
+    auto visible = [&](const RoadmapPoint& c) {
+        return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
+    };
+    uint32_t n = nearestCandidates(rm, layer, p, radius, candidates, kSnapCandidates);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (visible(candidates[i])) {
+            *out = candidates[i];
+            *directions = kTowardsA | kTowardsB;
+            return true;
+        }
+    }
+    n = nearestCandidates(rm, layer, p, -1.0, candidates, kSnapCandidates);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (double(rm.edges()->Get(candidates[i].edge)->min_clearance()) >= radius) continue; // tried above
+        if (!visible(candidates[i])) continue;
+        const uint8_t dirs = uint8_t((partialClear(rm, walls, candidates[i], true, radius) ? kTowardsA : 0) |
+                                     (partialClear(rm, walls, candidates[i], false, radius) ? kTowardsB : 0));
+        if (dirs) {
+            *out = candidates[i];
+            *directions = dirs;
+            return true;
+        }
+    }
+    return false;
+}
+
+// --- binary heap on f, with positions for decrease-key ---
+
+void heapSwap(PathScratch* s, uint32_t i, uint32_t j) {
+    const uint32_t a = s->heap[i], b = s->heap[j];
+    s->heap[i] = b;
+    s->heap[j] = a;
+    s->heap_pos[b] = i;
+    s->heap_pos[a] = j;
+}
+void heapUp(PathScratch* s, uint32_t i) {
+    while (i > 0) {
+        const uint32_t parent = (i - 1) / 2;
+        if (s->f[s->heap[parent]] <= s->f[s->heap[i]]) break;
+        heapSwap(s, i, parent);
+        i = parent;
+    }
+}
+void heapDown(PathScratch* s, uint32_t i) {
+    for (;;) {
+        const uint32_t l = 2 * i + 1, r = l + 1;
+        uint32_t m = i;
+        if (l < s->heap_size && s->f[s->heap[l]] < s->f[s->heap[m]]) m = l;
+        if (r < s->heap_size && s->f[s->heap[r]] < s->f[s->heap[m]]) m = r;
+        if (m == i) return;
+        heapSwap(s, i, m);
+        i = m;
+    }
+}
+uint32_t heapPop(PathScratch* s) {
+    const uint32_t top = s->heap[0];
+    heapSwap(s, 0, s->heap_size - 1);
+    --s->heap_size;
+    if (s->heap_size) heapDown(s, 0);
+    s->heap_pos[top] = kClosed;
+    return top;
+}
+
+// Lowers v's cost to g (h added for f); ignores closed vertices and costs that are no better.
+void relax(PathScratch* s, uint32_t v, double g, double h, uint32_t parent) {
+    if (s->stamp[v] == s->generation) {
+        if (s->heap_pos[v] == kClosed || g >= s->g[v]) return;
+        s->g[v] = g;
+        s->f[v] = g + h;
+        s->parent[v] = parent;
+        heapUp(s, s->heap_pos[v]);
+        return;
+    }
+    s->stamp[v] = s->generation;
+    s->g[v] = g;
+    s->f[v] = g + h;
+    s->parent[v] = parent;
+    s->heap[s->heap_size] = v;
+    s->heap_pos[v] = s->heap_size;
+    heapUp(s, s->heap_size++);
+}
+
+size_t alignUp(size_t v, size_t a) {
+    return (v + a - 1) / a * a;
+}
+
+// Scratch layout: one header, then the arrays, each 8-byte aligned.
+struct Layout {
+    size_t adj_start, adj, blend_start, blend_ids, edge_length, g, f, parent, stamp, heap_pos, heap, route,
+        corners;
+    size_t total;
+    uint32_t corner_capacity;
+};
+
+Layout layoutFor(const fb::Roadmap& rm) {
+    const size_t v = sizeOf(rm.vertices()), e = sizeOf(rm.edges()), b = sizeOf(rm.blends()),
+                 p = sizeOf(rm.points());
+    Layout l{};
+    size_t at = alignUp(sizeof(PathScratch), 8);
+    auto take = [&](size_t bytes) {
+        const size_t here = at;
+        at = alignUp(at + bytes, 8);
+        return here;
+    };
+    l.adj_start = take((v + 1) * 4);
+    l.adj = take(2 * e * 4);
+    l.blend_start = take((v + 1) * 4);
+    l.blend_ids = take(b * 4);
+    l.edge_length = take(e * 8);
+    l.g = take(v * 8);
+    l.f = take(v * 8);
+    l.parent = take(v * 4);
+    l.stamp = take(v * 4);
+    l.heap_pos = take(v * 4);
+    l.heap = take(v * 4);
+    l.route = take((e + 2) * 4);
+    // Each edge is walked at most once except the start/goal edge (twice, in parts), plus the
+    // two endpoints and two snap points.
+    l.corner_capacity = uint32_t(2 * p + 8);
+    l.corners = take(size_t(l.corner_capacity) * sizeof(Corner));
+    l.total = at + 8; // slack to align the caller's pointer
+    return l;
+}
+
+} // namespace
+
+Status nearestRoadmapPoint(const RoadmapView& view, uint32_t layer, double x, double y, double radius,
+                           RoadmapPoint* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out || !finiteD(x) || !finiteD(y) || !(radius >= 0.0) || !finiteD(radius))
+        return Status::InvalidArgument;
+    if (layer >= sizeOf(rm->footprint()->layers())) return Status::InvalidArgument;
+    RoadmapPoint best;
+    if (nearestCandidates(*rm, layer, P{x, y}, radius, &best, 1) == 0) return Status::NotFound;
+    *out = best;
+    return Status::Ok;
+}
+
+Status pathScratchSize(const RoadmapView& view, size_t* bytes) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !bytes) return Status::InvalidArgument;
+    *bytes = layoutFor(*rm).total;
+    return Status::Ok;
+}
+
+Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, PathScratch** out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !memory || !out) return Status::InvalidArgument;
+    const Layout l = layoutFor(*rm);
+    if (bytes < l.total) return Status::BufferTooSmall;
+    uint8_t* base = reinterpret_cast<uint8_t*>(alignUp(reinterpret_cast<uintptr_t>(memory), 8));
+    PathScratch* s = new (base) PathScratch{};
+    s->data = view.data;
+    s->vertex_count = sizeOf(rm->vertices());
+    s->edge_count = sizeOf(rm->edges());
+    s->blend_count = sizeOf(rm->blends());
+    s->corner_capacity = l.corner_capacity;
+    s->generation = 0;
+    s->adj_start = reinterpret_cast<uint32_t*>(base + l.adj_start);
+    s->adj = reinterpret_cast<uint32_t*>(base + l.adj);
+    s->blend_start = reinterpret_cast<uint32_t*>(base + l.blend_start);
+    s->blend_ids = reinterpret_cast<uint32_t*>(base + l.blend_ids);
+    s->edge_length = reinterpret_cast<double*>(base + l.edge_length);
+    s->g = reinterpret_cast<double*>(base + l.g);
+    s->f = reinterpret_cast<double*>(base + l.f);
+    s->parent = reinterpret_cast<uint32_t*>(base + l.parent);
+    s->stamp = reinterpret_cast<uint32_t*>(base + l.stamp);
+    s->heap_pos = reinterpret_cast<uint32_t*>(base + l.heap_pos);
+    s->heap = reinterpret_cast<uint32_t*>(base + l.heap);
+    s->route = reinterpret_cast<uint32_t*>(base + l.route);
+    s->corners = reinterpret_cast<Corner*>(base + l.corners);
+
+    const uint32_t nv = s->vertex_count, ne = s->edge_count, nb = s->blend_count;
+    const auto* edges = rm->edges();
+    const auto* points = rm->points();
+    // Counting sort: incident edges per vertex, then blends per vertex.
+    std::memset(s->adj_start, 0, (nv + 1) * sizeof(uint32_t));
+    for (uint32_t e = 0; e < ne; ++e) {
+        const fb::RoadmapEdge* edge = edges->Get(e);
+        if (edge->a() == edge->b()) continue; // a loop never shortens a route
+        ++s->adj_start[edge->a() + 1];
+        ++s->adj_start[edge->b() + 1];
+    }
+    for (uint32_t v = 0; v < nv; ++v)
+        s->adj_start[v + 1] += s->adj_start[v];
+    for (uint32_t v = 0; v < nv; ++v)
+        s->stamp[v] = s->adj_start[v]; // fill cursor, reset below
+    for (uint32_t e = 0; e < ne; ++e) {
+        const fb::RoadmapEdge* edge = edges->Get(e);
+        if (edge->a() == edge->b()) continue;
+        s->adj[s->stamp[edge->a()]++] = e;
+        s->adj[s->stamp[edge->b()]++] = e;
+    }
+    std::memset(s->blend_start, 0, (nv + 1) * sizeof(uint32_t));
+    for (uint32_t b = 0; b < nb; ++b)
+        ++s->blend_start[rm->blends()->Get(b)->vertex() + 1];
+    for (uint32_t v = 0; v < nv; ++v)
+        s->blend_start[v + 1] += s->blend_start[v];
+    for (uint32_t v = 0; v < nv; ++v)
+        s->stamp[v] = s->blend_start[v];
+    for (uint32_t b = 0; b < nb; ++b)
+        s->blend_ids[s->stamp[rm->blends()->Get(b)->vertex()]++] = b;
+    for (uint32_t v = 0; v < nv; ++v)
+        s->stamp[v] = 0;
+
+    for (uint32_t e = 0; e < ne; ++e) {
+        const fb::RoadmapEdge* edge = edges->Get(e);
+        double len = 0.0;
+        for (uint32_t k = 0; k + 1 < edge->point_count(); ++k)
+            len +=
+                norm(pt(points->Get(edge->first_point() + k + 1)) - pt(points->Get(edge->first_point() + k)));
+        s->edge_length[e] = len;
+    }
+    *out = s;
+    return Status::Ok;
+}
+
+namespace {
+
+// Trim length of the stored blend for turning from edge_in to edge_out at v (either stored order),
+// 0 when there is none or it has no arc.
+double storedBlendTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t v, uint32_t in, uint32_t out,
+                       double radius) {
+    const auto* blends = rm.blends();
+    const fb::RoadmapVertex* vx = rm.vertices()->Get(v);
+    const P c{vx->x(), vx->y()};
+    for (uint32_t k = s.blend_start[v]; k < s.blend_start[v + 1]; ++k) {
+        const fb::Blend* b = blends->Get(s.blend_ids[k]);
+        if (!((b->edge_in() == in && b->edge_out() == out) || (b->edge_in() == out && b->edge_out() == in)))
+            continue;
+        // Its own exact clearance: one of the edges may be used only in part (a snap).
+        if (!(b->radius() > 0.0f) || double(b->min_clearance()) < radius) return 0.0;
+        const double l_in = norm(P{b->in_x(), b->in_y()} - c), l_out = norm(P{b->out_x(), b->out_y()} - c);
+        return l_in < l_out ? l_in : l_out;
+    }
+    return 0.0;
+}
+
+struct CornerList {
+    Corner* c;
+    uint32_t n, capacity;
+    bool overflow;
+
+    void push(Corner corner) {
+        if (n > 0) {
+            Corner& last = c[n - 1];
+            if (std::fabs(last.x - corner.x) <= kSamePoint && std::fabs(last.y - corner.y) <= kSamePoint) {
+                // One corner: the stronger kind (a snap's or endpoint's arc is checked against the
+                // walls, a vertex's blend only fits two roadmap edges), at its own position; the
+                // later one says what follows.
+                const bool portal = corner.portal;
+                if (corner.kind > last.kind) last = corner;
+                last.portal = portal;
+                return;
+            }
+        }
+        if (n == capacity) {
+            overflow = true;
+            return;
+        }
+        c[n++] = corner;
+    }
+};
+
+Corner makeCorner(Corner::Kind kind, P p, uint32_t layer, bool portal) {
+    Corner c{};
+    c.kind = kind;
+    c.portal = portal;
+    c.layer = layer;
+    c.vertex = c.edge_in = c.edge_out = kNone;
+    c.x = p.x;
+    c.y = p.y;
+    return c;
+}
+
+// Interior polyline points of edge e from index `from` to `to` (inclusive) in the given
+// direction; nothing when the range is empty.
+void pushInterior(CornerList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to,
+                  bool forward, uint32_t layer) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    const auto* points = rm.points();
+    if (forward ? from > to : from < to) return;
+    for (int64_t k = from;; k += forward ? 1 : -1) {
+        Corner c =
+            makeCorner(Corner::Interior, pt(points->Get(e->first_point() + uint32_t(k))), layer, e->portal());
+        c.edge_in = c.edge_out = edge;
+        list.push(c);
+        if (k == to) break;
+    }
+}
+
+uint32_t otherEnd(const fb::RoadmapEdge& e, uint32_t v) {
+    return e.a() == v ? e.b() : e.a();
+}
+
+// Turn at a corner from unit u to unit w: signed angle, + counter-clockwise.
+double turnAngle(P u, P w) {
+    return std::atan2(cross(u, w), dot(u, w));
+}
+
+P unit(P d) {
+    const double n = norm(d);
+    return n > 0.0 ? d * (1.0 / n) : P{0, 0};
+}
+
+// Distance from `point` to the arc that leaves corner - u*trim along u and turns by `turn` onto
+// the next piece (the arc findPath emits for that corner).
+double focusToArc(P corner, P u, double turn, double trim, P point) {
+    const double r = trim / std::tan(0.5 * std::fabs(turn));
+    const P start = corner - u * trim;
+    const P left{-u.y, u.x};
+    const P center = start + (turn > 0 ? left : left * -1.0) * r;
+    const double a0 = std::atan2(start.y - center.y, start.x - center.x);
+    const double ap = std::atan2(point.y - center.y, point.x - center.x);
+    double rel = turn > 0 ? ap - a0 : a0 - ap; // angle along the sweep direction
+    rel = std::fmod(std::fmod(rel, 2 * 3.14159265358979323846) + 2 * 3.14159265358979323846,
+                    2 * 3.14159265358979323846);
+    if (rel <= std::fabs(turn)) return std::fabs(norm(point - center) - r);
+    const double cs = std::cos(turn), sn = std::sin(turn);
+    const P from = start - center;
+    const P end = center + P{from.x * cs - from.y * sn, from.x * sn + from.y * cs};
+    const double ds = norm(point - start), de = norm(point - end);
+    return ds < de ? ds : de;
+}
+
+struct Emitter {
+    PathSegment* out;
+    uint32_t max, count;
+    void emit(const PathSegment& s) {
+        if (count < max) out[count] = s;
+        ++count;
+    }
+};
+
+} // namespace
+
+Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                double radius, PathSegment* out, uint32_t* out_count, uint32_t max_segments) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !scratch || !out_count || (max_segments > 0 && !out)) return Status::InvalidArgument;
+    if (scratch->data != view.data) return Status::InvalidArgument;
+    if (!finiteD(start.x) || !finiteD(start.y) || !finiteD(goal.x) || !finiteD(goal.y))
+        return Status::InvalidArgument;
+    if (!(radius >= 0.0) || !finiteD(radius)) return Status::InvalidArgument;
+    const uint32_t layer_count = sizeOf(rm->footprint()->layers());
+    if (start.layer >= layer_count || goal.layer >= layer_count) return Status::InvalidArgument;
+    *out_count = 0;
+
+    PathScratch& s = *scratch;
+    const P ps{start.x, start.y}, pg{goal.x, goal.y};
+    const fb::Layer& start_layer = *layerOf(*rm, start.layer);
+    const fb::Layer& goal_layer = *layerOf(*rm, goal.layer);
+    if (!insideLayer(start_layer, ps) || !insideLayer(goal_layer, pg)) return Status::NotFound;
+
+    Emitter emitter{out, max_segments, 0};
+    auto finish = [&]() {
+        *out_count = emitter.count;
+        return emitter.count > max_segments ? Status::BufferTooSmall : Status::Ok;
+    };
+
+    // Visible in a straight line: nothing shorter exists.
+    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, radius)) {
+        PathSegment seg{};
+        seg.type = PathSegmentType::Line;
+        seg.layer = start.layer;
+        seg.start = Vec2d{ps.x, ps.y};
+        seg.end = Vec2d{pg.x, pg.y};
+        seg.length = norm(pg - ps);
+        emitter.emit(seg);
+        return finish();
+    }
+
+    RoadmapPoint qs, qg;
+    uint8_t dirs_s = 0, dirs_g = 0;
+    if (!snap(*rm, start.layer, ps, radius, &qs, &dirs_s) || !snap(*rm, goal.layer, pg, radius, &qg, &dirs_g))
+        return Status::NotFound;
+    const auto* edges = rm->edges();
+    const auto* vertices = rm->vertices();
+    const fb::RoadmapEdge& es = *edges->Get(qs.edge);
+    const fb::RoadmapEdge& eg = *edges->Get(qg.edge);
+    const double s_along = alongEdge(*rm, qs), g_along = alongEdge(*rm, qg);
+    const double len_s = s.edge_length[qs.edge], len_g = s.edge_length[qg.edge];
+    const P goal_snap{qg.position.x, qg.position.y};
+
+    // --- A* over usable edges; start and goal are points on edges, not vertices ---
+    if (++s.generation == 0) {
+        for (uint32_t v = 0; v < s.vertex_count; ++v)
+            s.stamp[v] = 0;
+        s.generation = 1;
+    }
+    s.heap_size = 0;
+    auto h = [&](uint32_t v) {
+        const fb::RoadmapVertex* vx = vertices->Get(v);
+        return norm(P{vx->x(), vx->y()} - goal_snap);
+    };
+    double best = kInf;
+    uint32_t best_vertex = kNone;
+    bool goal_from_a = true;
+    // Along a shared edge (only one usable as a whole: a partly clear edge may dip in between).
+    if (qs.edge == qg.edge && double(es.min_clearance()) >= radius) {
+        best = std::fabs(s_along - g_along);
+        best_vertex = kNone;
+    }
+    if (dirs_s & kTowardsA) relax(&s, es.a(), s_along, h(es.a()), kStartBackward);
+    if (dirs_s & kTowardsB) relax(&s, es.b(), len_s - s_along, h(es.b()), kStartForward);
+    while (s.heap_size > 0) {
+        if (s.f[s.heap[0]] >= best) break;
+        const uint32_t v = heapPop(&s);
+        const double gv = s.g[v];
+        if (v == eg.a() && (dirs_g & kTowardsA) && gv + g_along < best)
+            best = gv + g_along, best_vertex = v, goal_from_a = true;
+        if (v == eg.b() && (dirs_g & kTowardsB) && gv + (len_g - g_along) < best)
+            best = gv + (len_g - g_along), best_vertex = v, goal_from_a = false;
+        for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k) {
+            const uint32_t e = s.adj[k];
+            const fb::RoadmapEdge& edge = *edges->Get(e);
+            if (double(edge.min_clearance()) < radius) continue;
+            const uint32_t w = otherEnd(edge, v);
+            relax(&s, w, gv + s.edge_length[e], h(w), e);
+        }
+    }
+    if (!(best < kInf)) return Status::NotFound;
+
+    // --- route: edges from the start edge's exit vertex to the goal edge's entry vertex ---
+    uint32_t route_count = 0;
+    bool start_forward = s_along <= g_along; // only for the shared-edge case
+    if (best_vertex != kNone) {
+        uint32_t v = best_vertex;
+        while (s.parent[v] != kStartBackward && s.parent[v] != kStartForward) {
+            if (route_count == s.edge_count) return Status::NotFound; // parents form a tree; guard anyway
+            const uint32_t e = s.parent[v];
+            s.route[route_count++] = e;
+            v = otherEnd(*edges->Get(e), v);
+        }
+        start_forward = s.parent[v] == kStartForward;
+        for (uint32_t i = 0; i < route_count / 2; ++i) {
+            const uint32_t t = s.route[i];
+            s.route[i] = s.route[route_count - 1 - i];
+            s.route[route_count - 1 - i] = t;
+        }
+    }
+
+    // --- corners: start, snap, polylines, vertices, snap, goal ---
+    CornerList list{s.corners, 0, s.corner_capacity, false};
+    list.push(makeCorner(Corner::Endpoint, ps, start.layer, false));
+    list.push(makeCorner(Corner::Snap, P{qs.position.x, qs.position.y}, start.layer, false));
+    const int64_t ns = es.point_count(), ngp = eg.point_count();
+    if (best_vertex == kNone) {
+        if (start_forward)
+            pushInterior(list, *rm, qs.edge, int64_t(qs.piece) + 1, int64_t(qg.piece), true, start.layer);
+        else
+            pushInterior(list, *rm, qs.edge, int64_t(qs.piece), int64_t(qg.piece) + 1, false, start.layer);
+    } else {
+        // Leave the start edge, then every route edge, arriving at a vertex each time.
+        uint32_t at = start_forward ? es.b() : es.a();
+        if (start_forward)
+            pushInterior(list, *rm, qs.edge, int64_t(qs.piece) + 1, ns - 2, true, start.layer);
+        else
+            pushInterior(list, *rm, qs.edge, int64_t(qs.piece), 1, false, start.layer);
+        uint32_t in = qs.edge;
+        for (uint32_t i = 0; i <= route_count; ++i) {
+            const uint32_t next = i < route_count ? s.route[i] : qg.edge;
+            const fb::RoadmapEdge& ne = *edges->Get(next);
+            const fb::RoadmapVertex* vx = vertices->Get(at);
+            Corner c = makeCorner(Corner::Vertex, P{vx->x(), vx->y()}, vx->layer(), ne.portal());
+            c.vertex = at;
+            c.edge_in = in;
+            c.edge_out = next;
+            list.push(c);
+            if (i == route_count) break;
+            const bool forward = ne.a() == at;
+            const int64_t n = ne.point_count();
+            if (forward)
+                pushInterior(list, *rm, next, 1, n - 2, true, vx->layer());
+            else
+                pushInterior(list, *rm, next, n - 2, 1, false, vx->layer());
+            at = otherEnd(ne, at);
+            in = next;
+        }
+        if (goal_from_a)
+            pushInterior(list, *rm, qg.edge, 1, int64_t(qg.piece), true, goal.layer);
+        else
+            pushInterior(list, *rm, qg.edge, ngp - 2, int64_t(qg.piece) + 1, false, goal.layer);
+    }
+    list.push(makeCorner(Corner::Snap, goal_snap, goal.layer, false));
+    list.push(makeCorner(Corner::Endpoint, pg, goal.layer, false));
+    if (list.overflow) return Status::NotFound; // cannot happen on a verified asset (capacity bound)
+
+    // --- trims: stored blends at vertices, checked arcs at snap points ---
+    Corner* c = list.c;
+    const uint32_t n = list.n;
+    for (uint32_t i = 0; i < n; ++i)
+        c[i].trim = 0.0;
+    auto pieceLength = [&](uint32_t i) { return norm(P{c[i + 1].x, c[i + 1].y} - P{c[i].x, c[i].y}); };
+    for (uint32_t i = 1; i + 1 < n; ++i) {
+        const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
+        const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
+        const double turn = std::fabs(turnAngle(u, w));
+        // Straight on (no arc needed) or turning back (no arc fits).
+        if (turn < 1e-9 || turn > 3.14159265358979 - 1e-6) continue;
+        const double room = 0.5 * (pieceLength(i - 1) < pieceLength(i) ? pieceLength(i - 1) : pieceLength(i));
+        if (c[i].kind == Corner::Vertex) {
+            // A stored blend scaled towards its vertex stays in the region it already cleared.
+            const double t = storedBlendTrim(*rm, s, c[i].vertex, c[i].edge_in, c[i].edge_out, radius);
+            c[i].trim = t < room ? t : room;
+        } else if (c[i].kind == Corner::Snap) {
+            const fb::Layer& walls = *layerOf(*rm, c[i].layer);
+            const P corner{c[i].x, c[i].y};
+            double t = room;
+            for (int attempt = 0; attempt < 24 && t > 1e-6; ++attempt, t *= 0.5) {
+                if (triangleClear(walls, corner - u * t, corner, corner + w * t, radius)) {
+                    c[i].trim = t;
+                    break;
+                }
+            }
+        } else if (c[i].kind == Corner::Interior && c[i].edge_in != kNone) {
+            // A chord corner of a parabola: clearance there is the distance to the focus, and an arc
+            // bending towards the focus stays in its cell, so the exact focus-to-arc distance decides.
+            const fb::RoadmapEdge& e = *rm->edges()->Get(c[i].edge_in);
+            if (e.site() != fb::ClearanceSite::Point) continue;
+            const P corner{c[i].x, c[i].y}, focus{e.site_x0(), e.site_y0()};
+            const double signed_turn = turnAngle(u, w);
+            if (signed_turn * cross(u, focus - corner) <= 0.0) continue;
+            double t = room;
+            for (int attempt = 0; attempt < 12 && t > 1e-6; ++attempt, t *= 0.5) {
+                if (focusToArc(corner, u, signed_turn, t, focus) >= radius) {
+                    c[i].trim = t;
+                    break;
+                }
+            }
+        }
+    }
+
+    // Keep every line between two arcs at least kMinLine long by shrinking trims (a smaller trim
+    // is a smaller arc inside the cleared region); pieces too short for that get no arcs.
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+        const double len = pieceLength(i);
+        if (len < 3 * kMinLine) {
+            c[i].trim = c[i + 1].trim = 0.0;
+            continue;
+        }
+        const double gap = len - c[i].trim - c[i + 1].trim;
+        if (gap >= kMinLine || (c[i].trim == 0.0 && c[i + 1].trim == 0.0)) continue;
+        const double cut = 0.5 * (kMinLine - gap);
+        c[i].trim = c[i].trim > cut ? c[i].trim - cut : 0.0;
+        c[i + 1].trim = c[i + 1].trim > cut ? c[i + 1].trim - cut : 0.0;
+    }
+
+    // --- segments; each starts where the previous ended, so ends meet exactly ---
+    P cursor = ps;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+        const P a{c[i].x, c[i].y}, b{c[i + 1].x, c[i + 1].y};
+        const P u = unit(b - a);
+        const bool last = i + 2 == n;
+        const P line_end = last ? pg : b - u * c[i + 1].trim;
+        if (norm(line_end - cursor) > 0.0 || (last && emitter.count == 0)) {
+            PathSegment seg{};
+            seg.type = PathSegmentType::Line;
+            seg.portal = c[i].portal;
+            seg.layer = c[i].layer;
+            seg.start = Vec2d{cursor.x, cursor.y};
+            seg.end = Vec2d{line_end.x, line_end.y};
+            seg.length = norm(line_end - cursor);
+            emitter.emit(seg);
+            cursor = line_end;
+        }
+        if (last || !(c[i + 1].trim > 0.0)) continue;
+        // Arc tangent to u at the cursor, turning onto w; its end is the cursor rotated about the
+        // centre, so both tangents are exact.
+        const P w = unit(P{c[i + 2].x, c[i + 2].y} - b);
+        const double turn = turnAngle(u, w);
+        const double r = c[i + 1].trim / std::tan(0.5 * std::fabs(turn));
+        const P left{-u.y, u.x};
+        const P center = cursor + (turn > 0 ? left : left * -1.0) * r;
+        const P from = cursor - center;
+        const double cs = std::cos(turn), sn = std::sin(turn);
+        const P arc_end = center + P{from.x * cs - from.y * sn, from.x * sn + from.y * cs};
+        PathSegment arc{};
+        arc.type = PathSegmentType::Arc;
+        arc.layer = c[i + 1].layer;
+        arc.start = Vec2d{cursor.x, cursor.y};
+        arc.end = Vec2d{arc_end.x, arc_end.y};
+        arc.center = Vec2d{center.x, center.y};
+        arc.radius = r;
+        arc.sweep = turn;
+        arc.length = r * std::fabs(turn);
+        emitter.emit(arc);
+        cursor = arc_end;
+    }
+    return finish();
+}
+
+} // namespace clearway

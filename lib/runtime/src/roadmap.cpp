@@ -1,0 +1,245 @@
+// Roadmap asset loader: verify once in loadRoadmap (schema, indices, numbers, the embedded
+// footprint), then accessors read the buffer directly (zero-copy, no allocation).
+#include <clearway/runtime.h>
+
+#include <clearway/schema/roadmap_generated.h>
+
+#include <cmath>
+
+namespace clearway {
+
+namespace detail {
+// footprint.cpp: the footprint's semantic checks, shared so both loaders apply the same rules.
+Status checkFootprintSemantics(const schema::Footprint& footprint);
+} // namespace detail
+
+namespace {
+
+namespace fb = ::clearway::schema;
+
+static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb::Vec2),
+              "Vec2f must match schema Vec2 for zero-copy polylines");
+static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
+
+// Same reason as for footprints: doubles are read in place, alignment is checked relative to
+// the buffer start.
+constexpr uintptr_t kBufferAlignment = 8;
+
+bool finite(float v) {
+    return std::isfinite(v);
+}
+bool finite(double v) {
+    return std::isfinite(v);
+}
+
+template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
+    return v ? v->size() : 0;
+}
+
+bool rangeWithin(uint32_t first, uint32_t count, uint32_t size) {
+    return uint64_t(first) + uint64_t(count) <= uint64_t(size);
+}
+
+bool checkEdge(const fb::RoadmapEdge& e, uint32_t vertex_count, uint32_t point_count) {
+    if (e.a() >= vertex_count || e.b() >= vertex_count) return false;
+    if (e.point_count() < 2 || !rangeWithin(e.first_point(), e.point_count(), point_count)) return false;
+    if (uint8_t(e.site()) > uint8_t(fb::ClearanceSite::Walls)) return false;
+    const float numbers[] = {e.min_clearance(), e.site_x0(),  e.site_y0(),  e.site_x1(),  e.site_y1(),
+                             e.left_ax(),       e.left_ay(),  e.right_ax(), e.right_ay(), e.left_bx(),
+                             e.left_by(),       e.right_bx(), e.right_by()};
+    for (float v : numbers)
+        if (!finite(v)) return false;
+    return e.min_clearance() >= 0.0f;
+}
+
+bool checkBlend(const fb::Blend& b, uint32_t vertex_count, uint32_t edge_count) {
+    if (b.vertex() >= vertex_count || b.edge_in() >= edge_count || b.edge_out() >= edge_count) return false;
+    const float numbers[] = {b.center_x(), b.center_y(), b.radius(), b.in_x(),
+                             b.in_y(),     b.out_x(),    b.out_y(),  b.min_clearance()};
+    for (float v : numbers)
+        if (!finite(v)) return false;
+    return b.radius() >= 0.0f;
+}
+
+bool checkGrid(const fb::EdgeGrid& g, uint32_t edge_count) {
+    if (!finite(g.min_x()) || !finite(g.min_y()) || !finite(g.cell_size()) || !(g.cell_size() > 0.0f))
+        return false;
+    if (g.cells_x() == 0 || g.cells_y() == 0) return false;
+    const auto* start = g.cell_start();
+    const auto* edges = g.cell_edges();
+    // 64-bit: cells_x * cells_y must not wrap to a small number.
+    if (uint64_t(g.cells_x()) * uint64_t(g.cells_y()) + 1 != uint64_t(sizeOf(start))) return false;
+    if (start->Get(0) != 0) return false;
+    for (uint32_t i = 1, n = start->size(); i < n; ++i)
+        if (start->Get(i) < start->Get(i - 1)) return false;
+    if (start->Get(start->size() - 1) != sizeOf(edges)) return false;
+    for (uint32_t i = 0, n = sizeOf(edges); i < n; ++i)
+        if (edges->Get(i) >= edge_count) return false;
+    return true;
+}
+
+Status checkSemantics(const fb::Roadmap& rm) {
+    const uint32_t version = rm.format_version();
+    if (version == 0) return Status::CorruptAsset;
+    if (version > kRoadmapFormatVersion) return Status::UnsupportedVersion;
+    if (!rm.baker_version() || !rm.footprint() || !rm.grid()) return Status::CorruptAsset;
+
+    const Status footprint = detail::checkFootprintSemantics(*rm.footprint());
+    if (footprint != Status::Ok)
+        return footprint == Status::UnsupportedVersion ? footprint : Status::CorruptAsset;
+    const uint32_t layer_count = sizeOf(rm.footprint()->layers());
+
+    if (const fb::RoadmapOptions* o = rm.options()) {
+        if (!finite(o->min_clearance()) || !finite(o->epsilon())) return Status::CorruptAsset;
+    }
+
+    const auto* vertices = rm.vertices();
+    const uint32_t vertex_count = sizeOf(vertices);
+    for (uint32_t i = 0; i < vertex_count; ++i) {
+        const fb::RoadmapVertex* v = vertices->Get(i);
+        if (!finite(v->x()) || !finite(v->y()) || !finite(v->z()) || !finite(v->clearance()))
+            return Status::CorruptAsset;
+        if (v->layer() >= layer_count) return Status::CorruptAsset;
+    }
+
+    const auto* points = rm.points();
+    const uint32_t point_count = sizeOf(points);
+    for (uint32_t i = 0; i < point_count; ++i) {
+        const fb::Vec2* p = points->Get(i);
+        if (!finite(p->x()) || !finite(p->y())) return Status::CorruptAsset;
+    }
+
+    const auto* edges = rm.edges();
+    const uint32_t edge_count = sizeOf(edges);
+    for (uint32_t i = 0; i < edge_count; ++i)
+        if (!checkEdge(*edges->Get(i), vertex_count, point_count)) return Status::CorruptAsset;
+
+    const auto* blends = rm.blends();
+    for (uint32_t i = 0, n = sizeOf(blends); i < n; ++i)
+        if (!checkBlend(*blends->Get(i), vertex_count, edge_count)) return Status::CorruptAsset;
+
+    if (!checkGrid(*rm.grid(), edge_count)) return Status::CorruptAsset;
+    return Status::Ok;
+}
+
+const fb::Roadmap* root(const RoadmapView& view) {
+    return view.data ? fb::GetRoadmap(view.data) : nullptr;
+}
+
+Vec2f vec(float x, float y) {
+    return Vec2f{x, y};
+}
+
+} // namespace
+
+Status loadRoadmap(const void* data, size_t size, RoadmapView* out) {
+    if (!out) return Status::InvalidArgument;
+    *out = RoadmapView{};
+    if (!data) return Status::InvalidArgument;
+    if (reinterpret_cast<uintptr_t>(data) % kBufferAlignment != 0) return Status::InvalidArgument;
+    if (size < 2 * sizeof(flatbuffers::uoffset_t)) return Status::CorruptAsset;
+    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) return Status::CorruptAsset;
+
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    if (!fb::RoadmapBufferHasIdentifier(bytes)) return Status::WrongAssetKind;
+
+    flatbuffers::Verifier verifier(bytes, size);
+    if (!fb::VerifyRoadmapBuffer(verifier)) return Status::CorruptAsset;
+
+    const Status semantic = checkSemantics(*fb::GetRoadmap(bytes));
+    if (semantic != Status::Ok) return semantic;
+
+    out->data = bytes;
+    out->size = size;
+    return Status::Ok;
+}
+
+Status roadmapInfo(const RoadmapView& view, RoadmapInfo* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out) return Status::InvalidArgument;
+    RoadmapInfo info{};
+    info.format_version = rm->format_version();
+    info.vertex_count = sizeOf(rm->vertices());
+    info.edge_count = sizeOf(rm->edges());
+    info.point_count = sizeOf(rm->points());
+    info.blend_count = sizeOf(rm->blends());
+    info.layer_count = sizeOf(rm->footprint()->layers());
+    info.input_hash = rm->input_hash();
+    info.options_hash = rm->options_hash();
+    // A missing options table means the schema defaults.
+    const fb::RoadmapOptions* o = rm->options();
+    info.min_clearance = o ? o->min_clearance() : 0.0;
+    info.epsilon = o ? o->epsilon() : 0.01;
+    info.merge_chains = o ? o->merge_chains() : true;
+    info.grid_cells_x = rm->grid()->cells_x();
+    info.grid_cells_y = rm->grid()->cells_y();
+    info.grid_cell_size = rm->grid()->cell_size();
+    info.baker_version = rm->baker_version()->c_str();
+    *out = info;
+    return Status::Ok;
+}
+
+// A FootprintView's accessors read the root as data + offset-at-data: pointing data at the
+// roadmap's own offset field to the footprint table makes that read land on the embedded table.
+Status roadmapFootprint(const RoadmapView& view, FootprintView* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out) return Status::InvalidArgument;
+    // Table lookup by hand (Roadmap hides flatbuffers::Table); the verifier checked the vtable
+    // and loadRoadmap that the footprint field is present.
+    const auto* table = reinterpret_cast<const uint8_t*>(rm);
+    const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+    const uint8_t* field =
+        table + flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + fb::Roadmap::VT_FOOTPRINT);
+    out->data = field;
+    out->size = view.size - size_t(field - view.data);
+    return Status::Ok;
+}
+
+Status roadmapVertex(const RoadmapView& view, uint32_t index, RoadmapVertexInfo* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out || index >= sizeOf(rm->vertices())) return Status::InvalidArgument;
+    const fb::RoadmapVertex* v = rm->vertices()->Get(index);
+    out->position = Vec3f{v->x(), v->y(), v->z()};
+    out->clearance = v->clearance();
+    out->layer = v->layer();
+    return Status::Ok;
+}
+
+Status roadmapEdge(const RoadmapView& view, uint32_t index, RoadmapEdgeInfo* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out || index >= sizeOf(rm->edges())) return Status::InvalidArgument;
+    const fb::RoadmapEdge* e = rm->edges()->Get(index);
+    out->a = e->a();
+    out->b = e->b();
+    // Range checked at load, so points exists and holds the whole polyline.
+    out->points = reinterpret_cast<const Vec2f*>(rm->points()->Get(e->first_point()));
+    out->point_count = e->point_count();
+    out->min_clearance = e->min_clearance();
+    out->site = static_cast<ClearanceSite>(e->site());
+    out->portal = e->portal();
+    out->site_p0 = vec(e->site_x0(), e->site_y0());
+    out->site_p1 = vec(e->site_x1(), e->site_y1());
+    out->left_a = vec(e->left_ax(), e->left_ay());
+    out->right_a = vec(e->right_ax(), e->right_ay());
+    out->left_b = vec(e->left_bx(), e->left_by());
+    out->right_b = vec(e->right_bx(), e->right_by());
+    return Status::Ok;
+}
+
+Status roadmapBlend(const RoadmapView& view, uint32_t index, RoadmapBlend* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out || index >= sizeOf(rm->blends())) return Status::InvalidArgument;
+    const fb::Blend* b = rm->blends()->Get(index);
+    out->vertex = b->vertex();
+    out->edge_in = b->edge_in();
+    out->edge_out = b->edge_out();
+    out->center = vec(b->center_x(), b->center_y());
+    out->radius = b->radius();
+    out->p_in = vec(b->in_x(), b->in_y());
+    out->p_out = vec(b->out_x(), b->out_y());
+    out->ccw = b->ccw();
+    out->min_clearance = b->min_clearance();
+    return Status::Ok;
+}
+
+} // namespace clearway

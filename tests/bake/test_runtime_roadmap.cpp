@@ -1,0 +1,545 @@
+// The runtime on real baked roadmaps: the loader accepts them and rejects their truncations,
+// nearest-point queries match brute force, and findPath returns continuous, tangent-continuous
+// paths that keep the radius from the walls (dense samples against brute force).
+#include <clearway/bake.h>
+#include <clearway/runtime.h>
+
+#include "scenes.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace cw = clearway;
+using cw::PathSegment;
+using cw::PathSegmentType;
+using cw::Status;
+
+namespace {
+
+struct Level {
+    std::string name;
+    cw::bake::Roadmap roadmap;
+    std::vector<uint8_t> bytes;
+    cw::RoadmapView view;
+    std::vector<std::vector<cw::bake::WallSegment>> solid_walls; // per layer
+};
+
+void finishLevel(Level& level) {
+    level.bytes = cw::bake::serializeRoadmap(level.roadmap);
+    REQUIRE(cw::loadRoadmap(level.bytes.data(), level.bytes.size(), &level.view) == Status::Ok);
+    for (uint32_t l = 0; l < level.roadmap.footprint.layers.size(); ++l)
+        level.solid_walls.push_back(cw::bake::solidLayerWalls(level.roadmap.footprint, l));
+}
+
+cw::bake::Roadmap roadmapOf(const cw::bake::Footprint& fp) {
+    cw::bake::Roadmap rm;
+    cw::bake::RoadmapStats stats;
+    const cw::bake::Error error =
+        cw::bake::buildRoadmap(fp, cw::bake::defaultRoadmapOptions(), &rm, &stats, cw::bake::silentLog());
+    REQUIRE_MESSAGE(!error, error.message);
+    return rm;
+}
+
+// Baked once per test binary: every analytic scene, then the peer meshes.
+const std::vector<std::unique_ptr<Level>>& levels() {
+    static std::vector<std::unique_ptr<Level>> all;
+    if (!all.empty()) return all;
+    for (const cw::scenes::Scene& scene : cw::scenes::allScenes()) {
+        cw::bake::Mesh mesh;
+        REQUIRE_FALSE(cw::bake::meshFromTriangles(scene.positions, scene.indices,
+                                                  cw::bake::defaultImportOptions(), scene.name, &mesh));
+        cw::bake::Footprint fp;
+        REQUIRE_FALSE(
+            cw::bake::buildFootprint(mesh, cw::bake::defaultImportOptions(), &fp, cw::bake::silentLog()));
+        auto level = std::make_unique<Level>();
+        level->name = scene.name;
+        level->roadmap = roadmapOf(fp);
+        finishLevel(*level);
+        all.push_back(std::move(level));
+    }
+    for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+        cw::bake::Mesh mesh;
+        REQUIRE_FALSE(cw::bake::loadMesh(std::string(CLEARWAY_PEER_MESHES) + "/" + peer,
+                                         cw::bake::defaultImportOptions(), &mesh, cw::bake::silentLog()));
+        cw::bake::Footprint fp;
+        REQUIRE_FALSE(
+            cw::bake::buildFootprint(mesh, cw::bake::defaultImportOptions(), &fp, cw::bake::silentLog()));
+        auto level = std::make_unique<Level>();
+        level->name = peer;
+        level->roadmap = roadmapOf(fp);
+        finishLevel(*level);
+        all.push_back(std::move(level));
+    }
+    return all;
+}
+
+const Level& levelNamed(const std::string& name) {
+    for (const auto& l : levels())
+        if (l->name == name) return *l;
+    FAIL("no level " << name);
+    return *levels().front();
+}
+
+double pointSegment(double px, double py, cw::bake::Vec2 a, cw::bake::Vec2 b) {
+    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    const double t = len2 > 0 ? std::clamp(((px - a.x) * dx + (py - a.y) * dy) / len2, 0.0, 1.0) : 0.0;
+    return std::hypot(a.x + t * dx - px, a.y + t * dy - py);
+}
+
+double nearestWall(const std::vector<cw::bake::WallSegment>& walls, double x, double y) {
+    double best = INFINITY;
+    for (const auto& w : walls)
+        best = std::min(best, pointSegment(x, y, w.a, w.b));
+    return best;
+}
+
+bool insideRing(const cw::bake::Ring& ring, double x, double y) {
+    bool inside = false;
+    for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++)
+        if ((ring[i].y > y) != (ring[j].y > y) &&
+            x < (ring[j].x - ring[i].x) * (y - ring[i].y) / (ring[j].y - ring[i].y) + ring[i].x)
+            inside = !inside;
+    return inside;
+}
+
+bool insideLayer(const cw::bake::FootprintLayer& layer, double x, double y) {
+    for (const auto& poly : layer.polygons) {
+        if (!insideRing(poly.outer, x, y)) continue;
+        bool in_hole = false;
+        for (const auto& hole : poly.holes)
+            in_hole = in_hole || insideRing(hole, x, y);
+        if (!in_hole) return true;
+    }
+    return false;
+}
+
+// Random free point of `layer` at least `clearance` from its walls (all rings, like findPath).
+bool randomFreePoint(const Level& level, uint32_t layer, double clearance, std::mt19937& rng, double* x,
+                     double* y) {
+    const auto& fl = level.roadmap.footprint.layers[layer];
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (const auto& poly : fl.polygons)
+        for (const auto& p : poly.outer)
+            lo_x = std::min(lo_x, p.x), lo_y = std::min(lo_y, p.y), hi_x = std::max(hi_x, p.x),
+            hi_y = std::max(hi_y, p.y);
+    const auto all_walls = cw::bake::layerWalls(fl);
+    std::uniform_real_distribution<double> ux(lo_x, hi_x), uy(lo_y, hi_y);
+    for (int attempt = 0; attempt < 2000; ++attempt) {
+        const double px = ux(rng), py = uy(rng);
+        if (insideLayer(fl, px, py) && nearestWall(all_walls, px, py) >= clearance) {
+            *x = px;
+            *y = py;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct Scratch {
+    std::vector<uint8_t> memory;
+    cw::PathScratch* scratch = nullptr;
+    explicit Scratch(const cw::RoadmapView& view) {
+        size_t bytes = 0;
+        REQUIRE(cw::pathScratchSize(view, &bytes) == Status::Ok);
+        memory.resize(bytes);
+        REQUIRE(cw::pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
+    }
+};
+
+double heading(double dx, double dy) {
+    return std::atan2(dy, dx);
+}
+double angleDiff(double a, double b) {
+    double d = std::fmod(a - b, 2 * M_PI);
+    if (d > M_PI) d -= 2 * M_PI;
+    if (d < -M_PI) d += 2 * M_PI;
+    return std::fabs(d);
+}
+double startHeading(const PathSegment& s) {
+    if (s.type == PathSegmentType::Line) return heading(s.end.x - s.start.x, s.end.y - s.start.y);
+    const double rx = s.start.x - s.center.x, ry = s.start.y - s.center.y;
+    return s.sweep > 0 ? heading(-ry, rx) : heading(ry, -rx);
+}
+double endHeading(const PathSegment& s) {
+    if (s.type == PathSegmentType::Line) return heading(s.end.x - s.start.x, s.end.y - s.start.y);
+    const double rx = s.end.x - s.center.x, ry = s.end.y - s.center.y;
+    return s.sweep > 0 ? heading(-ry, rx) : heading(ry, -rx);
+}
+// Point at fraction u of a segment.
+void pointAt(const PathSegment& s, double u, double* x, double* y) {
+    if (s.type == PathSegmentType::Line) {
+        *x = s.start.x + u * (s.end.x - s.start.x);
+        *y = s.start.y + u * (s.end.y - s.start.y);
+        return;
+    }
+    const double a = std::atan2(s.start.y - s.center.y, s.start.x - s.center.x) + u * s.sweep;
+    *x = s.center.x + s.radius * std::cos(a);
+    *y = s.center.y + s.radius * std::sin(a);
+}
+
+// Roadmap components over edges usable at `radius` (portals included), by vertex.
+struct Components {
+    std::vector<uint32_t> parent;
+    uint32_t find(uint32_t v) {
+        while (parent[v] != v)
+            v = parent[v] = parent[parent[v]];
+        return v;
+    }
+    Components(const cw::bake::Roadmap& rm, double radius) : parent(rm.vertices.size()) {
+        for (uint32_t v = 0; v < parent.size(); ++v)
+            parent[v] = v;
+        for (const auto& e : rm.edges)
+            if (float(e.min_clearance) >= radius) parent[find(e.a)] = find(e.b);
+    }
+};
+
+// Sampled clearance of the straight line p-q against every ring of the layer.
+double lineClearance(const Level& level, uint32_t layer, double px, double py, double qx, double qy) {
+    const auto walls = cw::bake::layerWalls(level.roadmap.footprint.layers[layer]);
+    const int n = std::max(2, int(std::hypot(qx - px, qy - py) / 0.01));
+    double best = INFINITY;
+    for (int k = 0; k <= n; ++k)
+        best = std::min(best, nearestWall(walls, px + (qx - px) * k / n, py + (qy - py) * k / n));
+    return best;
+}
+
+// findPath must succeed when the nearest usable roadmap points of start and goal are plainly
+// visible and in one component of the roadmap restricted to the radius.
+// Why not: 0 = it should have been found, 1 = a layer without usable edges, 2 = a nearest point
+// not plainly visible, 3 = different components.
+int whyNotFound(const Level& level, cw::PathEndpoint from, cw::PathEndpoint to, double radius) {
+    cw::RoadmapPoint a, b;
+    if (cw::nearestRoadmapPoint(level.view, from.layer, from.x, from.y, radius, &a) != Status::Ok ||
+        cw::nearestRoadmapPoint(level.view, to.layer, to.x, to.y, radius, &b) != Status::Ok)
+        return 1;
+    if (lineClearance(level, from.layer, from.x, from.y, a.position.x, a.position.y) < radius + 0.01 ||
+        lineClearance(level, to.layer, to.x, to.y, b.position.x, b.position.y) < radius + 0.01)
+        return 2;
+    Components components(level.roadmap, radius);
+    return components.find(level.roadmap.edges[a.edge].a) == components.find(level.roadmap.edges[b.edge].a)
+               ? 0
+               : 3;
+}
+
+struct PathCheck {
+    int found = 0, not_found = 0, why[4] = {0, 0, 0, 0}, arcs = 0, gaps = 0, kinks_at_arcs = 0,
+        clearance_violations = 0, wrong_ends = 0;
+    double worst_clearance_margin = INFINITY; // min over samples of (distance - radius)
+    double max_arc_heading_jump = 0;
+    int joints = 0, sharp_joints = 0; // any two consecutive segments; sharp: heading jump > 1e-9
+    double max_sharp = 0;
+};
+
+// Continuity, tangent continuity at every arc, clearance at 2 cm samples (non-portal segments).
+void checkPath(const Level& level, const std::vector<PathSegment>& path, cw::PathEndpoint from,
+               cw::PathEndpoint to, double radius, PathCheck* out) {
+    if (path.front().start.x != from.x || path.front().start.y != from.y || path.back().end.x != to.x ||
+        path.back().end.y != to.y)
+        ++out->wrong_ends;
+    for (size_t i = 0; i < path.size(); ++i) {
+        const PathSegment& s = path[i];
+        if (i && (s.start.x != path[i - 1].end.x || s.start.y != path[i - 1].end.y)) ++out->gaps;
+        if (i) {
+            const double jump = angleDiff(startHeading(s), endHeading(path[i - 1]));
+            ++out->joints;
+            if (jump > 1e-9) ++out->sharp_joints, out->max_sharp = std::max(out->max_sharp, jump);
+        }
+        if (s.type == PathSegmentType::Arc) {
+            ++out->arcs;
+            // An arc always joins two pieces, both tangent to it.
+            const double jump_in = i ? angleDiff(startHeading(s), endHeading(path[i - 1])) : 0;
+            const double jump_out =
+                i + 1 < path.size() ? angleDiff(endHeading(s), startHeading(path[i + 1])) : 0;
+            out->max_arc_heading_jump = std::max({out->max_arc_heading_jump, jump_in, jump_out});
+            if (jump_in > 1e-9 || jump_out > 1e-9) ++out->kinks_at_arcs;
+        }
+        if (s.portal) continue; // crosses between layers: neither layer's walls alone apply
+        const auto& walls = level.solid_walls[s.layer];
+        const int samples = std::max(2, int(s.length / 0.02) + 1);
+        for (int k = 0; k <= samples; ++k) {
+            double x, y;
+            pointAt(s, double(k) / samples, &x, &y);
+            const double margin = nearestWall(walls, x, y) - radius;
+            out->worst_clearance_margin = std::min(out->worst_clearance_margin, margin);
+            if (margin < -1e-4) ++out->clearance_violations;
+        }
+    }
+}
+
+} // namespace
+
+TEST_SUITE("runtime roadmap on baked levels") {
+
+    TEST_CASE("baked roadmaps load and read back exactly what was baked") {
+        for (const auto& lp : levels()) {
+            const Level& level = *lp;
+            CAPTURE(level.name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            CHECK(info.vertex_count == level.roadmap.vertices.size());
+            CHECK(info.edge_count == level.roadmap.edges.size());
+            CHECK(info.blend_count == level.roadmap.blends.size());
+            CHECK(info.layer_count == level.roadmap.footprint.layers.size());
+            for (uint32_t e = 0; e < info.edge_count; ++e) {
+                cw::RoadmapEdgeInfo edge;
+                REQUIRE(cw::roadmapEdge(level.view, e, &edge) == Status::Ok);
+                const auto& baked = level.roadmap.edges[e];
+                REQUIRE(edge.point_count == baked.points.size());
+                CHECK(edge.a == baked.a);
+                CHECK(edge.min_clearance == float(baked.min_clearance));
+                for (uint32_t i = 0; i < edge.point_count; ++i) {
+                    CHECK(edge.points[i].x == float(baked.points[i].x));
+                    CHECK(edge.points[i].y == float(baked.points[i].y));
+                }
+            }
+            cw::FootprintView fp;
+            REQUIRE(cw::roadmapFootprint(level.view, &fp) == Status::Ok);
+            for (uint32_t l = 0; l < info.layer_count; ++l) {
+                cw::FootprintLayerInfo layer;
+                REQUIRE(cw::footprintLayer(fp, l, &layer) == Status::Ok);
+                CHECK(layer.polygon_count == level.roadmap.footprint.layers[l].polygons.size());
+            }
+        }
+    }
+
+    TEST_CASE("every truncated prefix of a baked roadmap is rejected") {
+        for (const char* name : {"box_room", "dungeon.obj"}) {
+            const Level* level = nullptr;
+            for (const auto& l : levels())
+                if (l->name.find(name) != std::string::npos) level = l.get();
+            if (!level) level = levels().front().get();
+            CAPTURE(level->name);
+            const auto& bytes = level->bytes;
+            // Every prefix of the small asset; the big one in strides (each load verifies everything).
+            const size_t stride = bytes.size() > 100000 ? 97 : 1;
+            size_t accepted = 0, tried = 0;
+            for (size_t n = 0; n < bytes.size(); n += stride) {
+                std::unique_ptr<uint8_t[]> prefix(new uint8_t[n]);
+                if (n) std::memcpy(prefix.get(), bytes.data(), n);
+                cw::RoadmapView view;
+                accepted += cw::loadRoadmap(prefix.get(), n, &view) == Status::Ok;
+                ++tried;
+            }
+            CHECK(accepted == 0);
+            MESSAGE(level->name, ": ", tried, " prefixes of ", bytes.size(), " bytes rejected");
+        }
+    }
+
+    TEST_CASE("random corruption of a baked roadmap: a status, or an asset every query survives") {
+        const Level& level = levelNamed("two_storey");
+        std::mt19937 rng(99);
+        int ok = 0, rejected = 0, failures = 0;
+        std::vector<PathSegment> out(256);
+        for (int it = 0; it < 20000; ++it) {
+            std::vector<uint8_t> bytes = level.bytes;
+            for (int f = 1 + int(rng() % 4); f > 0; --f)
+                bytes[rng() % bytes.size()] ^= uint8_t(1 + rng() % 255);
+            cw::RoadmapView view;
+            if (cw::loadRoadmap(bytes.data(), bytes.size(), &view) != Status::Ok) {
+                ++rejected;
+                continue;
+            }
+            ++ok;
+            cw::RoadmapInfo info;
+            if (cw::roadmapInfo(view, &info) != Status::Ok) {
+                ++failures;
+                continue;
+            }
+            Scratch scratch(view);
+            for (int q = 0; q < 4; ++q) {
+                const cw::PathEndpoint from{double(rng() % 20) - 10, double(rng() % 20) - 10,
+                                            uint32_t(rng() % info.layer_count)};
+                const cw::PathEndpoint to{double(rng() % 20) - 10, double(rng() % 20) - 10,
+                                          uint32_t(rng() % info.layer_count)};
+                uint32_t count = 0;
+                const Status s = cw::findPath(view, scratch.scratch, from, to, 0.3, out.data(), &count,
+                                              uint32_t(out.size()));
+                if (s != Status::Ok && s != Status::NotFound && s != Status::BufferTooSmall) ++failures;
+                cw::RoadmapPoint p;
+                const Status n = cw::nearestRoadmapPoint(view, from.layer, from.x, from.y, 0.3, &p);
+                if (n != Status::Ok && n != Status::NotFound) ++failures;
+            }
+        }
+        MESSAGE(level.name, ": 20000 corruptions of ", level.bytes.size(), " bytes: ", ok, " still load, ",
+                rejected, " rejected");
+        CHECK(failures == 0);
+        CHECK(rejected > 0);
+    }
+
+    TEST_CASE("nearest roadmap point equals brute force over every usable edge") {
+        std::mt19937 rng(7);
+        int queries = 0;
+        for (const auto& lp : levels()) {
+            const Level& level = *lp;
+            CAPTURE(level.name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            for (uint32_t layer = 0; layer < info.layer_count; ++layer) {
+                for (int q = 0; q < 40; ++q) {
+                    double x, y;
+                    if (!randomFreePoint(level, layer, 0.0, rng, &x, &y)) break;
+                    // Some points far outside too: the ring search must still end at the answer.
+                    if (q % 10 == 9) x += 50, y -= 30;
+                    const double radius = (q % 4) * 0.3;
+                    double best = INFINITY;
+                    for (uint32_t e = 0; e < info.edge_count; ++e) {
+                        cw::RoadmapEdgeInfo edge;
+                        cw::roadmapEdge(level.view, e, &edge);
+                        cw::RoadmapVertexInfo a, b;
+                        cw::roadmapVertex(level.view, edge.a, &a);
+                        cw::roadmapVertex(level.view, edge.b, &b);
+                        if (edge.portal || a.layer != layer || b.layer != layer ||
+                            edge.min_clearance < radius)
+                            continue;
+                        for (uint32_t k = 0; k + 1 < edge.point_count; ++k)
+                            best = std::min(best, pointSegment(x, y, {edge.points[k].x, edge.points[k].y},
+                                                               {edge.points[k + 1].x, edge.points[k + 1].y}));
+                    }
+                    cw::RoadmapPoint p;
+                    const Status s = cw::nearestRoadmapPoint(level.view, layer, x, y, radius, &p);
+                    ++queries;
+                    if (best == INFINITY) {
+                        CHECK(s == Status::NotFound);
+                        continue;
+                    }
+                    REQUIRE(s == Status::Ok);
+                    CHECK(p.distance == doctest::Approx(best).epsilon(1e-9).scale(1));
+                    CHECK(std::hypot(p.position.x - x, p.position.y - y) == doctest::Approx(p.distance));
+                }
+            }
+        }
+        MESSAGE(queries, " nearest-point queries checked against brute force");
+    }
+
+    TEST_CASE("findPath: continuous, tangent at every arc, clearance >= radius at dense samples") {
+        std::mt19937 rng(11);
+        for (const auto& lp : levels()) {
+            const Level& level = *lp;
+            CAPTURE(level.name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            Scratch scratch(level.view);
+            PathCheck check;
+            std::vector<PathSegment> path(4096);
+            const int pairs = level.name.find(".obj") != std::string::npos ? 60 : 25;
+            for (int q = 0; q < pairs; ++q) {
+                const double radius = q % 2 ? 0.6 : 0.3;
+                cw::PathEndpoint from{0, 0, uint32_t(rng() % info.layer_count)};
+                cw::PathEndpoint to{0, 0, uint32_t(rng() % info.layer_count)};
+                if (!randomFreePoint(level, from.layer, radius, rng, &from.x, &from.y) ||
+                    !randomFreePoint(level, to.layer, radius, rng, &to.x, &to.y))
+                    continue;
+                uint32_t count = 0;
+                const Status s = cw::findPath(level.view, scratch.scratch, from, to, radius, path.data(),
+                                              &count, uint32_t(path.size()));
+                REQUIRE((s == Status::Ok || s == Status::NotFound));
+                if (s == Status::NotFound) {
+                    ++check.not_found;
+                    ++check.why[whyNotFound(level, from, to, radius)];
+                    continue;
+                }
+                ++check.found;
+                REQUIRE(count >= 1);
+                checkPath(level, std::vector<PathSegment>(path.begin(), path.begin() + count), from, to,
+                          radius, &check);
+            }
+            MESSAGE(level.name, ": ", check.found, " found, ", check.not_found, " not found (", check.why[0],
+                    " connected and visible; no usable edge ", check.why[1], ", nearest hidden ",
+                    check.why[2], ", disconnected ", check.why[3], "), ", check.arcs,
+                    " arcs, max heading jump at arcs ", check.max_arc_heading_jump,
+                    ", worst clearance margin ", check.worst_clearance_margin, "; sharp joints ",
+                    check.sharp_joints, " of ", check.joints, " (largest ", check.max_sharp, " rad)");
+            CHECK(check.found > 0);
+            CHECK(check.why[0] == 0);
+            CHECK(check.wrong_ends == 0);
+            CHECK(check.gaps == 0);
+            CHECK(check.kinks_at_arcs == 0);
+            CHECK(check.clearance_violations == 0);
+        }
+    }
+
+    TEST_CASE("findPath: NotFound once the radius exceeds every corridor") {
+        for (const auto& lp : levels()) {
+            const Level& level = *lp;
+            CAPTURE(level.name);
+            // The widest free point lies on the medial axis: the largest vertex or edge-point clearance.
+            double widest = 0;
+            for (uint32_t l = 0; l < level.roadmap.footprint.layers.size(); ++l) {
+                const auto walls = cw::bake::layerWalls(level.roadmap.footprint.layers[l]);
+                for (const auto& v : level.roadmap.vertices)
+                    if (v.layer == l)
+                        widest = std::max(widest, nearestWall(walls, v.position.x, v.position.y));
+                for (const auto& e : level.roadmap.edges)
+                    if (level.roadmap.vertices[e.a].layer == l)
+                        for (const auto& p : e.points)
+                            widest = std::max(widest, nearestWall(walls, p.x, p.y));
+            }
+            std::mt19937 rng(3);
+            Scratch scratch(level.view);
+            PathSegment out[64];
+            for (int q = 0; q < 10; ++q) {
+                cw::PathEndpoint from{0, 0, 0}, to{0, 0, 0};
+                REQUIRE(randomFreePoint(level, 0, 0.0, rng, &from.x, &from.y));
+                REQUIRE(randomFreePoint(level, 0, 0.0, rng, &to.x, &to.y));
+                uint32_t count = 0;
+                CHECK(cw::findPath(level.view, scratch.scratch, from, to, widest + 0.05, out, &count, 64) ==
+                      Status::NotFound);
+                // The same query with a small radius usually succeeds (same polygon).
+            }
+        }
+        // Box room: the pillar leaves 4.4 m of clearance or less; 5 m agents do not fit.
+    }
+
+    TEST_CASE("findPath on the peer meshes: timing and scratch reuse") {
+        for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            const Level& level = levelNamed(name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            std::mt19937 rng(5);
+            std::vector<cw::PathEndpoint> from, to;
+            while (from.size() < 200) {
+                cw::PathEndpoint a{0, 0, uint32_t(rng() % info.layer_count)},
+                    b{0, 0, uint32_t(rng() % info.layer_count)};
+                if (randomFreePoint(level, a.layer, 0.6, rng, &a.x, &a.y) &&
+                    randomFreePoint(level, b.layer, 0.6, rng, &b.x, &b.y))
+                    from.push_back(a), to.push_back(b);
+            }
+            Scratch scratch(level.view);
+            std::vector<PathSegment> out(4096);
+            std::vector<uint32_t> counts;
+            int found = 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (size_t i = 0; i < from.size(); ++i) {
+                uint32_t count = 0;
+                found += cw::findPath(level.view, scratch.scratch, from[i], to[i], 0.6, out.data(), &count,
+                                      uint32_t(out.size())) == Status::Ok;
+                counts.push_back(count);
+            }
+            const double us =
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+                from.size();
+            MESSAGE(std::string(name), ": findPath ", us, " us per query (radius 0.6, ", found, "/",
+                    from.size(), " found, ", info.vertex_count, " vertices, ", info.edge_count,
+                    " edges, scratch ", scratch.memory.size(), " bytes, asset ", level.bytes.size(),
+                    " bytes)");
+            // A fresh scratch gives the same answers as the reused one.
+            Scratch fresh(level.view);
+            for (size_t i = 0; i < 20; ++i) {
+                uint32_t count = 0;
+                cw::findPath(level.view, fresh.scratch, from[i], to[i], 0.6, out.data(), &count,
+                             uint32_t(out.size()));
+                CHECK(count == counts[i]);
+            }
+        }
+    }
+
+} // TEST_SUITE

@@ -1,0 +1,515 @@
+// Roadmap loader and queries on a hand-built asset whose answers are known in closed form; every
+// malformed asset yields a status (run under ASan+UBSan for the "never a crash" half).
+#include <clearway/runtime.h>
+
+#include <clearway/schema/roadmap_generated.h>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <random>
+#include <vector>
+
+// Counts every allocation in this test binary, so a test can assert that queries make none.
+static std::atomic<long> g_allocations{0};
+void* operator new(std::size_t size) {
+    ++g_allocations;
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    std::abort();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+using namespace clearway;
+namespace fb = clearway::schema;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A 10 m square room with a 2 m pillar in the middle (4..6). The roadmap is the square loop at
+// 2 m from the outer walls, (2,2) (8,2) (8,8) (2,8), clearance 2 everywhere, with a radius-1
+// blend at each corner (90 degree turn, trimmed 1 m each way).
+struct RoadmapSpec {
+    const char* identifier = "CWRM";
+    uint32_t format_version = kRoadmapFormatVersion;
+    bool with_footprint = true;
+    bool with_grid = true;
+    std::vector<fb::RoadmapVertex> vertices;
+    std::vector<fb::RoadmapEdge> edges;
+    std::vector<fb::Vec2> points;
+    std::vector<fb::Blend> blends;
+    float grid_min_x = 2, grid_min_y = 2, grid_cell = 3;
+    uint32_t cells_x = 2, cells_y = 2;
+    std::vector<uint32_t> cell_start, cell_edges;
+    std::vector<fb::Vec2> boundary;
+    std::vector<fb::Ring> rings;
+};
+
+fb::RoadmapEdge edge(uint32_t a, uint32_t b, uint32_t first, uint32_t count, float clearance) {
+    return fb::RoadmapEdge(a, b, first, count, clearance, fb::ClearanceSite::Walls, false, 0, 0, 0, 0, 0, 0,
+                           0, 0, 0, 0, 0, 0);
+}
+
+RoadmapSpec validSpec() {
+    RoadmapSpec s;
+    s.vertices = {{2, 2, 0, 2, 0}, {8, 2, 0, 2, 0}, {8, 8, 0, 2, 0}, {2, 8, 0, 2, 0}};
+    s.points = {{2, 2}, {8, 2}, {8, 2}, {8, 8}, {8, 8}, {2, 8}, {2, 8}, {2, 5}, {2, 2}};
+    s.edges = {edge(0, 1, 0, 2, 2), edge(1, 2, 2, 2, 2), edge(2, 3, 4, 2, 2), edge(3, 0, 6, 3, 2)};
+    // At each corner: in along the previous edge, out along the next, turning left.
+    s.blends = {{1, 0, 1, 7, 3, 1, 7, 2, 8, 3, true, 2.2f},
+                {2, 1, 2, 7, 7, 1, 8, 7, 7, 8, true, 2.2f},
+                {3, 2, 3, 3, 7, 1, 3, 8, 2, 7, true, 2.2f},
+                {0, 3, 0, 3, 3, 1, 2, 3, 3, 2, true, 2.2f}};
+    // Cells of 3 m from (2,2): e0 runs along row 0, e1 column 1, e2 row 1, e3 column 0.
+    s.cell_start = {0, 2, 4, 6, 8};
+    s.cell_edges = {0, 3, 0, 1, 2, 3, 1, 2};
+    s.boundary = {{0, 0}, {10, 0}, {10, 10}, {0, 10}, {4, 4}, {4, 6}, {6, 6}, {6, 4}};
+    s.rings = {{0, 4}, {4, 4}};
+    return s;
+}
+
+std::vector<uint8_t> build(const RoadmapSpec& s) {
+    flatbuffers::FlatBufferBuilder b;
+    flatbuffers::Offset<fb::Footprint> footprint = 0;
+    if (s.with_footprint) {
+        std::vector<fb::Polygon> polygons = {{0, uint32_t(s.rings.size())}};
+        std::vector<fb::Vec3> surface = {{0, 0, 0}, {10, 0, 0}, {10, 10, 0}, {0, 10, 0}};
+        std::vector<fb::Triangle> triangles = {{0, 1, 2}, {0, 2, 3}};
+        auto layer = fb::CreateLayer(b, b.CreateVectorOfStructs(s.boundary), b.CreateVectorOfStructs(s.rings),
+                                     b.CreateVectorOfStructs(polygons), b.CreateVectorOfStructs(surface),
+                                     b.CreateVectorOfStructs(triangles), 96.0, 0.0f, 0.0f);
+        std::vector<flatbuffers::Offset<fb::Layer>> layers = {layer};
+        const fb::Vec3d origin(100, 200, 0);
+        footprint = fb::CreateFootprint(b, kFootprintFormatVersion, b.CreateString("test"), 1, 2, 0, &origin,
+                                        0.25, b.CreateVector(layers));
+    }
+    flatbuffers::Offset<fb::EdgeGrid> grid = 0;
+    if (s.with_grid)
+        grid = fb::CreateEdgeGrid(b, s.grid_min_x, s.grid_min_y, s.grid_cell, s.cells_x, s.cells_y,
+                                  b.CreateVector(s.cell_start), b.CreateVector(s.cell_edges));
+    auto options = fb::CreateRoadmapOptions(b, 0.0, 0.01, true);
+    auto root =
+        fb::CreateRoadmap(b, s.format_version, b.CreateString("0.1.0"), 0x1234, 0x5678, options, footprint,
+                          b.CreateVectorOfStructs(s.vertices), b.CreateVectorOfStructs(s.edges),
+                          b.CreateVectorOfStructs(s.points), b.CreateVectorOfStructs(s.blends), grid);
+    b.Finish(root, s.identifier);
+    return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+Status loadSpec(const RoadmapSpec& spec) {
+    const auto bytes = build(spec);
+    RoadmapView view;
+    return loadRoadmap(bytes.data(), bytes.size(), &view);
+}
+
+bool finite(double v) {
+    return std::isfinite(v);
+}
+
+// Runs a findPath with a fresh scratch; segments in `out`.
+Status plan(const RoadmapView& view, PathEndpoint from, PathEndpoint to, double radius,
+            std::vector<PathSegment>* out, uint32_t max = 64) {
+    size_t bytes = 0;
+    REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
+    std::vector<uint8_t> memory(bytes);
+    PathScratch* scratch = nullptr;
+    REQUIRE(pathScratchInit(view, memory.data(), memory.size(), &scratch) == Status::Ok);
+    out->assign(max, PathSegment{});
+    uint32_t count = 0;
+    const Status s = findPath(view, scratch, from, to, radius, out->data(), &count, max);
+    out->resize(count < max ? count : max);
+    return s;
+}
+
+// Calls every accessor and query on a loaded view; false if anything misbehaves.
+bool walkEverything(const RoadmapView& view) {
+    bool ok = true;
+    auto expect = [&](bool c) { ok = ok && c; };
+    const uint8_t* begin = view.data;
+    const uint8_t* end = view.data + view.size;
+    RoadmapInfo info;
+    expect(roadmapInfo(view, &info) == Status::Ok);
+    if (!ok) return false;
+    expect(info.baker_version != nullptr);
+    FootprintView fp;
+    expect(roadmapFootprint(view, &fp) == Status::Ok);
+    FootprintInfo fi;
+    expect(footprintInfo(fp, &fi) == Status::Ok);
+    expect(fi.layer_count == info.layer_count);
+    for (uint32_t l = 0; l < fi.layer_count; ++l) {
+        FootprintLayerInfo layer;
+        expect(footprintLayer(fp, l, &layer) == Status::Ok);
+        for (uint32_t r = 0; ok && r < layer.ring_count; ++r) {
+            const Vec2f* verts;
+            uint32_t count;
+            expect(footprintRing(fp, l, r, &verts, &count) == Status::Ok);
+            expect(reinterpret_cast<const uint8_t*>(verts) >= begin &&
+                   reinterpret_cast<const uint8_t*>(verts + count) <= end);
+        }
+    }
+    for (uint32_t v = 0; v < info.vertex_count; ++v) {
+        RoadmapVertexInfo vi;
+        expect(roadmapVertex(view, v, &vi) == Status::Ok);
+        expect(vi.layer < info.layer_count);
+    }
+    for (uint32_t e = 0; e < info.edge_count; ++e) {
+        RoadmapEdgeInfo ei;
+        expect(roadmapEdge(view, e, &ei) == Status::Ok);
+        if (!ok) return false;
+        expect(ei.a < info.vertex_count && ei.b < info.vertex_count && ei.point_count >= 2);
+        expect(reinterpret_cast<const uint8_t*>(ei.points) >= begin &&
+               reinterpret_cast<const uint8_t*>(ei.points + ei.point_count) <= end);
+        for (uint32_t i = 0; i < ei.point_count; ++i)
+            expect(finite(ei.points[i].x) && finite(ei.points[i].y));
+    }
+    for (uint32_t b = 0; b < info.blend_count; ++b) {
+        RoadmapBlend bl;
+        expect(roadmapBlend(view, b, &bl) == Status::Ok);
+        expect(bl.vertex < info.vertex_count && bl.edge_in < info.edge_count &&
+               bl.edge_out < info.edge_count);
+    }
+    // Queries must end in a status on anything that loaded.
+    size_t bytes = 0;
+    expect(pathScratchSize(view, &bytes) == Status::Ok);
+    if (!ok) return false;
+    std::vector<uint8_t> memory(bytes);
+    PathScratch* scratch = nullptr;
+    expect(pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
+    if (!ok) return false;
+    PathSegment segments[32];
+    for (uint32_t l = 0; l < info.layer_count; ++l) {
+        for (double y = -1; y <= 11; y += 3) {
+            for (double x = -1; x <= 11; x += 3) {
+                RoadmapPoint p;
+                const Status s = nearestRoadmapPoint(view, l, x, y, 0.5, &p);
+                expect(s == Status::Ok || s == Status::NotFound);
+                if (s == Status::Ok) expect(p.edge < info.edge_count && finite(p.distance));
+                uint32_t count = 0;
+                const Status f = findPath(view, scratch, PathEndpoint{1, 5, 0}, PathEndpoint{x, y, l}, 0.3,
+                                          segments, &count, 32);
+                expect(f == Status::Ok || f == Status::NotFound || f == Status::BufferTooSmall);
+                if (f == Status::Ok)
+                    for (uint32_t i = 0; i < count; ++i)
+                        expect(finite(segments[i].length) && finite(segments[i].end.x));
+            }
+        }
+    }
+    return ok;
+}
+
+} // namespace
+
+TEST_SUITE("runtime/roadmap") {
+
+    TEST_CASE("accepts a valid roadmap and reports counts, vertices, edges, blends and grid") {
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        CHECK(view.data == bytes.data());
+        RoadmapInfo info;
+        REQUIRE(roadmapInfo(view, &info) == Status::Ok);
+        CHECK(info.format_version == kRoadmapFormatVersion);
+        CHECK(info.vertex_count == 4);
+        CHECK(info.edge_count == 4);
+        CHECK(info.point_count == 9);
+        CHECK(info.blend_count == 4);
+        CHECK(info.layer_count == 1);
+        CHECK(info.input_hash == 0x1234);
+        CHECK(info.options_hash == 0x5678);
+        CHECK(info.grid_cells_x == 2);
+        CHECK(info.grid_cell_size == 3.0f);
+        CHECK(std::strcmp(info.baker_version, "0.1.0") == 0);
+
+        RoadmapVertexInfo v;
+        REQUIRE(roadmapVertex(view, 2, &v) == Status::Ok);
+        CHECK(v.position.x == 8.0f);
+        CHECK(v.position.y == 8.0f);
+        CHECK(v.clearance == 2.0f);
+
+        RoadmapEdgeInfo e;
+        REQUIRE(roadmapEdge(view, 3, &e) == Status::Ok);
+        CHECK(e.a == 3);
+        CHECK(e.b == 0);
+        REQUIRE(e.point_count == 3);
+        CHECK(e.points[1].y == 5.0f);
+        // Zero-copy: the polyline is the asset's own memory.
+        CHECK(reinterpret_cast<const uint8_t*>(e.points) > bytes.data());
+        CHECK(reinterpret_cast<const uint8_t*>(e.points + 3) <= bytes.data() + bytes.size());
+        CHECK(e.site == ClearanceSite::Walls);
+
+        RoadmapBlend b;
+        REQUIRE(roadmapBlend(view, 0, &b) == Status::Ok);
+        CHECK(b.vertex == 1);
+        CHECK(b.radius == 1.0f);
+        CHECK(b.ccw);
+
+        CHECK(roadmapVertex(view, 4, &v) == Status::InvalidArgument);
+        CHECK(roadmapEdge(view, 4, &e) == Status::InvalidArgument);
+        CHECK(roadmapBlend(view, 4, &b) == Status::InvalidArgument);
+        CHECK(roadmapInfo(RoadmapView{}, &info) == Status::InvalidArgument);
+    }
+
+    TEST_CASE("the embedded footprint works with every footprint accessor") {
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        FootprintView fp;
+        REQUIRE(roadmapFootprint(view, &fp) == Status::Ok);
+        FootprintInfo info;
+        REQUIRE(footprintInfo(fp, &info) == Status::Ok);
+        CHECK(info.layer_count == 1);
+        CHECK(info.origin.x == 100.0);
+        CHECK(info.grid_spacing == 0.25);
+        const Vec2f* hole;
+        uint32_t count;
+        REQUIRE(footprintRing(fp, 0, 1, &hole, &count) == Status::Ok);
+        CHECK(count == 4);
+        CHECK(hole[2].x == 6.0f);
+        float z = -1;
+        CHECK(footprintHeightAt(fp, 0, 3, 3, 0, &z) == Status::Ok);
+        CHECK(z == 0.0f);
+    }
+
+    TEST_CASE("rejects every truncated prefix") {
+        const auto bytes = build(validSpec());
+        size_t accepted = 0;
+        for (size_t n = 0; n < bytes.size(); ++n) {
+            std::unique_ptr<uint8_t[]> prefix(new uint8_t[n]);
+            if (n) std::memcpy(prefix.get(), bytes.data(), n);
+            RoadmapView view;
+            if (loadRoadmap(prefix.get(), n, &view) == Status::Ok) ++accepted;
+            CHECK(view.data == nullptr);
+        }
+        CHECK(accepted == 0);
+    }
+
+    TEST_CASE("rejects the wrong identifier, versions, missing parts and bad arguments") {
+        RoadmapSpec spec = validSpec();
+        spec.identifier = "CWFP";
+        CHECK(loadSpec(spec) == Status::WrongAssetKind);
+        spec = validSpec();
+        spec.format_version = kRoadmapFormatVersion + 1;
+        CHECK(loadSpec(spec) == Status::UnsupportedVersion);
+        spec.format_version = 0;
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+        spec = validSpec();
+        spec.with_footprint = false;
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+        spec = validSpec();
+        spec.with_grid = false;
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        CHECK(loadRoadmap(nullptr, bytes.size(), &view) == Status::InvalidArgument);
+        CHECK(loadRoadmap(bytes.data(), bytes.size(), nullptr) == Status::InvalidArgument);
+        std::unique_ptr<uint8_t[]> storage(new uint8_t[bytes.size() + 8]);
+        std::memcpy(storage.get() + 4, bytes.data(), bytes.size());
+        CHECK(loadRoadmap(storage.get() + 4, bytes.size(), &view) == Status::InvalidArgument);
+    }
+
+    TEST_CASE("rejects out-of-range indices and non-finite numbers") {
+        auto rejects = [](void (*mutate)(RoadmapSpec&)) {
+            RoadmapSpec spec = validSpec();
+            mutate(spec);
+            return loadSpec(spec) == Status::CorruptAsset;
+        };
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[1] = edge(1, 4, 2, 2, 2); }));           // vertex b
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[1] = edge(9, 2, 2, 2, 2); }));           // vertex a
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[3] = edge(3, 0, 7, 3, 2); }));           // past the points
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[3] = edge(3, 0, 0xffffffffu, 3, 2); })); // 32-bit wrap
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[0] = edge(0, 1, 0, 1, 2); }));           // one point
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[0] = edge(0, 1, 0, 2, NAN); }));
+        CHECK(rejects([](RoadmapSpec& s) { s.edges[0] = edge(0, 1, 0, 2, -1); }));
+        CHECK(rejects([](RoadmapSpec& s) {
+            s.edges[0] = fb::RoadmapEdge(0, 1, 0, 2, 2, static_cast<fb::ClearanceSite>(3), false, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 0, 0);
+        }));
+        CHECK(rejects([](RoadmapSpec& s) { s.vertices[0] = fb::RoadmapVertex(2, 2, 0, 2, 1); })); // layer
+        CHECK(rejects([](RoadmapSpec& s) { s.vertices[0] = fb::RoadmapVertex(2, INFINITY, 0, 2, 0); }));
+        CHECK(rejects([](RoadmapSpec& s) { s.points[4] = fb::Vec2(NAN, 0); }));
+        CHECK(rejects([](RoadmapSpec& s) { s.blends[0] = {4, 0, 1, 7, 3, 1, 7, 2, 8, 3, true, 2}; }));
+        CHECK(rejects([](RoadmapSpec& s) { s.blends[0] = {1, 4, 1, 7, 3, 1, 7, 2, 8, 3, true, 2}; }));
+        CHECK(rejects([](RoadmapSpec& s) { s.blends[0] = {1, 0, 7, 7, 3, 1, 7, 2, 8, 3, true, 2}; }));
+        CHECK(rejects([](RoadmapSpec& s) { s.blends[0] = {1, 0, 1, 7, 3, NAN, 7, 2, 8, 3, true, 2}; }));
+        CHECK(rejects([](RoadmapSpec& s) { s.cell_edges[5] = 4; }));                    // edge index
+        CHECK(rejects([](RoadmapSpec& s) { s.cell_start = {0, 2, 1, 6, 8}; }));         // not monotone
+        CHECK(rejects([](RoadmapSpec& s) { s.cell_start = {0, 2, 4, 6, 7}; }));         // end != size
+        CHECK(rejects([](RoadmapSpec& s) { s.cell_start = {1, 2, 4, 6, 8}; }));         // start != 0
+        CHECK(rejects([](RoadmapSpec& s) { s.cells_x = 3; }));                          // cell count
+        CHECK(rejects([](RoadmapSpec& s) { s.cells_x = 0x80000000u, s.cells_y = 2; })); // product wraps
+        CHECK(rejects([](RoadmapSpec& s) { s.grid_cell = 0; }));
+        CHECK(rejects([](RoadmapSpec& s) { s.grid_min_x = NAN; }));
+        // The embedded footprint gets the footprint loader's checks.
+        CHECK(rejects([](RoadmapSpec& s) { s.rings[1] = fb::Ring(6, 4); }));
+        CHECK(rejects([](RoadmapSpec& s) { s.boundary[2] = fb::Vec2(INFINITY, 10); }));
+    }
+
+    TEST_CASE("survives random byte corruption, queries included") {
+        const auto valid = build(validSpec());
+        std::mt19937 rng(20261122u);
+        constexpr int kIterations = 20000;
+        int ok = 0, rejected = 0, walk_failures = 0;
+        for (int it = 0; it < kIterations; ++it) {
+            std::vector<uint8_t> bytes = valid;
+            const int flips = 1 + int(rng() % 4);
+            for (int f = 0; f < flips; ++f)
+                bytes[rng() % bytes.size()] ^= uint8_t(1 + rng() % 255);
+            RoadmapView view;
+            if (loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok) {
+                ++ok;
+                if (!walkEverything(view)) ++walk_failures;
+            } else {
+                ++rejected;
+            }
+        }
+        MESSAGE(kIterations, " corruptions: ", ok, " still valid, ", rejected, " rejected");
+        CHECK(walk_failures == 0);
+        CHECK(ok > 0);
+        CHECK(rejected > 0);
+    }
+
+    TEST_CASE("nearest roadmap point uses the grid and respects layer and radius") {
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        RoadmapPoint p;
+        REQUIRE(nearestRoadmapPoint(view, 0, 1, 5, 0.5, &p) == Status::Ok);
+        CHECK(p.edge == 3);
+        CHECK(p.position.x == doctest::Approx(2));
+        CHECK(p.position.y == doctest::Approx(5));
+        CHECK(p.distance == doctest::Approx(1));
+        // Far outside the grid: still the closest edge (the square's top).
+        REQUIRE(nearestRoadmapPoint(view, 0, 5, 40, 0.5, &p) == Status::Ok);
+        CHECK(p.edge == 2);
+        CHECK(p.distance == doctest::Approx(32));
+        REQUIRE(nearestRoadmapPoint(view, 0, 9.5, 0.5, 0, &p) == Status::Ok);
+        CHECK(p.position.x == doctest::Approx(8));
+        CHECK(p.position.y == doctest::Approx(2));
+        CHECK(nearestRoadmapPoint(view, 0, 1, 5, 2.5, &p) == Status::NotFound);
+        CHECK(nearestRoadmapPoint(view, 1, 1, 5, 0, &p) == Status::InvalidArgument);
+        CHECK(nearestRoadmapPoint(view, 0, NAN, 5, 0, &p) == Status::InvalidArgument);
+        CHECK(nearestRoadmapPoint(view, 0, 1, 5, -1, &p) == Status::InvalidArgument);
+    }
+
+    TEST_CASE("a long thin edge grid costs its cells, not its square") {
+        // One row of 2^20 empty cells: a ring search that walked whole squares would take ~1e12 steps.
+        RoadmapSpec spec = validSpec();
+        spec.cells_x = 1u << 20;
+        spec.cells_y = 1;
+        spec.cell_start.assign(spec.cells_x + 1, 0);
+        spec.cell_edges.clear();
+        const auto bytes = build(spec);
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        RoadmapPoint p;
+        CHECK(nearestRoadmapPoint(view, 0, 1, 5, 0.5, &p) == Status::NotFound);
+        CHECK(nearestRoadmapPoint(view, 0, 1e30, -1e30, 0.5, &p) == Status::NotFound);
+        std::vector<PathSegment> path;
+        CHECK(plan(view, {1, 5, 0}, {9, 5, 0}, 0.5, &path) == Status::NotFound);
+    }
+
+    TEST_CASE("findPath around the pillar: lines and blends with the hand-computed length") {
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        std::vector<PathSegment> path;
+        REQUIRE(plan(view, {1, 5, 0}, {9, 5, 0}, 0.5, &path) == Status::Ok);
+        // Connection line, snap arc (trim 0.5), edge, two corner blends (trim 1), edge, snap arc, line.
+        REQUIRE(path.size() == 9);
+        double length = 0;
+        for (size_t i = 0; i < path.size(); ++i) {
+            length += path[i].length;
+            if (i) {
+                CHECK(path[i].start.x == path[i - 1].end.x);
+                CHECK(path[i].start.y == path[i - 1].end.y);
+            }
+        }
+        CHECK(path.front().start.x == 1.0);
+        CHECK(path.back().end.x == 9.0);
+        CHECK(path[1].type == PathSegmentType::Arc);
+        CHECK(path[1].radius == doctest::Approx(0.5));
+        CHECK(path[3].type == PathSegmentType::Arc);
+        CHECK(path[3].radius == doctest::Approx(1.0));
+        CHECK(length == doctest::Approx(8 + 2 * 0.5 * kPi / 2 + 2 * 1.0 * kPi / 2).epsilon(1e-9));
+
+        // A clear straight line is the whole answer.
+        REQUIRE(plan(view, {1, 1, 0}, {9, 1.5, 0}, 0.5, &path) == Status::Ok);
+        REQUIRE(path.size() == 1);
+        CHECK(path[0].type == PathSegmentType::Line);
+        CHECK(path[0].length == doctest::Approx(std::hypot(8, 0.5)));
+    }
+
+    TEST_CASE("findPath statuses: no path, outside, small buffer, bad arguments") {
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        std::vector<PathSegment> path;
+        // Every edge has clearance 2: a 2.5 m radius has nowhere to go (and the line is blocked).
+        CHECK(plan(view, {1, 5, 0}, {9, 5, 0}, 2.5, &path) == Status::NotFound);
+        // Inside the pillar, and outside the room.
+        CHECK(plan(view, {5, 5, 0}, {9, 5, 0}, 0.1, &path) == Status::NotFound);
+        CHECK(plan(view, {-3, 5, 0}, {9, 5, 0}, 0.1, &path) == Status::NotFound);
+        // Too close to the wall for the radius: no clear line to the roadmap.
+        CHECK(plan(view, {0.2, 5, 0}, {9, 5, 0}, 0.5, &path) == Status::NotFound);
+
+        size_t bytes_needed = 0;
+        REQUIRE(pathScratchSize(view, &bytes_needed) == Status::Ok);
+        std::vector<uint8_t> memory(bytes_needed);
+        PathScratch* scratch = nullptr;
+        CHECK(pathScratchInit(view, memory.data(), bytes_needed - 1, &scratch) == Status::BufferTooSmall);
+        REQUIRE(pathScratchInit(view, memory.data(), bytes_needed, &scratch) == Status::Ok);
+        PathSegment few[3];
+        uint32_t count = 0;
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) == Status::BufferTooSmall);
+        CHECK(count == 9);
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, -1, few, &count, 3) == Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {NAN, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) ==
+              Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {1, 5, 1}, {9, 5, 0}, 0.5, few, &count, 3) == Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, nullptr, 3) == Status::InvalidArgument);
+        CHECK(findPath(view, nullptr, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) == Status::InvalidArgument);
+        // A scratch belongs to the roadmap it was built for.
+        const auto other = build(validSpec());
+        RoadmapView other_view;
+        REQUIRE(loadRoadmap(other.data(), other.size(), &other_view) == Status::Ok);
+        CHECK(findPath(other_view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) ==
+              Status::InvalidArgument);
+    }
+
+    TEST_CASE("loading and queries never allocate") {
+        const auto bytes = build(validSpec());
+        size_t needed = 0;
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        REQUIRE(pathScratchSize(view, &needed) == Status::Ok);
+        std::vector<uint8_t> memory(needed);
+        PathSegment out[16];
+        const long before = g_allocations.load();
+        PathScratch* scratch = nullptr;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        REQUIRE(pathScratchInit(view, memory.data(), needed, &scratch) == Status::Ok);
+        RoadmapPoint p;
+        uint32_t count = 0;
+        for (int i = 0; i < 100; ++i) {
+            REQUIRE(nearestRoadmapPoint(view, 0, 1, 5 + 0.01 * i, 0.5, &p) == Status::Ok);
+            REQUIRE(findPath(view, scratch, {1, 5, 0}, {9, 5 - 0.01 * i, 0}, 0.5, out, &count, 16) ==
+                    Status::Ok);
+        }
+        CHECK(g_allocations.load() == before);
+        auto counted = std::make_unique<int>(1); // the counter itself works
+        CHECK(g_allocations.load() == before + 1);
+    }
+
+} // TEST_SUITE
