@@ -17,8 +17,6 @@ static_assert(sizeof(Trim) == sizeof(fb::Trim) && alignof(Trim) == alignof(fb::T
               "Trim must match the schema struct for zero-copy tables");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy tables assume a little-endian host");
 
-// The model table holds doubles: the verifier checks alignment relative to the buffer start.
-constexpr uintptr_t kBufferAlignment = 8;
 // Stored quaternions and facings are doubles rounded to float: far inside these.
 constexpr double kUnitTolerance = 1e-4;
 constexpr double kFacingTolerance = 1e-3;
@@ -260,12 +258,8 @@ void integrateTrim(const Model& m, uint32_t from, uint32_t to, double speed, uin
 Status loadTable(const void* data, size_t size, TableView* out) {
     if (!out) return Status::InvalidArgument;
     *out = TableView{};
-    if (!data) return Status::InvalidArgument;
-    if (reinterpret_cast<uintptr_t>(data) % kBufferAlignment != 0) return Status::InvalidArgument;
-    if (size < 2 * sizeof(flatbuffers::uoffset_t)) return Status::CorruptAsset;
-    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) return Status::CorruptAsset;
+    if (const Status s = checkAssetBuffer(data, size, fb::TrimTableIdentifier()); s != Status::Ok) return s;
     const auto* bytes = static_cast<const uint8_t*>(data);
-    if (!fb::TrimTableBufferHasIdentifier(bytes)) return Status::WrongAssetKind;
     flatbuffers::Verifier verifier(bytes, size);
     if (!fb::VerifyTrimTableBuffer(verifier)) return Status::CorruptAsset;
 

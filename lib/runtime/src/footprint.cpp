@@ -18,7 +18,7 @@ static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb:
               "Vec2f must match schema Vec2 for zero-copy rings");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
-// The largest scalar in the schema is 8 bytes (double, ulong, Vec3d). The verifier only checks
+// The largest scalar in any schema is 8 bytes (double, ulong, Vec3d). The verifier only checks
 // alignment relative to the buffer start, so the start itself must be 8-byte aligned or reads
 // of those fields would be misaligned (UB).
 constexpr uintptr_t kBufferAlignment = 8;
@@ -187,19 +187,22 @@ const char* statusString(Status status) {
     return "unknown status";
 }
 
-// `data` must be 8-byte aligned (see kBufferAlignment); anything else is InvalidArgument.
-Status loadFootprint(const void* data, size_t size, FootprintView* out) {
-    if (!out) return Status::InvalidArgument;
-    *out = FootprintView{};
-    if (!data) return Status::InvalidArgument;
+Status checkAssetBuffer(const void* data, size_t size, const char identifier[4]) {
+    if (!data || !identifier) return Status::InvalidArgument;
     if (reinterpret_cast<uintptr_t>(data) % kBufferAlignment != 0) return Status::InvalidArgument;
     // Root offset + identifier; also guards the identifier read below.
     if (size < 2 * sizeof(flatbuffers::uoffset_t)) return Status::CorruptAsset;
     // The verifier asserts on larger sizes; no valid FlatBuffer is that big.
     if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) return Status::CorruptAsset;
+    if (!flatbuffers::BufferHasIdentifier(data, identifier)) return Status::WrongAssetKind;
+    return Status::Ok;
+}
 
+Status loadFootprint(const void* data, size_t size, FootprintView* out) {
+    if (!out) return Status::InvalidArgument;
+    *out = FootprintView{};
+    if (const Status s = checkAssetBuffer(data, size, fb::FootprintIdentifier()); s != Status::Ok) return s;
     const auto* bytes = static_cast<const uint8_t*>(data);
-    if (!fb::FootprintBufferHasIdentifier(bytes)) return Status::WrongAssetKind;
 
     flatbuffers::Verifier verifier(bytes, size);
     if (!fb::VerifyFootprintBuffer(verifier)) return Status::CorruptAsset;

@@ -21,10 +21,6 @@ static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb:
               "Vec2f must match schema Vec2 for zero-copy polylines");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
-// Same reason as for footprints: doubles are read in place, alignment is checked relative to
-// the buffer start.
-constexpr uintptr_t kBufferAlignment = 8;
-
 bool finite(float v) {
     return std::isfinite(v);
 }
@@ -135,13 +131,8 @@ Vec2f vec(float x, float y) {
 Status loadRoadmap(const void* data, size_t size, RoadmapView* out) {
     if (!out) return Status::InvalidArgument;
     *out = RoadmapView{};
-    if (!data) return Status::InvalidArgument;
-    if (reinterpret_cast<uintptr_t>(data) % kBufferAlignment != 0) return Status::InvalidArgument;
-    if (size < 2 * sizeof(flatbuffers::uoffset_t)) return Status::CorruptAsset;
-    if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) return Status::CorruptAsset;
-
+    if (const Status s = checkAssetBuffer(data, size, fb::RoadmapIdentifier()); s != Status::Ok) return s;
     const auto* bytes = static_cast<const uint8_t*>(data);
-    if (!fb::RoadmapBufferHasIdentifier(bytes)) return Status::WrongAssetKind;
 
     flatbuffers::Verifier verifier(bytes, size);
     if (!fb::VerifyRoadmapBuffer(verifier)) return Status::CorruptAsset;

@@ -25,6 +25,13 @@ enum class Status : int32_t {
 // Short English description of a status ("asset is corrupt", ...).
 const char* statusString(Status status);
 
+// The checks every asset loader makes before the FlatBuffers verifier runs: `data` non-null and
+// 8-byte aligned (assets hold doubles read in place; the verifier only checks alignment relative
+// to the buffer start), a size the verifier accepts, and the 4-character file identifier
+// (WrongAssetKind when another asset kind is passed). Exposed so loaders of new asset kinds
+// (and lib/motion's) share one definition.
+Status checkAssetBuffer(const void* data, size_t size, const char identifier[4]);
+
 struct Vec2f {
     float x, y;
 };
