@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "asset_robustness.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -321,14 +323,14 @@ TEST_SUITE("runtime roadmap on baked levels") {
             const auto& bytes = level->bytes;
             // Every prefix of the small asset; the big one in strides (each load verifies everything).
             const size_t stride = bytes.size() > 100000 ? 97 : 1;
-            size_t accepted = 0, tried = 0;
-            for (size_t n = 0; n < bytes.size(); n += stride) {
-                std::unique_ptr<uint8_t[]> prefix(new uint8_t[n]);
-                if (n) std::memcpy(prefix.get(), bytes.data(), n);
-                cw::RoadmapView view;
-                accepted += cw::loadRoadmap(prefix.get(), n, &view) == Status::Ok;
-                ++tried;
-            }
+            const size_t tried = (bytes.size() + stride - 1) / stride;
+            const size_t accepted = clearway::test::acceptedPrefixes(
+                bytes,
+                [](const uint8_t* data, size_t size) {
+                    cw::RoadmapView view;
+                    return cw::loadRoadmap(data, size, &view) == Status::Ok;
+                },
+                stride);
             CHECK(accepted == 0);
             MESSAGE(level->name, ": ", tried, " prefixes of ", bytes.size(), " bytes rejected");
         }

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "asset_robustness.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -471,37 +473,26 @@ TEST_SUITE("trims") {
     TEST_CASE("loader rejects every truncated prefix") {
         const auto bytes = buildTable(model2d(5), true);
         REQUIRE(loadBytes(bytes) == Status::Ok);
-        size_t accepted = 0;
-        for (size_t n = 0; n < bytes.size(); ++n) {
-            // Exactly n bytes on the heap (8-aligned), so ASan reports any read past the prefix.
-            std::unique_ptr<uint8_t[]> prefix(new uint8_t[n ? n : 1]);
-            if (n) std::memcpy(prefix.get(), bytes.data(), n);
+        const size_t accepted = test::acceptedPrefixes(bytes, [](const uint8_t* data, size_t size) {
             TableView view;
-            if (loadTable(prefix.get(), n, &view) == Status::Ok) ++accepted;
-            CHECK(view.data == nullptr);
-        }
+            const bool ok = loadTable(data, size, &view) == Status::Ok;
+            CHECK((ok || view.data == nullptr));
+            return ok;
+        });
         CHECK(accepted == 0);
         MESSAGE("checked ", bytes.size(), " prefixes");
     }
 
     TEST_CASE("loader survives random byte corruption") {
         const auto valid = buildTable(model2d(5), true);
-        std::mt19937 rng(20240611u);
         constexpr int kIterations = 20000;
-        int ok = 0, rejected = 0, walk_failures = 0;
-        for (int it = 0; it < kIterations; ++it) {
-            std::vector<uint8_t> bytes = valid;
-            const int flips = 1 + int(rng() % 4);
-            for (int f = 0; f < flips; ++f)
-                bytes[rng() % bytes.size()] ^= uint8_t(1 + rng() % 255);
-            TableView view;
-            if (loadTable(bytes.data(), bytes.size(), &view) == Status::Ok) {
-                ++ok;
-                if (!walkTable(view)) ++walk_failures;
-            } else {
-                ++rejected;
-            }
-        }
+        const test::CorruptionCounts counts =
+            test::corruptRandomly(valid, 20240611u, kIterations, [](const uint8_t* data, size_t size) {
+                TableView view;
+                if (loadTable(data, size, &view) != Status::Ok) return -1;
+                return walkTable(view) ? 1 : 0;
+            });
+        const int ok = counts.loaded, rejected = counts.rejected, walk_failures = counts.walk_failures;
         MESSAGE(kIterations, " corruptions: ", ok, " still valid, ", rejected, " rejected");
         CHECK(walk_failures == 0);
         CHECK(ok > 0);

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "asset_robustness.h"
+
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -283,14 +285,12 @@ TEST_SUITE("runtime/roadmap") {
 
     TEST_CASE("rejects every truncated prefix") {
         const auto bytes = build(validSpec());
-        size_t accepted = 0;
-        for (size_t n = 0; n < bytes.size(); ++n) {
-            std::unique_ptr<uint8_t[]> prefix(new uint8_t[n]);
-            if (n) std::memcpy(prefix.get(), bytes.data(), n);
+        const size_t accepted = test::acceptedPrefixes(bytes, [](const uint8_t* data, size_t size) {
             RoadmapView view;
-            if (loadRoadmap(prefix.get(), n, &view) == Status::Ok) ++accepted;
-            CHECK(view.data == nullptr);
-        }
+            const bool ok = loadRoadmap(data, size, &view) == Status::Ok;
+            CHECK((ok || view.data == nullptr));
+            return ok;
+        });
         CHECK(accepted == 0);
     }
 
@@ -358,22 +358,14 @@ TEST_SUITE("runtime/roadmap") {
 
     TEST_CASE("survives random byte corruption, queries included") {
         const auto valid = build(validSpec());
-        std::mt19937 rng(20261122u);
         constexpr int kIterations = 20000;
-        int ok = 0, rejected = 0, walk_failures = 0;
-        for (int it = 0; it < kIterations; ++it) {
-            std::vector<uint8_t> bytes = valid;
-            const int flips = 1 + int(rng() % 4);
-            for (int f = 0; f < flips; ++f)
-                bytes[rng() % bytes.size()] ^= uint8_t(1 + rng() % 255);
-            RoadmapView view;
-            if (loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok) {
-                ++ok;
-                if (!walkEverything(view)) ++walk_failures;
-            } else {
-                ++rejected;
-            }
-        }
+        const test::CorruptionCounts counts =
+            test::corruptRandomly(valid, 20261122u, kIterations, [](const uint8_t* data, size_t size) {
+                RoadmapView view;
+                if (loadRoadmap(data, size, &view) != Status::Ok) return -1;
+                return walkEverything(view) ? 1 : 0;
+            });
+        const int ok = counts.loaded, rejected = counts.rejected, walk_failures = counts.walk_failures;
         MESSAGE(kIterations, " corruptions: ", ok, " still valid, ", rejected, " rejected");
         CHECK(walk_failures == 0);
         CHECK(ok > 0);
