@@ -9,13 +9,11 @@
 #include <clearway/bake.h>
 
 #include "geometry2d.h"
+#include "segment_voronoi.h"
 
 #include <CGAL/Cartesian.h>
 #include <CGAL/MP_Float.h>
 #include <CGAL/Quotient.h>
-#include <CGAL/Segment_Delaunay_graph_2.h>
-#include <CGAL/Segment_Delaunay_graph_filtered_traits_2.h>
-#include <CGAL/Simple_cartesian.h>
 #include <CGAL/Snap_rounding_2.h>
 #include <CGAL/Snap_rounding_traits_2.h>
 
@@ -32,13 +30,7 @@ namespace clearway::bake {
 
 namespace {
 
-using SdgKernel = CGAL::Simple_cartesian<double>;
-using SdgTraits =
-    CGAL::Segment_Delaunay_graph_filtered_traits_without_intersections_2<SdgKernel,
-                                                                         CGAL::Field_with_sqrt_tag>;
-using Sdg = CGAL::Segment_Delaunay_graph_2<SdgTraits>;
-using SdgPoint = SdgTraits::Point_2;
-using SdgSite = SdgTraits::Site_2;
+using namespace voronoi;
 
 // Medial-axis edges shorter than this are degenerate (cocircular sites) and collapse.
 constexpr double kCollapseLength = 1e-6;
@@ -91,12 +83,6 @@ class RegionTest {
     std::vector<std::vector<uint32_t>> band_segs_;
     double min_y_ = 0, height_ = 1;
     size_t bands_ = 1;
-};
-
-struct GridKey {
-    int64_t x, y;
-    bool operator<(const GridKey& o) const { return std::tie(x, y) < std::tie(o.x, o.y); }
-    bool operator==(const GridKey& o) const { return x == o.x && y == o.y; }
 };
 
 // Walls onto the grid, without crossings, overlaps, duplicates or zero-length pieces. Walls
@@ -312,19 +298,6 @@ Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom sites[3]) {
     return p;
 }
 
-uint64_t mortonKey(const GridKey& k) {
-    auto spread = [](uint64_t v) {
-        v &= 0xffffffff;
-        v = (v | (v << 16)) & 0x0000ffff0000ffffull;
-        v = (v | (v << 8)) & 0x00ff00ff00ff00ffull;
-        v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0full;
-        v = (v | (v << 2)) & 0x3333333333333333ull;
-        v = (v | (v << 1)) & 0x5555555555555555ull;
-        return v;
-    };
-    return spread(uint64_t(k.x + (1ll << 31))) | (spread(uint64_t(k.y + (1ll << 31))) << 1);
-}
-
 } // namespace
 
 RoadmapOptions defaultRoadmapOptions() {
@@ -359,35 +332,17 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     const std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q);
     if (segs.empty()) return {};
 
-    // Deterministic insertion: points in Morton order (CGAL's own spatial sort shuffles), then
-    // segments between the inserted vertices.
-    std::vector<GridKey> keys;
-    for (const auto& s : segs)
-        keys.push_back(s.first), keys.push_back(s.second);
-    std::sort(keys.begin(), keys.end(), [](const GridKey& a, const GridKey& b) {
-        const uint64_t ma = mortonKey(a), mb = mortonKey(b);
-        return ma < mb || (ma == mb && a < b);
-    });
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     Sdg sdg;
-    std::map<GridKey, Sdg::Vertex_handle> handle;
-    Sdg::Vertex_handle hint;
-    for (const GridKey& k : keys) {
-        hint = sdg.insert(SdgPoint(double(k.x) * q, double(k.y) * q), hint);
-        handle[k] = hint;
-    }
+    GridSegment bad{};
+    if (insertWalls(sdg, segs, q, &bad) != 0)
+        return {ErrorCode::Internal,
+                "layer " + std::to_string(layer) + ": wall (" + std::to_string(double(bad.first.x) * q) +
+                    ", " + std::to_string(double(bad.first.y) * q) + ") - (" +
+                    std::to_string(double(bad.second.x) * q) + ", " +
+                    std::to_string(double(bad.second.y) * q) + ") was rejected by the Voronoi builder"};
     size_t expected_segments = 0;
-    for (const auto& s : segs) {
-        if (s.first == s.second) continue;
-        ++expected_segments;
-        const Sdg::Vertex_handle v = sdg.insert(handle[s.first], handle[s.second]);
-        if (v == Sdg::Vertex_handle())
-            return {ErrorCode::Internal,
-                    "layer " + std::to_string(layer) + ": wall (" + std::to_string(double(s.first.x) * q) +
-                        ", " + std::to_string(double(s.first.y) * q) + ") - (" +
-                        std::to_string(double(s.second.x) * q) + ", " +
-                        std::to_string(double(s.second.y) * q) + ") was rejected by the Voronoi builder"};
-    }
+    for (const auto& s : segs)
+        expected_segments += !(s.first == s.second);
     // No wall may be lost: every input segment must be a segment site of the diagram.
     size_t segment_sites = 0;
     for (auto v = sdg.finite_vertices_begin(); v != sdg.finite_vertices_end(); ++v)

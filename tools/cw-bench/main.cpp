@@ -1,0 +1,952 @@
+// cw-bench: clearway's benchmarks, next to Recast where Recast does the same job.
+//
+//   cw-bench recast-area MESH.obj --footprint MESH.cwfp [--cell-size 0.1] [--radius 0.6] [--json]
+//   cw-bench bake [MESH...] [--boxes 1000,10000,100000] [--seed S] [--runs N] [--cell-size 0.3]
+//                 [--max-step 0.9] [--json]
+//
+// recast-area: the walkable area clearway reports, eroded by the agent radius, next to the area of
+// a Recast navmesh built for the same mesh and agent. Recast runs RecastDemo's "Solo Mesh"
+// pipeline with its default settings except the cell size. Its area is measured on the detail mesh
+// (triangles projected onto XZ) and on the polygon mesh. Why the numbers differ (the residue is
+// what the comparison is for):
+//  - Recast voxelises: a cell counts when a walkable triangle overlaps it, so open edges can gain
+//    up to a cell; its climb is floor(0.9 / cellHeight 0.2) = 4 cells = 0.8 m.
+//  - Before eroding, Recast removes the cells next to drops deeper than the climb (ledges) and a
+//    wall's own cells, so axis-aligned edges erode by radius + one cell.
+//  - It erodes by ceil(radius / cs) cells with a 2-3 chamfer distance, which overestimates
+//    diagonal distances (by up to 6%): 45-degree walls erode by less than the radius.
+//  - It drops regions under regionMinSize^2 cells and simplifies contours by up to edgeMaxError
+//    cells; clearway keeps every piece, exact to its epsilon.
+// The radius-0 Recast build separates the voxelisation/filter part from the erosion part.
+//
+// bake: CPU time (getrusage user + sys) of the whole bake, per stage, and asset bytes.
+//  - Per mesh: clearway's cw-bake pipeline (bake::bakeLevel: mesh -> footprint -> roadmap ->
+//    bytes; no file written) next to Recast's solo-mesh bake of the same OBJ (load + RecastDemo's
+//    handleBuild with its defaults, Detour navmesh data included). Target: <= 0.5x Recast.
+//  - Per generated box level (bake::randomBoxesFootprint): buildRoadmap + serializeRoadmap next
+//    to CGAL's bare Segment_Delaunay_graph_2 build on the same walls, and peak memory. Targets:
+//    <= 1.3x the bare build, <= 1.5 KiB per wall segment.
+// Every measurement runs in a fresh process (this executable re-run with the hidden `child`
+// subcommand), so its peak RSS (ru_maxrss from wait4) is its own and no run warms the next.
+// The library's stage clocks are wall time, which a busy machine inflates: stage CPU times come
+// from a second pass through the same public steps (the total is pass 1, the real pipeline).
+//
+// Exit codes: 0 ok, 2 bad input, 3 Recast or a bake failed, 4 I/O (as clearway::bake::exitCodeFor).
+// A missed target is reported ("miss"), not an error.
+#include <clearway/bake_cli.h>
+
+#include <DetourAlloc.h>
+#include <DetourNavMesh.h>
+#include <DetourNavMeshBuilder.h>
+#include <Recast.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace bake = clearway::bake;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Recast (the one build both subcommands use)
+
+// Y-up triangle soup, as Recast wants it.
+struct ObjMesh {
+    std::vector<float> verts; // x, y, z per vertex
+    std::vector<int> tris;    // 3 per triangle
+    int vertexCount() const { return static_cast<int>(verts.size() / 3); }
+    int triangleCount() const { return static_cast<int>(tris.size() / 3); }
+};
+
+// Minimal OBJ reader: `v` and `f` lines only; n-gons are fan-triangulated; `v/vt/vn`, `v//vn`
+// and negative (relative) indices are accepted. Everything else (vt, vn, o, g, usemtl) is ignored.
+bake::Error loadObj(const std::string& path, ObjMesh* out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {bake::ErrorCode::FileNotFound, path + ": cannot open"};
+    std::string line;
+    size_t line_no = 0;
+    std::vector<int> face;
+    while (std::getline(in, line)) {
+        ++line_no;
+        std::istringstream ss(line);
+        std::string tag;
+        if (!(ss >> tag)) continue;
+        if (tag == "v") {
+            double x, y, z;
+            if (!(ss >> x >> y >> z))
+                return {bake::ErrorCode::ReadFailed, path + ":" + std::to_string(line_no) + ": bad vertex"};
+            if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+                return {bake::ErrorCode::NonFiniteVertex,
+                        path + ":" + std::to_string(line_no) + ": non-finite vertex"};
+            out->verts.insert(out->verts.end(), {float(x), float(y), float(z)});
+        } else if (tag == "f") {
+            face.clear();
+            std::string token;
+            while (ss >> token) {
+                // Only the position index matters: it ends at the first '/'.
+                char* end = nullptr;
+                const long idx = std::strtol(token.c_str(), &end, 10);
+                const long n = out->vertexCount();
+                const long resolved = idx < 0 ? n + idx : idx - 1;
+                if (end == token.c_str() || idx == 0 || resolved < 0 || resolved >= n)
+                    return {bake::ErrorCode::ReadFailed,
+                            path + ":" + std::to_string(line_no) + ": bad face index '" + token + "'"};
+                face.push_back(static_cast<int>(resolved));
+            }
+            if (face.size() < 3)
+                return {bake::ErrorCode::ReadFailed,
+                        path + ":" + std::to_string(line_no) + ": face with < 3 vertices"};
+            for (size_t i = 1; i + 1 < face.size(); ++i)
+                out->tris.insert(out->tris.end(), {face[0], face[i], face[i + 1]});
+        }
+    }
+    if (in.bad()) return {bake::ErrorCode::ReadFailed, path + ": read error"};
+    if (out->tris.empty()) return {bake::ErrorCode::EmptyMesh, path + ": no faces"};
+    return {};
+}
+
+// Forwards Recast's warnings and errors (it reports failures only through the log).
+class RecastLog : public rcContext {
+  public:
+    RecastLog() : rcContext(true) { enableTimer(false); }
+
+  protected:
+    void doLog(const rcLogCategory category, const char* msg, const int len) override {
+        const std::string text(msg, static_cast<size_t>(len));
+        if (category == RC_LOG_ERROR)
+            spdlog::error("recast: {}", text);
+        else if (category == RC_LOG_WARNING)
+            spdlog::warn("recast: {}", text);
+    }
+};
+
+// RecastDemo's defaults (Sample::resetCommonSettings) except the cell size, which is 0.3 there:
+// recast-area uses 0.1 for area accuracy, bake keeps 0.3.
+struct RecastSettings {
+    float cell_size = 0.1f;
+    float cell_height = 0.2f;
+    float agent_height = 2.0f;
+    float agent_radius = 0.6f;
+    float agent_max_climb = 0.9f;
+    float agent_max_slope = 45.0f;
+    float region_min_size = 8;
+    float region_merge_size = 20;
+    float edge_max_len = 12.0f;
+    float edge_max_error = 1.3f;
+    int verts_per_poly = 6;
+    float detail_sample_dist = 6.0f;
+    float detail_sample_max_error = 1.0f;
+    bool detour = false; // also build the Detour navmesh data (RecastDemo's step 8, the asset)
+};
+
+struct RecastResult {
+    double detail_area = 0; // m^2, detail triangles projected onto XZ
+    double poly_area = 0;   // m^2, polygon mesh (XZ)
+    int polys = 0, detail_tris = 0, walkable_radius_cells = 0, grid_w = 0, grid_h = 0;
+    double seconds = 0;       // wall clock of the build (not the area measurement)
+    size_t navmesh_bytes = 0; // Detour tile data, when built
+};
+
+// RAII for Recast's C-style allocations.
+template <class T, void (*Free)(T*)> struct Owned {
+    T* p;
+    explicit Owned(T* ptr) : p(ptr) {}
+    ~Owned() { Free(p); }
+    Owned(const Owned&) = delete;
+    Owned& operator=(const Owned&) = delete;
+};
+
+// Same steps and derived config as RecastDemo's Sample_SoloMesh::handleBuild (watershed regions).
+bake::Error buildRecast(const ObjMesh& mesh, const RecastSettings& s, RecastResult* out) {
+    const auto start = std::chrono::steady_clock::now();
+    RecastLog ctx;
+    rcConfig cfg{};
+    cfg.cs = s.cell_size;
+    cfg.ch = s.cell_height;
+    cfg.walkableSlopeAngle = s.agent_max_slope;
+    cfg.walkableHeight = static_cast<int>(std::ceil(s.agent_height / cfg.ch));
+    cfg.walkableClimb = static_cast<int>(std::floor(s.agent_max_climb / cfg.ch));
+    cfg.walkableRadius = static_cast<int>(std::ceil(s.agent_radius / cfg.cs));
+    cfg.maxEdgeLen = static_cast<int>(s.edge_max_len / s.cell_size);
+    cfg.maxSimplificationError = s.edge_max_error;
+    cfg.minRegionArea = static_cast<int>(s.region_min_size * s.region_min_size);
+    cfg.mergeRegionArea = static_cast<int>(s.region_merge_size * s.region_merge_size);
+    cfg.maxVertsPerPoly = s.verts_per_poly;
+    cfg.detailSampleDist = s.detail_sample_dist < 0.9f ? 0 : s.cell_size * s.detail_sample_dist;
+    cfg.detailSampleMaxError = s.cell_height * s.detail_sample_max_error;
+    const int nv = mesh.vertexCount(), nt = mesh.triangleCount();
+    rcCalcBounds(mesh.verts.data(), nv, cfg.bmin, cfg.bmax);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+    out->walkable_radius_cells = cfg.walkableRadius;
+    out->grid_w = cfg.width;
+    out->grid_h = cfg.height;
+
+    const auto fail = [](const char* step) {
+        return bake::Error{bake::ErrorCode::Internal, std::string("recast: ") + step + " failed"};
+    };
+
+    Owned<rcHeightfield, rcFreeHeightField> solid(rcAllocHeightfield());
+    if (!solid.p ||
+        !rcCreateHeightfield(&ctx, *solid.p, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+        return fail("rcCreateHeightfield");
+    std::vector<unsigned char> areas(static_cast<size_t>(nt), 0);
+    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, mesh.verts.data(), nv, mesh.tris.data(), nt,
+                            areas.data());
+    if (!rcRasterizeTriangles(&ctx, mesh.verts.data(), nv, mesh.tris.data(), areas.data(), nt, *solid.p,
+                              cfg.walkableClimb))
+        return fail("rcRasterizeTriangles");
+    rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid.p);
+    rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p);
+    rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid.p);
+
+    Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf(rcAllocCompactHeightfield());
+    if (!chf.p || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p))
+        return fail("rcBuildCompactHeightfield");
+    if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p)) return fail("rcErodeWalkableArea");
+    if (!rcBuildDistanceField(&ctx, *chf.p)) return fail("rcBuildDistanceField");
+    if (!rcBuildRegions(&ctx, *chf.p, 0, cfg.minRegionArea, cfg.mergeRegionArea))
+        return fail("rcBuildRegions");
+
+    Owned<rcContourSet, rcFreeContourSet> cset(rcAllocContourSet());
+    if (!cset.p || !rcBuildContours(&ctx, *chf.p, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset.p))
+        return fail("rcBuildContours");
+    Owned<rcPolyMesh, rcFreePolyMesh> pmesh(rcAllocPolyMesh());
+    if (!pmesh.p || !rcBuildPolyMesh(&ctx, *cset.p, cfg.maxVertsPerPoly, *pmesh.p))
+        return fail("rcBuildPolyMesh");
+    Owned<rcPolyMeshDetail, rcFreePolyMeshDetail> dmesh(rcAllocPolyMeshDetail());
+    if (!dmesh.p || !rcBuildPolyMeshDetail(&ctx, *pmesh.p, *chf.p, cfg.detailSampleDist,
+                                           cfg.detailSampleMaxError, *dmesh.p))
+        return fail("rcBuildPolyMeshDetail");
+
+    if (s.detour) {
+        // RecastDemo: walkable polygons get area "ground" and flag "walk", then one Detour tile.
+        rcPolyMesh& pm = *pmesh.p;
+        for (int i = 0; i < pm.npolys; ++i)
+            if (pm.areas[i] == RC_WALKABLE_AREA) pm.areas[i] = 0, pm.flags[i] = 1;
+        dtNavMeshCreateParams params{};
+        params.verts = pm.verts;
+        params.vertCount = pm.nverts;
+        params.polys = pm.polys;
+        params.polyAreas = pm.areas;
+        params.polyFlags = pm.flags;
+        params.polyCount = pm.npolys;
+        params.nvp = pm.nvp;
+        params.detailMeshes = dmesh.p->meshes;
+        params.detailVerts = dmesh.p->verts;
+        params.detailVertsCount = dmesh.p->nverts;
+        params.detailTris = dmesh.p->tris;
+        params.detailTriCount = dmesh.p->ntris;
+        params.walkableHeight = s.agent_height;
+        params.walkableRadius = s.agent_radius;
+        params.walkableClimb = s.agent_max_climb;
+        rcVcopy(params.bmin, pm.bmin);
+        rcVcopy(params.bmax, pm.bmax);
+        params.cs = cfg.cs;
+        params.ch = cfg.ch;
+        params.buildBvTree = true;
+        unsigned char* data = nullptr;
+        int size = 0;
+        if (!dtCreateNavMeshData(&params, &data, &size)) return fail("dtCreateNavMeshData");
+        Owned<dtNavMesh, dtFreeNavMesh> nav(dtAllocNavMesh());
+        if (!nav.p || dtStatusFailed(nav.p->init(data, size, DT_TILE_FREE_DATA))) {
+            if (!nav.p) dtFree(data);
+            return fail("dtNavMesh::init");
+        }
+        out->navmesh_bytes = static_cast<size_t>(size);
+    }
+    out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    // Polygon mesh: vertices are grid coordinates; area from the shoelace in XZ.
+    const rcPolyMesh& pm = *pmesh.p;
+    double poly_cells = 0;
+    for (int i = 0; i < pm.npolys; ++i) {
+        const unsigned short* p = &pm.polys[i * 2 * pm.nvp];
+        int n = 0;
+        while (n < pm.nvp && p[n] != RC_MESH_NULL_IDX)
+            ++n;
+        double twice = 0;
+        for (int j = 0; j < n; ++j) {
+            const unsigned short* a = &pm.verts[p[j] * 3];
+            const unsigned short* b = &pm.verts[p[(j + 1) % n] * 3];
+            twice += double(a[0]) * b[2] - double(b[0]) * a[2];
+        }
+        poly_cells += std::abs(twice) * 0.5;
+    }
+    out->poly_area = poly_cells * double(pm.cs) * double(pm.cs);
+    out->polys = pm.npolys;
+
+    // Detail mesh: per sub-mesh, triangles index into that sub-mesh's vertices.
+    const rcPolyMeshDetail& dm = *dmesh.p;
+    double detail = 0;
+    for (int i = 0; i < dm.nmeshes; ++i) {
+        const unsigned int vbase = dm.meshes[i * 4 + 0], tbase = dm.meshes[i * 4 + 2],
+                           tcount = dm.meshes[i * 4 + 3];
+        for (unsigned int t = 0; t < tcount; ++t) {
+            const unsigned char* tri = &dm.tris[(tbase + t) * 4];
+            const float* a = &dm.verts[(vbase + tri[0]) * 3];
+            const float* b = &dm.verts[(vbase + tri[1]) * 3];
+            const float* c = &dm.verts[(vbase + tri[2]) * 3];
+            const double ux = double(b[0]) - a[0], uz = double(b[2]) - a[2];
+            const double vx = double(c[0]) - a[0], vz = double(c[2]) - a[2];
+            detail += std::abs(ux * vz - uz * vx) * 0.5;
+        }
+    }
+    out->detail_area = detail;
+    out->detail_tris = dm.ntris;
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output helpers
+
+std::string jsonString(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else
+            out += c;
+    }
+    return out + "\"";
+}
+
+// JSON has no NaN: a number, or null when it was not measured.
+std::string jsonNumber(std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6f", *v);
+    return buf;
+}
+
+std::string show(std::optional<double> v, const char* fmt = "%.3f") {
+    if (!v) return "-";
+    if (!std::isfinite(*v)) return "NaN";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, *v);
+    return buf;
+}
+
+void setupLogger() {
+    // Logs go to stderr: stdout carries only the table or the JSON object.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("cw-bench"));
+    spdlog::set_pattern("%n: %^%l%$: %v");
+}
+
+// ---------------------------------------------------------------------------------------------
+// recast-area
+
+struct AreaArgs {
+    std::string mesh_path, footprint_path;
+    double cell_size = 0.1, radius = 0.6;
+    bool json = false;
+};
+
+int runRecastArea(const AreaArgs& args) {
+    RecastSettings settings;
+    settings.cell_size = static_cast<float>(args.cell_size);
+    settings.agent_radius = static_cast<float>(args.radius);
+    const double cell_size = args.cell_size, radius = args.radius;
+    const std::string& mesh_path = args.mesh_path;
+    const std::string& footprint_path = args.footprint_path;
+
+    ObjMesh mesh;
+    if (bake::Error err = loadObj(mesh_path, &mesh)) {
+        spdlog::error("{}", err.message);
+        return bake::exitCodeFor(err);
+    }
+
+    // Load the footprint first: a bad asset should fail before the slow Recast build.
+    std::optional<double> cw_area, cw_eroded, cw_seconds;
+    size_t cw_layers = 0;
+    if (!footprint_path.empty()) {
+        bake::Footprint fp;
+        if (bake::Error err = bake::readFootprintFile(footprint_path, &fp)) {
+            spdlog::error("{}", err.message);
+            return bake::exitCodeFor(err);
+        }
+        double area = 0;
+        for (const bake::FootprintLayer& layer : fp.layers)
+            area += layer.area;
+        cw_area = area;
+        cw_layers = fp.layers.size();
+        const auto start = std::chrono::steady_clock::now();
+        cw_eroded = bake::erodedArea(fp, radius);
+        cw_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!std::isfinite(*cw_eroded)) spdlog::warn("{}: erosion failed (NaN)", footprint_path);
+    }
+
+    RecastResult rc, rc0;
+    if (bake::Error err = buildRecast(mesh, settings, &rc)) {
+        spdlog::error("{}: {}", mesh_path, err.message);
+        return bake::exitCodeFor(err);
+    }
+    // Radius 0 separates the voxelisation/filter part of the difference from the erosion part.
+    RecastSettings unEroded = settings;
+    unEroded.agent_radius = 0;
+    if (bake::Error err = buildRecast(mesh, unEroded, &rc0)) {
+        spdlog::error("{}: {}", mesh_path, err.message);
+        return bake::exitCodeFor(err);
+    }
+
+    std::optional<double> diff;
+    if (cw_eroded && std::isfinite(*cw_eroded) && *cw_eroded > 0)
+        diff = (rc.detail_area - *cw_eroded) / *cw_eroded * 100.0;
+
+    if (args.json) {
+        std::printf(
+            "{\"mesh\":%s,\"triangles\":%d,\"cell_size\":%s,\"radius\":%s,\"walkable_radius_cells\":%d,"
+            "\"recast_detail_area\":%s,\"recast_poly_area\":%s,\"recast_polys\":%d,\"recast_seconds\":%s,"
+            "\"recast_uneroded_area\":%s,"
+            "\"clearway_layers\":%zu,\"clearway_area\":%s,\"clearway_eroded_area\":%s,"
+            "\"clearway_erode_seconds\":%s,\"difference_percent\":%s}\n",
+            jsonString(mesh_path).c_str(), mesh.triangleCount(), jsonNumber(cell_size).c_str(),
+            jsonNumber(radius).c_str(), rc.walkable_radius_cells, jsonNumber(rc.detail_area).c_str(),
+            jsonNumber(rc.poly_area).c_str(), rc.polys, jsonNumber(rc.seconds).c_str(),
+            jsonNumber(rc0.detail_area).c_str(), cw_layers, jsonNumber(cw_area).c_str(),
+            jsonNumber(cw_eroded).c_str(), jsonNumber(cw_seconds).c_str(), jsonNumber(diff).c_str());
+        return 0;
+    }
+    std::printf("mesh                     %s (%d triangles)\n", mesh_path.c_str(), mesh.triangleCount());
+    std::printf("agent radius             %.3f m (Recast: %d cells of %.3f m)\n", radius,
+                rc.walkable_radius_cells, cell_size);
+    std::printf("recast detail area       %s m^2 (%d triangles)\n", show(rc.detail_area).c_str(),
+                rc.detail_tris);
+    std::printf("recast polymesh area     %s m^2 (%d polygons)\n", show(rc.poly_area).c_str(), rc.polys);
+    std::printf("recast build             %s s (grid %d x %d)\n", show(rc.seconds).c_str(), rc.grid_w,
+                rc.grid_h);
+    std::printf("recast area, radius 0    %s m^2\n", show(rc0.detail_area).c_str());
+    std::printf("clearway walkable area   %s m^2 (%zu layers)\n", show(cw_area).c_str(), cw_layers);
+    std::printf("clearway eroded area     %s m^2\n", show(cw_eroded).c_str());
+    std::printf("clearway erosion         %s s\n", show(cw_seconds).c_str());
+    std::printf("recast vs eroded         %s %%\n", show(diff, "%+.2f").c_str());
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bake: each measurement is a child process that prints one flat JSON object
+
+double cpuSeconds() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+double wallSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// This process's own peak RSS (KiB) since exec: a cross-check of ru_maxrss, which also counts
+// the pages a forked child shares with its parent before exec.
+double peakRssKib() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr);
+    return NAN;
+}
+
+struct ChildArgs {
+    std::string kind, target;
+    uint64_t seed = 1;
+    double max_step = 0.9, cell_size = 0.3;
+};
+
+// CPU seconds per stage. The library's stage clocks are wall time, which other processes on a
+// shared machine inflate, so a second pass repeats the same public steps under CPU clocks.
+struct StageCpu {
+    double import = 0, voronoi = 0, roadmap = 0, write = 0;
+};
+
+// voronoi: medialAxis() of every layer, as buildRoadmap's first stage; roadmap: the rest of
+// buildRoadmap (its CPU time minus that); write: serializeRoadmap.
+bake::Error roadmapStages(const bake::Footprint& fp, const bake::RoadmapOptions& options, StageCpu* out) {
+    const double t0 = cpuSeconds();
+    {
+        std::vector<bake::RoadmapVertex> vertices;
+        std::vector<bake::RoadmapEdge> edges;
+        for (uint32_t l = 0; l < fp.layers.size(); ++l) {
+            size_t sites = 0;
+            if (bake::Error e = bake::medialAxis(bake::layerWalls(fp.layers[l]), fp.layers[l].polygons,
+                                                 fp.grid_spacing, options, l, &vertices, &edges, &sites))
+                return e;
+            (void)bake::solidLayerWalls(fp, l);
+        }
+    }
+    const double t1 = cpuSeconds();
+    bake::Roadmap rm;
+    bake::RoadmapStats stats;
+    if (bake::Error e = bake::buildRoadmap(fp, options, &rm, &stats, bake::silentLog())) return e;
+    const double t2 = cpuSeconds();
+    if (bake::serializeRoadmap(rm).empty()) return {bake::ErrorCode::Internal, "empty roadmap asset"};
+    out->voronoi = t1 - t0;
+    out->roadmap = std::max(0.0, (t2 - t1) - out->voronoi);
+    out->write = cpuSeconds() - t2;
+    return {};
+}
+
+int runChild(const ChildArgs& args) {
+    std::string out;
+    char buf[512];
+    auto add = [&](const char* key, double v) {
+        std::snprintf(buf, sizeof buf, "%s\"%s\":%.9g", out.empty() ? "{" : ",", key, v);
+        out += buf;
+    };
+    auto stages = [&](const StageCpu& s) {
+        if (args.kind == "mesh") add("import", s.import);
+        add("voronoi", s.voronoi);
+        add("roadmap", s.roadmap);
+        add("write", s.write);
+    };
+    auto failed = [](const bake::Error& e) {
+        spdlog::error("{}", e.message);
+        return bake::exitCodeFor(e);
+    };
+    if (args.kind == "mesh") {
+        // Pass 1, the number that counts: the cw-bake pipeline itself (no file written).
+        bake::RoadmapRequest request;
+        request.input_path = args.target;
+        request.import_options.max_step = args.max_step;
+        bake::RoadmapResult r;
+        const double cpu0 = cpuSeconds(), wall0 = wallSeconds();
+        if (bake::Error e = bake::bakeLevel(request, &r, bake::silentLog())) return failed(e);
+        add("cpu", cpuSeconds() - cpu0);
+        add("wall", wallSeconds() - wall0);
+        add("bytes", double(r.bytes));
+        add("layers", double(r.stats.layers));
+        add("walls", double(r.stats.walls));
+        add("vertices", double(r.stats.vertices));
+        add("edges", double(r.stats.edges));
+        add("import_wall", r.seconds_import);
+        add("voronoi_wall", r.stats.seconds_voronoi);
+        add("roadmap_wall", r.stats.seconds_roadmap);
+        add("write_wall", r.seconds_write);
+        // Pass 2: the same steps as bakeLevel, one CPU clock per stage.
+        StageCpu s;
+        const double i0 = cpuSeconds();
+        bake::Mesh mesh;
+        bake::Footprint built, fp;
+        if (bake::Error e =
+                bake::loadMesh(request.input_path, request.import_options, &mesh, bake::silentLog()))
+            return failed(e);
+        if (bake::Error e = bake::buildFootprint(mesh, request.import_options, &built, bake::silentLog()))
+            return failed(e);
+        if (bake::Error e =
+                bake::readFootprintBytes(bake::serializeFootprint(built), request.input_path, &fp))
+            return failed(e);
+        s.import = cpuSeconds() - i0;
+        if (bake::Error e = roadmapStages(fp, request.roadmap_options, &s)) return failed(e);
+        stages(s);
+    } else if (args.kind == "recast") {
+        RecastSettings settings;
+        settings.cell_size = static_cast<float>(args.cell_size);
+        settings.detour = true;
+        const double cpu0 = cpuSeconds(), wall0 = wallSeconds();
+        ObjMesh mesh;
+        if (bake::Error e = loadObj(args.target, &mesh)) return failed(e);
+        const double cpu1 = cpuSeconds();
+        RecastResult rc;
+        if (bake::Error e = buildRecast(mesh, settings, &rc)) {
+            spdlog::error("{}: {}", args.target, e.message);
+            return bake::exitCodeFor(e);
+        }
+        const double cpu2 = cpuSeconds(), wall2 = wallSeconds();
+        add("cpu", cpu2 - cpu0);
+        add("wall", wall2 - wall0);
+        add("load_cpu", cpu1 - cpu0);
+        add("build_cpu", cpu2 - cpu1);
+        add("build_wall", rc.seconds);
+        add("bytes", double(rc.navmesh_bytes));
+        add("polys", rc.polys);
+        add("triangles", mesh.triangleCount());
+    } else if (args.kind == "boxes" || args.kind == "sdg") {
+        const size_t walls = std::strtoull(args.target.c_str(), nullptr, 10);
+        const double gen0 = cpuSeconds();
+        const bake::Footprint fp = bake::randomBoxesFootprint(walls, args.seed);
+        add("generate_cpu", cpuSeconds() - gen0);
+        if (args.kind == "sdg") {
+            const std::vector<bake::WallSegment> segments = bake::layerWalls(fp.layers[0]);
+            size_t sites = 0;
+            const double wall0 = wallSeconds();
+            add("cpu", bake::bareSegmentDelaunaySeconds(segments, fp.grid_spacing, &sites));
+            add("wall", wallSeconds() - wall0);
+            add("walls", double(segments.size()));
+            add("sites", double(sites));
+            if (sites != segments.size()) {
+                spdlog::error("{}: CGAL kept {} of {} walls", fp.source_name, sites, segments.size());
+                return 3;
+            }
+        } else {
+            // Pass 1: the whole roadmap bake of the footprint (what cw-roadmap does after reading).
+            const bake::RoadmapOptions options = bake::defaultRoadmapOptions();
+            const double cpu0 = cpuSeconds(), wall0 = wallSeconds();
+            size_t bytes = 0;
+            bake::RoadmapStats stats;
+            {
+                bake::Roadmap rm;
+                if (bake::Error e = bake::buildRoadmap(fp, options, &rm, &stats, bake::silentLog()))
+                    return failed(e);
+                bytes = bake::serializeRoadmap(rm).size();
+            }
+            add("cpu", cpuSeconds() - cpu0);
+            add("wall", wallSeconds() - wall0);
+            add("bytes", double(bytes));
+            add("walls", double(stats.walls));
+            add("vertices", double(stats.vertices));
+            add("edges", double(stats.edges));
+            add("voronoi_wall", stats.seconds_voronoi);
+            add("roadmap_wall", stats.seconds_roadmap);
+            // Pass 2: CPU per stage (the peak memory above is pass 1's: pass 2 holds no more).
+            StageCpu s;
+            if (bake::Error e = roadmapStages(fp, options, &s)) return failed(e);
+            stages(s);
+        }
+    } else if (args.kind != "idle") {
+        spdlog::error("unknown child kind '{}'", args.kind);
+        return 2;
+    }
+    add("hwm_kib", peakRssKib());
+    std::printf("%s}\n", out.c_str());
+    return 0;
+}
+
+struct ChildRun {
+    int exit_code = 0;     // 0 ok; otherwise the child's exit code (or 3 if it crashed)
+    std::string json;      // the child's one JSON object
+    double maxrss_kib = 0; // ru_maxrss of the child
+};
+
+// Re-runs this executable as `cw-bench child ...` and collects its output and peak memory.
+ChildRun spawnChild(const std::vector<std::string>& args) {
+    ChildRun run;
+    int fd[2];
+    if (pipe(fd) != 0) return {4, "", 0};
+    const pid_t pid = fork();
+    if (pid < 0) return {4, "", 0};
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        std::vector<char*> argv;
+        std::string self = "cw-bench";
+        argv.push_back(self.data());
+        for (const std::string& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv("/proc/self/exe", argv.data());
+        _exit(4);
+    }
+    close(fd[1]);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd[0], buf, sizeof buf)) > 0)
+        run.json.append(buf, size_t(n));
+    close(fd[0]);
+    int status = 0;
+    rusage ru{};
+    wait4(pid, &status, 0, &ru);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+    run.maxrss_kib = double(ru.ru_maxrss); // KiB on Linux
+    while (!run.json.empty() && (run.json.back() == '\n' || run.json.back() == '\r'))
+        run.json.pop_back();
+    return run;
+}
+
+// Value of "key" in a flat JSON object of numbers (the children's output); NaN when absent.
+double field(const std::string& json, const char* key) {
+    const std::string needle = std::string("\"") + key + "\":";
+    const size_t at = json.find(needle);
+    if (at == std::string::npos) return NAN;
+    return std::strtod(json.c_str() + at + needle.size(), nullptr);
+}
+
+// N runs of one measurement. Every field is reported as its median over the runs (a shared
+// machine makes single runs noisy), peak memory as the largest.
+struct Measurement {
+    int exit_code = 0;
+    std::string json;      // per-field medians, as one flat JSON object
+    double cpu = NAN;      // median CPU seconds
+    double maxrss_kib = 0; // max over runs
+    double at(const char* key) const { return field(json, key); }
+};
+
+Measurement measure(const std::vector<std::string>& args, int runs) {
+    Measurement m;
+    std::vector<std::string> outs;
+    for (int i = 0; i < runs; ++i) {
+        ChildRun r = spawnChild(args);
+        if (r.exit_code != 0) {
+            m.exit_code = r.exit_code;
+            return m;
+        }
+        m.maxrss_kib = std::max(m.maxrss_kib, r.maxrss_kib);
+        outs.push_back(std::move(r.json));
+    }
+    // Keys in the order the child printed them.
+    const std::string& first = outs.front();
+    for (size_t at = first.find('"'); at != std::string::npos; at = first.find('"', first.find(',', at))) {
+        const size_t end = first.find('"', at + 1);
+        const std::string key = first.substr(at + 1, end - at - 1);
+        std::vector<double> values;
+        for (const std::string& o : outs)
+            values.push_back(field(o, key.c_str()));
+        std::sort(values.begin(), values.end());
+        const size_t n = values.size();
+        const double median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+        m.json += (m.json.empty() ? "{" : ",") + jsonString(key) + ":" + jsonNumber(median);
+        if (first.find(',', at) == std::string::npos) break;
+    }
+    m.json += "}";
+    m.cpu = m.at("cpu");
+    return m;
+}
+
+struct BenchArgs {
+    std::vector<std::string> meshes;
+    std::vector<size_t> boxes{1000, 10000, 100000};
+    uint64_t seed = 1;
+    int runs = 3;
+    double cell_size = 0.3, max_step = 0.9;
+    bool json = false;
+};
+
+constexpr double kRecastTarget = 0.5, kSdgTarget = 1.3, kKibTarget = 1.5;
+
+const char* verdict(double value, double target) {
+    return std::isfinite(value) ? (value <= target ? "ok" : "miss") : "-";
+}
+
+std::string baseName(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    const size_t dot = name.find_last_of('.');
+    return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+int runBake(const BenchArgs& args) {
+    const std::string seed = std::to_string(args.seed);
+    char max_step[32], cell_size[32];
+    std::snprintf(max_step, sizeof max_step, "%.17g", args.max_step);
+    std::snprintf(cell_size, sizeof cell_size, "%.17g", args.cell_size);
+    int status = 0;
+    auto note = [&](const Measurement& m, const std::string& what) {
+        if (m.exit_code == 0) return true;
+        spdlog::error("{} failed (exit {})", what, m.exit_code);
+        if (status == 0) status = m.exit_code;
+        return false;
+    };
+
+    // The process floor (libraries, runtime): subtracted to show what the bake itself holds.
+    const Measurement idle = measure({"child", "idle"}, 1);
+    note(idle, "idle process");
+
+    struct MeshRow {
+        std::string name;
+        Measurement cw, rc;
+        double ratio = NAN;
+    };
+    std::vector<MeshRow> mesh_rows;
+    for (const std::string& mesh : args.meshes) {
+        MeshRow row;
+        row.name = baseName(mesh);
+        spdlog::info("{}: clearway bake x{}", row.name, args.runs);
+        row.cw = measure({"child", "mesh", mesh, "--max-step", max_step}, args.runs);
+        note(row.cw, mesh + ": clearway bake");
+        spdlog::info("{}: Recast solo-mesh bake x{}", row.name, args.runs);
+        row.rc = measure({"child", "recast", mesh, "--cell-size", cell_size}, args.runs);
+        note(row.rc, mesh + ": Recast bake");
+        row.ratio = row.cw.cpu / row.rc.cpu;
+        mesh_rows.push_back(std::move(row));
+    }
+
+    struct BoxRow {
+        size_t walls = 0;
+        Measurement cw, sdg;
+        double ratio = NAN, kib_per_wall = NAN, net_kib_per_wall = NAN, sdg_net_kib_per_wall = NAN;
+    };
+    std::vector<BoxRow> box_rows;
+    for (size_t walls : args.boxes) {
+        BoxRow row;
+        row.walls = walls;
+        const std::string n = std::to_string(walls);
+        spdlog::info("boxes {}: roadmap bake x{}", walls, args.runs);
+        row.cw = measure({"child", "boxes", n, "--seed", seed}, args.runs);
+        note(row.cw, "boxes " + n + ": bake");
+        spdlog::info("boxes {}: bare CGAL Segment_Delaunay_graph_2 x{}", walls, args.runs);
+        row.sdg = measure({"child", "sdg", n, "--seed", seed}, args.runs);
+        note(row.sdg, "boxes " + n + ": bare CGAL build");
+        row.ratio = row.cw.cpu / row.sdg.cpu;
+        const double segs = row.cw.at("walls");
+        if (row.cw.exit_code == 0 && segs > 0) {
+            row.kib_per_wall = row.cw.maxrss_kib / segs;
+            row.net_kib_per_wall = (row.cw.maxrss_kib - idle.maxrss_kib) / segs;
+            if (row.sdg.exit_code == 0)
+                row.sdg_net_kib_per_wall = (row.sdg.maxrss_kib - idle.maxrss_kib) / segs;
+        }
+        box_rows.push_back(std::move(row));
+    }
+
+    auto obj = [](const Measurement& m) { return m.exit_code == 0 ? m.json : std::string("null"); };
+    if (args.json) {
+        std::printf("{\"runs\":%d,\"seed\":%llu,\"recast_cell_size\":%s,\"max_step\":%s,\"idle_rss_kib\":%s,"
+                    "\"targets\":{\"recast_ratio\":%g,\"sdg_ratio\":%g,\"kib_per_wall\":%g},\"meshes\":[",
+                    args.runs, static_cast<unsigned long long>(args.seed), jsonNumber(args.cell_size).c_str(),
+                    jsonNumber(args.max_step).c_str(), jsonNumber(idle.maxrss_kib).c_str(), kRecastTarget,
+                    kSdgTarget, kKibTarget);
+        for (size_t i = 0; i < mesh_rows.size(); ++i) {
+            const MeshRow& r = mesh_rows[i];
+            std::printf("%s{\"mesh\":%s,\"clearway\":%s,\"clearway_rss_kib\":%s,\"recast\":%s,\"ratio\":%s}",
+                        i ? "," : "", jsonString(r.name).c_str(), obj(r.cw).c_str(),
+                        jsonNumber(r.cw.maxrss_kib).c_str(), obj(r.rc).c_str(), jsonNumber(r.ratio).c_str());
+        }
+        std::printf("],\"boxes\":[");
+        for (size_t i = 0; i < box_rows.size(); ++i) {
+            const BoxRow& r = box_rows[i];
+            std::printf("%s{\"walls\":%zu,\"bake\":%s,\"bare_sdg\":%s,\"ratio\":%s,\"peak_rss_kib\":%s,"
+                        "\"bare_sdg_peak_rss_kib\":%s,\"kib_per_wall\":%s,\"net_kib_per_wall\":%s,"
+                        "\"bare_sdg_net_kib_per_wall\":%s}",
+                        i ? "," : "", r.walls, obj(r.cw).c_str(), obj(r.sdg).c_str(),
+                        jsonNumber(r.ratio).c_str(), jsonNumber(r.cw.maxrss_kib).c_str(),
+                        jsonNumber(r.sdg.maxrss_kib).c_str(), jsonNumber(r.kib_per_wall).c_str(),
+                        jsonNumber(r.net_kib_per_wall).c_str(), jsonNumber(r.sdg_net_kib_per_wall).c_str());
+        }
+        std::printf("]}\n");
+        return status;
+    }
+
+    auto num = [](double v, const char* fmt) {
+        return show(std::isfinite(v) ? std::optional<double>(v) : std::nullopt, fmt);
+    };
+    if (!mesh_rows.empty()) {
+        std::printf(
+            "| mesh | triangles | clearway CPU s | import s | voronoi s | roadmap s | write s | asset bytes "
+            "| Recast CPU s | Recast navmesh bytes | clearway / Recast | ≤ %.1f× |\n",
+            kRecastTarget);
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (const MeshRow& r : mesh_rows) {
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name.c_str(),
+                        num(r.rc.at("triangles"), "%.0f").c_str(), num(r.cw.cpu, "%.3f").c_str(),
+                        num(r.cw.at("import"), "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
+                        num(r.cw.at("roadmap"), "%.3f").c_str(), num(r.cw.at("write"), "%.3f").c_str(),
+                        num(r.cw.at("bytes"), "%.0f").c_str(), num(r.rc.cpu, "%.3f").c_str(),
+                        num(r.rc.at("bytes"), "%.0f").c_str(), num(r.ratio, "%.1f×").c_str(),
+                        verdict(r.ratio, kRecastTarget));
+        }
+        std::printf("\n");
+    }
+    if (!box_rows.empty()) {
+        std::printf("| walls | bake CPU s | voronoi s | roadmap s | write s | bare CGAL SDG CPU s | bake / "
+                    "bare | ≤ %.1f× "
+                    "| peak RSS MiB | KiB / wall | KiB / wall above idle | ≤ %.1f KiB | bare SDG KiB / wall "
+                    "above idle |\n",
+                    kSdgTarget, kKibTarget);
+        std::printf("|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|\n");
+        for (const BoxRow& r : box_rows) {
+            std::printf("| %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.walls,
+                        num(r.cw.cpu, "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
+                        num(r.cw.at("roadmap"), "%.3f").c_str(), num(r.cw.at("write"), "%.3f").c_str(),
+                        num(r.sdg.cpu, "%.3f").c_str(), num(r.ratio, "%.2f×").c_str(),
+                        verdict(r.ratio, kSdgTarget), num(r.cw.maxrss_kib / 1024, "%.1f").c_str(),
+                        num(r.kib_per_wall, "%.2f").c_str(), num(r.net_kib_per_wall, "%.2f").c_str(),
+                        verdict(r.net_kib_per_wall, kKibTarget), num(r.sdg_net_kib_per_wall, "%.2f").c_str());
+        }
+        std::printf("\n");
+    }
+    std::printf(
+        "CPU = user + sys of the measured work in a fresh process, median of %d run%s; stage columns are CPU "
+        "seconds of a second pass through the same steps.\n",
+        args.runs, args.runs == 1 ? "" : "s");
+    if (!mesh_rows.empty())
+        std::printf(
+            "Meshes: clearway = cw-bake pipeline (--max-step %g, Recast's climb), asset not written; Recast "
+            "= "
+            "OBJ load + RecastDemo solo-mesh build (its defaults, cell size %g m) + Detour navmesh data.\n",
+            args.max_step, args.cell_size);
+    if (!box_rows.empty())
+        std::printf(
+            "Boxes: seed %llu; bake = buildRoadmap + serializeRoadmap of the generated footprint; bare = "
+            "CGAL Segment_Delaunay_graph_2 over the same walls, inserted as the bake does. Peak RSS = "
+            "ru_maxrss of the bake process; \"above idle\" subtracts an idle cw-bench process (%.1f MiB).\n",
+            static_cast<unsigned long long>(args.seed), idle.maxrss_kib / 1024);
+    return status;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"clearway benchmarks, next to Recast where Recast does the same job.\n"
+                 "Exit codes: 0 ok, 2 bad input, 3 Recast or bake failure, 4 I/O error."};
+    app.require_subcommand(1);
+
+    AreaArgs area;
+    CLI::App* area_cmd = app.add_subcommand(
+        "recast-area", "Compares clearway's eroded walkable area with a Recast navmesh of the same mesh");
+    area_cmd->add_option("mesh", area.mesh_path, "Y-up OBJ mesh (the file cw-import read)")->required();
+    area_cmd->add_option("--footprint", area.footprint_path,
+                         ".cwfp written by `cw-import MESH -o OUT.cwfp --max-step 0.9`");
+    area_cmd->add_option("--cell-size", area.cell_size, "Recast cell size, metres")
+        ->check(CLI::Range(0.01, 10.0));
+    area_cmd->add_option("--radius", area.radius, "agent radius, metres (Recast agentRadius and the erosion)")
+        ->check(CLI::Range(0.0, 100.0));
+    area_cmd->add_flag("--json", area.json, "print one JSON object instead of a table");
+
+    BenchArgs bench;
+    CLI::App* bake_cmd = app.add_subcommand(
+        "bake", "Bake CPU time per stage and asset bytes next to Recast (meshes) and to CGAL's bare segment "
+                "Voronoi build (generated box levels), with peak memory");
+    bake_cmd->add_option("meshes", bench.meshes, "Y-up OBJ meshes (baked by clearway and by Recast)");
+    bake_cmd->add_option("--boxes", bench.boxes, "Wall-segment counts of the generated box levels (0: none)")
+        ->delimiter(',')
+        ->capture_default_str();
+    bake_cmd->add_option("--seed", bench.seed, "Seed of the box levels")->capture_default_str();
+    bake_cmd->add_option("--runs", bench.runs, "Runs per measurement (median CPU time is reported)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    bake_cmd->add_option("--cell-size", bench.cell_size, "Recast cell size, metres (RecastDemo default 0.3)")
+        ->check(CLI::Range(0.01, 10.0))
+        ->capture_default_str();
+    bake_cmd->add_option("--max-step", bench.max_step, "clearway max step, metres (Recast's climb is 0.9)")
+        ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
+    bake_cmd->add_flag("--json", bench.json, "print one JSON object instead of markdown tables");
+
+    // One measurement in a fresh process (used by `bake`; not for people).
+    ChildArgs child;
+    CLI::App* child_cmd = app.add_subcommand("child", "one measurement (internal)")->group("");
+    child_cmd->add_option("kind", child.kind)->required();
+    child_cmd->add_option("target", child.target);
+    child_cmd->add_option("--seed", child.seed);
+    child_cmd->add_option("--max-step", child.max_step);
+    child_cmd->add_option("--cell-size", child.cell_size);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    }
+    setupLogger();
+    if (area_cmd->parsed()) return runRecastArea(area);
+    if (child_cmd->parsed()) return runChild(child);
+    bench.boxes.erase(std::remove(bench.boxes.begin(), bench.boxes.end(), size_t(0)), bench.boxes.end());
+    return runBake(bench);
+}
