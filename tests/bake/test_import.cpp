@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_files.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,35 +29,15 @@ std::string peer(const char* name) {
 }
 
 std::string tempDir() {
-    char pattern[] = "/tmp/clearway-test-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    return pattern;
+    return test::makeTempDir();
 }
-
-bool exists(const std::string& path) {
-    struct stat info {};
-    return stat(path.c_str(), &info) == 0;
-}
-
-size_t fileCount(const std::string& dir) {
-    size_t n = 0;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* e = readdir(d))
-            n += e->d_name[0] != '.';
-        closedir(d);
-    }
-    return n;
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using test::fileExists;
+using test::filesIn;
+using test::writeFile;
 
 // Runs a tool, returns its exit code.
 int run(const std::string& command) {
-    const int status = std::system((command + " >/dev/null 2>&1").c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return test::runTool(command);
 }
 
 bool insideRing(const Ring& ring, double x, double y) {
@@ -263,8 +245,8 @@ TEST_SUITE("bake/import") {
         REQUIRE_FALSE(readFootprintFile(request.output_path, &back));
         CHECK(serializeFootprint(back) == serializeFootprint(result.footprint));
         CHECK(back.input_hash != 0);
-        CHECK(exists(request.svg_path));
-        CHECK(fileCount(dir) == 2); // no temp files left behind
+        CHECK(fileExists(request.svg_path));
+        CHECK(filesIn(dir) == 2); // no temp files left behind
     }
 
     TEST_CASE("bad input gives a clear error naming the file and writes nothing") {
@@ -281,35 +263,35 @@ TEST_SUITE("bake/import") {
             CHECK(error.message.find(mesh) != std::string::npos);
             CHECK(error.message.find(words) != std::string::npos);
             CHECK(exitCodeFor(error) == 2);
-            CHECK_FALSE(exists(out));
+            CHECK_FALSE(fileExists(out));
         };
         SUBCASE("missing file") {
             check(dir + "/missing.obj", ErrorCode::FileNotFound, "no such file");
         }
         SUBCASE("empty file") {
-            writeText(dir + "/empty.obj", "");
+            writeFile(dir + "/empty.obj", "");
             check(dir + "/empty.obj", ErrorCode::EmptyMesh, "empty");
         }
         SUBCASE("garbage bytes") {
-            writeText(dir + "/garbage.glb",
+            writeFile(dir + "/garbage.glb",
                       std::string("glTF\x02\x00\x00\x00garbage that is not a mesh", 34));
             check(dir + "/garbage.glb", ErrorCode::ReadFailed, "cannot import");
         }
         SUBCASE("zero triangles") {
-            writeText(dir + "/points.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n");
+            writeFile(dir + "/points.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n");
             check(dir + "/points.obj", ErrorCode::ReadFailed, "cannot import");
         }
         SUBCASE("NaN vertex") {
-            writeText(dir + "/nan.obj", "v 0 0 0\nv 1 0 0\nv nan 0 -1\nf 1 2 3\n");
+            writeFile(dir + "/nan.obj", "v 0 0 0\nv 1 0 0\nv nan 0 -1\nf 1 2 3\n");
             check(dir + "/nan.obj", ErrorCode::NonFiniteVertex, "not a finite number");
         }
         SUBCASE("infinite vertex") {
-            writeText(dir + "/inf.obj", "v 0 0 0\nv 1 0 0\nv 1e999 0 -1\nf 1 2 3\n");
+            writeFile(dir + "/inf.obj", "v 0 0 0\nv 1 0 0\nv 1e999 0 -1\nf 1 2 3\n");
             check(dir + "/inf.obj", ErrorCode::NonFiniteVertex, "not a finite number");
         }
         SUBCASE("no walkable surface") {
             // One vertical wall and one ceiling facing down.
-            writeText(dir + "/walls.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 3 0\nv 1 3 -1\nv 0 3 -1\n"
+            writeFile(dir + "/walls.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 3 0\nv 1 3 -1\nv 0 3 -1\n"
                                           "f 1 2 3\nf 1 3 4\nf 5 7 6\n");
             check(dir + "/walls.obj", ErrorCode::NoWalkableSurface, "no walkable surface");
         }
@@ -319,7 +301,7 @@ TEST_SUITE("bake/import") {
             const Error error = importLevel(request, &result, silentLog());
             CHECK(error.code == ErrorCode::InvalidOption);
             CHECK(error.message.find("--max-slope") != std::string::npos);
-            CHECK_FALSE(exists(out));
+            CHECK_FALSE(fileExists(out));
         }
     }
 
@@ -327,7 +309,7 @@ TEST_SUITE("bake/import") {
         // A 4x4 floor as two triangles, plus: a zero-area triangle, a duplicated triangle, a fin
         // sharing an edge with both floor triangles (non-manifold), and an isolated vertex.
         const std::string dir = tempDir();
-        writeText(dir + "/messy.obj",
+        writeFile(dir + "/messy.obj",
                   "v 0 0 0\nv 4 0 0\nv 4 0 -4\nv 0 0 -4\nv 2 0 0\nv 4 1 -4\nv 9 9 9\nv 0 0 0\n"
                   "f 1 2 3\nf 1 3 4\nf 1 5 2\nf 1 2 3\nf 1 3 6\nf 8 2 3\n");
         Mesh mesh;
@@ -347,9 +329,9 @@ TEST_SUITE("bake/import") {
         CHECK(run(tool + " " + dir + "/missing.obj -o " + dir + "/x.cwfp") == 2);
         CHECK(run(tool + " " + peer("nav_test.obj") + " -o " + dir + "/no-such-dir/x.cwfp") == 4);
         CHECK(run(tool + " " + peer("nav_test.obj") + " -o " + dir + "/ok.cwfp --max-slope 91") == 2);
-        CHECK(fileCount(dir) == 0);
+        CHECK(filesIn(dir) == 0);
         CHECK(run(tool + " " + peer("nav_test.obj") + " -o " + dir + "/ok.cwfp --json") == 0);
-        CHECK(fileCount(dir) == 1);
+        CHECK(filesIn(dir) == 1);
         std::ifstream in(dir + "/ok.cwfp", std::ios::binary);
         const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         FootprintView view;

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_files.h"
+
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
@@ -27,42 +29,12 @@ const char* kBoat = R"({
   "interval": 1.0, "steps": 20, "speed": 8.0
 })";
 
+using test::filesIn;
+using test::readFile;
+using test::runTool;
+using test::writeFile;
 std::string trimsTempDir() {
-    char pattern[] = "/tmp/cw-trims-test-XXXXXX";
-    const char* dir = mkdtemp(pattern);
-    REQUIRE(dir != nullptr);
-    return dir;
-}
-
-size_t filesIn(const std::string& dir) {
-    size_t n = 0;
-    if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* e = readdir(d))
-            n += e->d_name[0] != '.';
-        closedir(d);
-    }
-    return n;
-}
-
-void writeFile(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
-
-std::vector<uint8_t> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-int runTool(const std::string& command, std::string* out = nullptr) {
-    const std::string file = "/tmp/cw-trims-test-stdout-" + std::to_string(getpid());
-    const int status = std::system((command + " >" + file + " 2>&1").c_str());
-    if (out) {
-        const auto bytes = readFile(file);
-        out->assign(bytes.begin(), bytes.end());
-    }
-    std::remove(file.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return test::makeTempDir("cw-trims-test");
 }
 
 // Parses `json` and returns the error message ("" when it is accepted).
