@@ -2,6 +2,8 @@
 // storage, the verified zero-copy loader and the rigid-transform step.
 #include <clearway/motion.h>
 
+#include "quat_math.h"
+
 #include <clearway/schema/trims_generated.h>
 
 #include <cmath>
@@ -48,19 +50,8 @@ void mulD(const double a[4], const double b[4], double out[4]) {
     out[0] = x, out[1] = y, out[2] = z, out[3] = w;
 }
 
-Quatf mulF(const Quatf& a, const Quatf& b) {
-    return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-Vec3f rotateF(const Quatf& q, const Vec3f& v) {
-    // v + 2w (q x v) + 2 q x (q x v)
-    const float tx = 2.0f * (q.y * v.z - q.z * v.y);
-    const float ty = 2.0f * (q.z * v.x - q.x * v.z);
-    const float tz = 2.0f * (q.x * v.y - q.y * v.x);
-    return {v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
-            v.z + q.w * tz + (q.x * ty - q.y * tx)};
-}
+using detail::quatMul;
+using detail::quatRotate;
 
 Quatf normalizedF(const Quatf& q) {
     const float n = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
@@ -135,7 +126,7 @@ bool checkTrim(const fb::Trim& t, double max_length) {
     const double length = std::sqrt(double(p.x()) * p.x() + double(p.y()) * p.y() + double(p.z()) * p.z());
     if (length > max_length) return false;
     const Quatf qq{q.x(), q.y(), q.z(), q.w()};
-    const Vec3f expected = rotateF(qq, Vec3f{1, 0, 0});
+    const Vec3f expected = quatRotate(qq, Vec3f{1, 0, 0});
     const double dx = f.x() - expected.x, dy = f.y() - expected.y, dz = f.z() - expected.z;
     return dx * dx + dy * dy + dz * dz <= kFacingTolerance * kFacingTolerance;
 }
@@ -319,7 +310,7 @@ Status tableTrim(const TableView& view, uint32_t from, uint32_t to, Trim* out) {
 // ---- state ----
 
 Vec3f facingOf(const Quatf& q) {
-    return rotateF(q, Vec3f{1, 0, 0});
+    return quatRotate(q, Vec3f{1, 0, 0});
 }
 
 Status applyTrim(const TableView& view, const VehicleState& from, uint32_t control, VehicleState* out) {
@@ -329,11 +320,11 @@ Status applyTrim(const TableView& view, const VehicleState& from, uint32_t contr
     if (status != Status::Ok) return status;
     if (!std::isfinite(from.speed) || from.speed < 0.0f) return Status::InvalidArgument;
     const float scale = float(double(from.speed) / view.model.speed);
-    const Vec3f d = rotateF(from.orientation, trim.position);
+    const Vec3f d = quatRotate(from.orientation, trim.position);
     VehicleState next = from;
     next.position = {from.position.x + scale * d.x, from.position.y + scale * d.y,
                      from.position.z + scale * d.z};
-    next.orientation = normalizedF(mulF(from.orientation, trim.orientation));
+    next.orientation = normalizedF(quatMul(from.orientation, trim.orientation));
     next.control = control;
     *out = next;
     return Status::Ok;

@@ -3,6 +3,8 @@
 // workspace, so a decision allocates nothing.
 #include <clearway/motion.h>
 
+#include "quat_math.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -83,18 +85,8 @@ uint32_t nextRandom(uint64_t* state) {
     return (x >> rot) | (x << ((32 - rot) & 31));
 }
 
-Quatf mul(const Quatf& a, const Quatf& b) {
-    return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-Vec3f rotate(const Quatf& q, const Vec3f& v) {
-    const float tx = 2.0f * (q.y * v.z - q.z * v.y);
-    const float ty = 2.0f * (q.z * v.x - q.x * v.z);
-    const float tz = 2.0f * (q.x * v.y - q.y * v.x);
-    return {v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
-            v.z + q.w * tz + (q.x * ty - q.y * tx)};
-}
+using detail::quatMul;
+using detail::quatRotate;
 
 // Max-heap on eval; ties go to the older node so the order never depends on heap internals.
 bool above(const HeapEntry& a, const HeapEntry& b) {
@@ -369,11 +361,11 @@ Status search(SearchWorkspace* w, const VehicleState& state, const Behaviour& be
             const uint64_t slot = trimSlot(model, table.symmetric, parent.control, c, &mirrored);
             const Trim trim = mirrored ? mirrorTrim(table.trims[slot]) : table.trims[slot];
             Node& child = nodes[visited];
-            const Vec3f d = rotate(parent.orientation, trim.position);
+            const Vec3f d = quatRotate(parent.orientation, trim.position);
             child.position = {parent.position.x + scale * d.x, parent.position.y + scale * d.y,
                               parent.position.z + scale * d.z};
-            child.orientation = mul(parent.orientation, trim.orientation);
-            child.facing = rotate(parent.orientation, trim.facing);
+            child.orientation = quatMul(parent.orientation, trim.orientation);
+            child.facing = quatRotate(parent.orientation, trim.facing);
             seg.p1 = child.position;
             seg.d1 = {child.facing.x * speed, child.facing.y * speed, child.facing.z * speed};
             seg.q1 = child.orientation;
