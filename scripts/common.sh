@@ -11,6 +11,7 @@ CLEARWAY_PACKAGES=(
   libassimp-dev libcli11-dev libflatbuffers-dev flatbuffers-compiler
   libspdlog-dev doctest-dev librecast-dev
   nlohmann-json3-dev
+  clang libclang-rt-14-dev
 )
 
 clearway_install_deps() {

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "asset_robustness.h"
+#include "hand_levels.h"
 
 #include <algorithm>
 #include <chrono>
@@ -363,8 +364,8 @@ TEST_SUITE("runtime roadmap on baked levels") {
                 const cw::PathEndpoint to{double(rng() % 20) - 10, double(rng() % 20) - 10,
                                           uint32_t(rng() % info.layer_count)};
                 uint32_t count = 0;
-                const Status s = cw::findPath(view, scratch.scratch, from, to, 0.3, out.data(), &count,
-                                              uint32_t(out.size()));
+                const Status s = cw::findPath(view, scratch.scratch, from, to, 0.3, INFINITY, out.data(),
+                                              &count, uint32_t(out.size()));
                 if (s != Status::Ok && s != Status::NotFound && s != Status::BufferTooSmall) ++failures;
                 cw::RoadmapPoint p;
                 const Status n = cw::nearestRoadmapPoint(view, from.layer, from.x, from.y, 0.3, &p);
@@ -422,15 +423,26 @@ TEST_SUITE("runtime roadmap on baked levels") {
         MESSAGE(queries, " nearest-point queries checked against brute force");
     }
 
-    TEST_CASE("findPath: continuous, tangent at every arc, clearance >= radius at dense samples") {
+    TEST_CASE("findPath: continuous, tangent-continuous, clearance >= radius at dense samples, shortening "
+              "never lengthens") {
         std::mt19937 rng(11);
+        auto lengthOf = [](const std::vector<PathSegment>& path) {
+            double length = 0;
+            for (const PathSegment& s : path)
+                length += s.length;
+            return length;
+        };
         for (const auto& lp : levels()) {
             const Level& level = *lp;
             CAPTURE(level.name);
             cw::RoadmapInfo info;
             REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
             Scratch scratch(level.view);
-            PathCheck check;
+            // Medial-axis paths (preferred clearance infinite), the shortest at the radius, and
+            // shortened keeping twice the radius where the corridor allows.
+            PathCheck checks[3];
+            double total_length[3] = {0, 0, 0};
+            int longer_than_medial = 0;
             std::vector<PathSegment> path(4096);
             const int pairs = level.name.find(".obj") != std::string::npos ? 60 : 25;
             for (int q = 0; q < pairs; ++q) {
@@ -440,32 +452,100 @@ TEST_SUITE("runtime roadmap on baked levels") {
                 if (!randomFreePoint(level, from.layer, radius, rng, &from.x, &from.y) ||
                     !randomFreePoint(level, to.layer, radius, rng, &to.x, &to.y))
                     continue;
-                uint32_t count = 0;
-                const Status s = cw::findPath(level.view, scratch.scratch, from, to, radius, path.data(),
-                                              &count, uint32_t(path.size()));
-                REQUIRE((s == Status::Ok || s == Status::NotFound));
-                if (s == Status::NotFound) {
-                    ++check.not_found;
-                    ++check.why[whyNotFound(level, from, to, radius)];
-                    continue;
+                double medial_length = 0;
+                for (int mode = 0; mode < 3; ++mode) {
+                    const double preferred = mode == 0 ? INFINITY : mode * radius;
+                    PathCheck& check = checks[mode];
+                    uint32_t count = 0;
+                    const Status s = cw::findPath(level.view, scratch.scratch, from, to, radius, preferred,
+                                                  path.data(), &count, uint32_t(path.size()));
+                    REQUIRE((s == Status::Ok || s == Status::NotFound));
+                    if (s == Status::NotFound) {
+                        ++check.not_found;
+                        ++check.why[whyNotFound(level, from, to, radius)];
+                        continue;
+                    }
+                    ++check.found;
+                    REQUIRE(count >= 1);
+                    const std::vector<PathSegment> found(path.begin(), path.begin() + count);
+                    checkPath(level, found, from, to, radius, &check);
+                    const double length = lengthOf(found);
+                    total_length[mode] += length;
+                    if (mode == 0) medial_length = length;
+                    if (mode == 1 && length > medial_length + 1e-6) ++longer_than_medial;
                 }
-                ++check.found;
-                REQUIRE(count >= 1);
-                checkPath(level, std::vector<PathSegment>(path.begin(), path.begin() + count), from, to,
-                          radius, &check);
             }
-            MESSAGE(level.name, ": ", check.found, " found, ", check.not_found, " not found (", check.why[0],
-                    " connected and visible; no usable edge ", check.why[1], ", nearest hidden ",
-                    check.why[2], ", disconnected ", check.why[3], "), ", check.arcs,
-                    " arcs, max heading jump at arcs ", check.max_arc_heading_jump,
-                    ", worst clearance margin ", check.worst_clearance_margin, "; sharp joints ",
-                    check.sharp_joints, " of ", check.joints, " (largest ", check.max_sharp, " rad)");
-            CHECK(check.found > 0);
-            CHECK(check.why[0] == 0);
+            for (int mode = 0; mode < 3; ++mode) {
+                const PathCheck& check = checks[mode];
+                CAPTURE(mode);
+                MESSAGE(level.name,
+                        (mode == 0   ? " medial"
+                         : mode == 1 ? " shortest"
+                                     : " 2x radius"),
+                        ": ", check.found, " found, ", check.not_found, " not found (", check.why[0],
+                        " connected and visible; no usable edge ", check.why[1], ", nearest hidden ",
+                        check.why[2], ", disconnected ", check.why[3], "), total length ", total_length[mode],
+                        ", ", check.arcs, " arcs, worst clearance margin ", check.worst_clearance_margin,
+                        "; sharp joints ", check.sharp_joints, " of ", check.joints, " (largest ",
+                        check.max_sharp, " rad)");
+                CHECK(check.found > 0);
+                CHECK(check.why[0] == 0);
+                CHECK(check.wrong_ends == 0);
+                CHECK(check.gaps == 0);
+                CHECK(check.kinks_at_arcs == 0);
+                CHECK(check.sharp_joints == 0);
+                CHECK(check.clearance_violations == 0);
+            }
+            CHECK(checks[1].found == checks[0].found);
+            CHECK(longer_than_medial == 0);
+        }
+    }
+
+    TEST_CASE("findPath shortening: the exact shortest path with clearance round a square pillar") {
+        // Room 10 x 10, pillar 4..6 x 4..6. (1, 5) -> (9, 5) at clearance c: a tangent to the
+        // circle of c round (4, 4), sqrt(10 - c^2) long, an arc of atan(1/3) + asin(c / sqrt 10)
+        // down to y = 4 - c, 2 m along it, then the mirror image. (1, 1) -> (9, 9): round (6, 4)
+        // or, just as long, (4, 6): tangents sqrt(34 - c^2), arc from atan2(3, 5) - d to
+        // atan2(5, 3) + d, d = asin(c / sqrt 34). Shortening keeps 2 % of the radius beyond it
+        // where the corridor allows (room for an arc at any corner), so the path is the exact one
+        // at c = 1.02 r: between the two.
+        using namespace cw::test;
+        Level level;
+        level.name = "pillar";
+        level.roadmap = roadmapOf(footprintOf(rect(0, 0, 10, 10), {reversed(rect(4, 4, 6, 6))}));
+        finishLevel(level);
+        Scratch scratch(level.view);
+        const double r = 0.5, kept = 1.02 * r + 1e-5;
+        auto across = [](double c) {
+            return 2 * (std::sqrt(10 - c * c) + c * (std::atan(1.0 / 3) + std::asin(c / std::sqrt(10.0)))) +
+                   2;
+        };
+        auto diagonal = [](double c) {
+            const double d = std::asin(c / std::sqrt(34.0));
+            return 2 * std::sqrt(34 - c * c) + c * (std::atan2(5.0, 3.0) - std::atan2(3.0, 5.0) + 2 * d);
+        };
+        for (auto [from, to, lo, hi] :
+             {std::tuple{cw::PathEndpoint{1, 5, 0}, cw::PathEndpoint{9, 5, 0}, across(r), across(kept)},
+              std::tuple{cw::PathEndpoint{1, 1, 0}, cw::PathEndpoint{9, 9, 0}, diagonal(r),
+                         diagonal(kept)}}) {
+            std::vector<PathSegment> path(256);
+            uint32_t count = 0;
+            REQUIRE(cw::findPath(level.view, scratch.scratch, from, to, r, r, path.data(), &count, 256) ==
+                    Status::Ok);
+            path.resize(count);
+            double length = 0;
+            for (const PathSegment& s : path)
+                length += s.length;
+            MESSAGE("pillar (", from.x, ",", from.y, ") -> (", to.x, ",", to.y, "): ", length, " m; exact ",
+                    lo, " m at the radius, ", hi, " m at 1.02 r; ", count, " segments");
+            CHECK(length >= lo - 1e-9);
+            CHECK(length <= hi + 1e-6);
+            PathCheck check;
+            checkPath(level, path, from, to, r, &check);
+            CHECK(check.clearance_violations == 0);
+            CHECK(check.sharp_joints == 0);
             CHECK(check.wrong_ends == 0);
             CHECK(check.gaps == 0);
-            CHECK(check.kinks_at_arcs == 0);
-            CHECK(check.clearance_violations == 0);
         }
     }
 
@@ -493,8 +573,8 @@ TEST_SUITE("runtime roadmap on baked levels") {
                 REQUIRE(randomFreePoint(level, 0, 0.0, rng, &from.x, &from.y));
                 REQUIRE(randomFreePoint(level, 0, 0.0, rng, &to.x, &to.y));
                 uint32_t count = 0;
-                CHECK(cw::findPath(level.view, scratch.scratch, from, to, widest + 0.05, out, &count, 64) ==
-                      Status::NotFound);
+                CHECK(cw::findPath(level.view, scratch.scratch, from, to, widest + 0.05, INFINITY, out,
+                                   &count, 64) == Status::NotFound);
                 // The same query with a small radius usually succeeds (same polygon).
             }
         }
@@ -522,8 +602,8 @@ TEST_SUITE("runtime roadmap on baked levels") {
             const auto t0 = std::chrono::steady_clock::now();
             for (size_t i = 0; i < from.size(); ++i) {
                 uint32_t count = 0;
-                found += cw::findPath(level.view, scratch.scratch, from[i], to[i], 0.6, out.data(), &count,
-                                      uint32_t(out.size())) == Status::Ok;
+                found += cw::findPath(level.view, scratch.scratch, from[i], to[i], 0.6, INFINITY, out.data(),
+                                      &count, uint32_t(out.size())) == Status::Ok;
                 counts.push_back(count);
             }
             const double us =
@@ -537,7 +617,7 @@ TEST_SUITE("runtime roadmap on baked levels") {
             Scratch fresh(level.view);
             for (size_t i = 0; i < 20; ++i) {
                 uint32_t count = 0;
-                cw::findPath(level.view, fresh.scratch, from[i], to[i], 0.6, out.data(), &count,
+                cw::findPath(level.view, fresh.scratch, from[i], to[i], 0.6, INFINITY, out.data(), &count,
                              uint32_t(out.size()));
                 CHECK(count == counts[i]);
             }

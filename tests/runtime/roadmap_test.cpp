@@ -18,20 +18,6 @@
 #include <random>
 #include <vector>
 
-// Counts every allocation in this test binary, so a test can assert that queries make none.
-static std::atomic<long> g_allocations{0};
-void* operator new(std::size_t size) {
-    ++g_allocations;
-    if (void* p = std::malloc(size ? size : 1)) return p;
-    std::abort();
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
-
 using namespace clearway;
 namespace fb = clearway::schema;
 
@@ -129,7 +115,7 @@ Status plan(const RoadmapView& view, PathEndpoint from, PathEndpoint to, double 
     REQUIRE(pathScratchInit(view, memory.data(), memory.size(), &scratch) == Status::Ok);
     out->assign(max, PathSegment{});
     uint32_t count = 0;
-    const Status s = findPath(view, scratch, from, to, radius, out->data(), &count, max);
+    const Status s = findPath(view, scratch, from, to, radius, INFINITY, out->data(), &count, max);
     out->resize(count < max ? count : max);
     return s;
 }
@@ -199,7 +185,7 @@ bool walkEverything(const RoadmapView& view) {
                 if (s == Status::Ok) expect(p.edge < info.edge_count && finite(p.distance));
                 uint32_t count = 0;
                 const Status f = findPath(view, scratch, PathEndpoint{1, 5, 0}, PathEndpoint{x, y, l}, 0.3,
-                                          segments, &count, 32);
+                                          INFINITY, segments, &count, 32);
                 expect(f == Status::Ok || f == Status::NotFound || f == Status::BufferTooSmall);
                 if (f == Status::Ok)
                     for (uint32_t i = 0; i < count; ++i)
@@ -464,44 +450,26 @@ TEST_SUITE("runtime/roadmap") {
         REQUIRE(pathScratchInit(view, memory.data(), bytes_needed, &scratch) == Status::Ok);
         PathSegment few[3];
         uint32_t count = 0;
-        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) == Status::BufferTooSmall);
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
+              Status::BufferTooSmall);
         CHECK(count == 9);
-        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, -1, few, &count, 3) == Status::InvalidArgument);
-        CHECK(findPath(view, scratch, {NAN, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) ==
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, -1, INFINITY, few, &count, 3) ==
               Status::InvalidArgument);
-        CHECK(findPath(view, scratch, {1, 5, 1}, {9, 5, 0}, 0.5, few, &count, 3) == Status::InvalidArgument);
-        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, nullptr, 3) == Status::InvalidArgument);
-        CHECK(findPath(view, nullptr, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) == Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {NAN, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
+              Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {1, 5, 1}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
+              Status::InvalidArgument);
+        CHECK(findPath(view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, nullptr, 3) ==
+              Status::InvalidArgument);
+        CHECK(findPath(view, nullptr, {1, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
+              Status::InvalidArgument);
         // A scratch belongs to the roadmap it was built for.
         const auto other = build(validSpec());
         RoadmapView other_view;
         REQUIRE(loadRoadmap(other.data(), other.size(), &other_view) == Status::Ok);
-        CHECK(findPath(other_view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, few, &count, 3) ==
+        CHECK(findPath(other_view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
               Status::InvalidArgument);
     }
-
-    TEST_CASE("loading and queries never allocate") {
-        const auto bytes = build(validSpec());
-        size_t needed = 0;
-        RoadmapView view;
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
-        REQUIRE(pathScratchSize(view, &needed) == Status::Ok);
-        std::vector<uint8_t> memory(needed);
-        PathSegment out[16];
-        const long before = g_allocations.load();
-        PathScratch* scratch = nullptr;
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
-        REQUIRE(pathScratchInit(view, memory.data(), needed, &scratch) == Status::Ok);
-        RoadmapPoint p;
-        uint32_t count = 0;
-        for (int i = 0; i < 100; ++i) {
-            REQUIRE(nearestRoadmapPoint(view, 0, 1, 5 + 0.01 * i, 0.5, &p) == Status::Ok);
-            REQUIRE(findPath(view, scratch, {1, 5, 0}, {9, 5 - 0.01 * i, 0}, 0.5, out, &count, 16) ==
-                    Status::Ok);
-        }
-        CHECK(g_allocations.load() == before);
-        auto counted = std::make_unique<int>(1); // the counter itself works
-        CHECK(g_allocations.load() == before + 1);
-    }
+    // Allocation-free queries: allocation_test.cpp (this binary's counting operator new).
 
 } // TEST_SUITE

@@ -2,8 +2,11 @@
 // two ways real assets break (interrupted downloads, modded or bit-rotted files).
 #pragma once
 
+#include <flatbuffers/flatbuffers.h>
+
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <vector>
@@ -50,6 +53,29 @@ CorruptionCounts corruptRandomly(const std::vector<uint8_t>& valid, uint32_t see
             ++counts.loaded;
     }
     return counts;
+}
+
+// A copy of an asset with its 4-character file identifier (bytes 4..7) replaced: the same bytes
+// claiming to be another asset kind.
+inline std::vector<uint8_t> withIdentifier(const std::vector<uint8_t>& asset, const char identifier[4]) {
+    std::vector<uint8_t> bytes = asset;
+    if (bytes.size() >= 8) std::memcpy(bytes.data() + 4, identifier, 4);
+    return bytes;
+}
+
+// Overwrites a scalar field the writer stored (e.g. a root table's format_version: pass the
+// generated VT_FORMAT_VERSION) in place, as a newer or a hand-edited writer would have. `path`
+// lists table-valued fields to follow from the root first (a roadmap's embedded footprint).
+// False when a table on the path or the field itself is absent (nothing to overwrite).
+template <class T>
+bool setScalarField(std::vector<uint8_t>& bytes, std::initializer_list<flatbuffers::voffset_t> path,
+                    flatbuffers::voffset_t field, T value) {
+    auto* table = flatbuffers::GetMutableRoot<flatbuffers::Table>(bytes.data());
+    for (flatbuffers::voffset_t step : path) {
+        table = table->GetPointer<flatbuffers::Table*>(step);
+        if (!table) return false;
+    }
+    return table->SetField<T>(field, value);
 }
 
 } // namespace clearway::test

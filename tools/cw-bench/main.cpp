@@ -3,6 +3,8 @@
 //   cw-bench recast-area MESH.obj --footprint MESH.cwfp [--cell-size 0.1] [--radius 0.6] [--json]
 //   cw-bench bake [MESH...] [--boxes 1000,10000,100000] [--seed S] [--runs N] [--cell-size 0.3]
 //                 [--max-step 0.9] [--json]
+//   cw-bench query MESH... [--pairs 10000] [--seed 1] [--radius 0.6] [--cell-size 0.3] [--max-step 0.9]
+//                  [--step 0.05] [--repeats 3] [--json]
 //
 // recast-area: the walkable area clearway reports, eroded by the agent radius, next to the area of
 // a Recast navmesh built for the same mesh and agent. Recast runs RecastDemo's "Solo Mesh"
@@ -31,13 +33,22 @@
 // The library's stage clocks are wall time, which a busy machine inflates: stage CPU times come
 // from a second pass through the same public steps (the total is pass 1, the real pipeline).
 //
+// query: clearway's findPath next to Detour on the same random start/goal pairs, at preferred
+// clearance = radius and = 2x radius (issue 4, Benchmark). Both engines get the same triangles in
+// the same local frame (the OBJ shifted by clearway's origin before the float conversion). A pair
+// counts when both its points have clearance >= radius on their layer and lie on Detour's mesh,
+// and both engines find a complete path; every rejected draw is counted by reason. Paths are
+// measured with bake::measurePath against the solid walls (see runQueryMesh).
+//
 // Exit codes: 0 ok, 2 bad input, 3 Recast or a bake failed, 4 I/O (as clearway::bake::exitCodeFor).
 // A missed target is reported ("miss"), not an error.
 #include <clearway/bake_cli.h>
+#include <clearway/runtime.h>
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
+#include <DetourNavMeshQuery.h>
 #include <Recast.h>
 
 #include <sys/resource.h>
@@ -51,7 +62,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -73,7 +87,9 @@ struct ObjMesh {
 
 // Minimal OBJ reader: `v` and `f` lines only; n-gons are fan-triangulated; `v/vt/vn`, `v//vn`
 // and negative (relative) indices are accepted. Everything else (vt, vn, o, g, usemtl) is ignored.
-bake::Error loadObj(const std::string& path, ObjMesh* out) {
+// `offset` is subtracted in double before the float conversion: Recast gets local coordinates
+// (undulating.obj lies 5 km from the origin, where a float keeps only 0.5 mm).
+bake::Error loadObj(const std::string& path, ObjMesh* out, bake::Vec3 offset = {}) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return {bake::ErrorCode::FileNotFound, path + ": cannot open"};
     std::string line;
@@ -91,7 +107,8 @@ bake::Error loadObj(const std::string& path, ObjMesh* out) {
             if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
                 return {bake::ErrorCode::NonFiniteVertex,
                         path + ":" + std::to_string(line_no) + ": non-finite vertex"};
-            out->verts.insert(out->verts.end(), {float(x), float(y), float(z)});
+            out->verts.insert(out->verts.end(),
+                              {float(x - offset.x), float(y - offset.y), float(z - offset.z)});
         } else if (tag == "f") {
             face.clear();
             std::string token;
@@ -156,8 +173,9 @@ struct RecastResult {
     double detail_area = 0; // m^2, detail triangles projected onto XZ
     double poly_area = 0;   // m^2, polygon mesh (XZ)
     int polys = 0, detail_tris = 0, walkable_radius_cells = 0, grid_w = 0, grid_h = 0;
-    double seconds = 0;       // wall clock of the build (not the area measurement)
-    size_t navmesh_bytes = 0; // Detour tile data, when built
+    double seconds = 0;                 // wall clock of the build (not the area measurement)
+    size_t navmesh_bytes = 0;           // Detour tile data, when built
+    std::shared_ptr<dtNavMesh> navmesh; // the Detour navmesh, when built (queries use it)
 };
 
 // RAII for Recast's C-style allocations.
@@ -260,11 +278,13 @@ bake::Error buildRecast(const ObjMesh& mesh, const RecastSettings& s, RecastResu
         unsigned char* data = nullptr;
         int size = 0;
         if (!dtCreateNavMeshData(&params, &data, &size)) return fail("dtCreateNavMeshData");
-        Owned<dtNavMesh, dtFreeNavMesh> nav(dtAllocNavMesh());
-        if (!nav.p || dtStatusFailed(nav.p->init(data, size, DT_TILE_FREE_DATA))) {
-            if (!nav.p) dtFree(data);
-            return fail("dtNavMesh::init");
+        dtNavMesh* nav = dtAllocNavMesh();
+        if (!nav) {
+            dtFree(data);
+            return fail("dtAllocNavMesh");
         }
+        out->navmesh.reset(nav, dtFreeNavMesh); // owns `data` from here (DT_TILE_FREE_DATA)
+        if (dtStatusFailed(nav->init(data, size, DT_TILE_FREE_DATA))) return fail("dtNavMesh::init");
         out->navmesh_bytes = static_cast<size_t>(size);
     }
     out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -888,6 +908,586 @@ int runBake(const BenchArgs& args) {
     return status;
 }
 
+// ---------------------------------------------------------------------------------------------
+// query: clearway's findPath next to Detour on the same start/goal pairs (issue 4, Benchmark)
+
+struct QueryArgs {
+    std::vector<std::string> meshes;
+    size_t pairs = 10000;
+    uint64_t seed = 1;
+    double radius = 0.6;
+    double cell_size = 0.3, max_step = 0.9;
+    double step = 0.05; // metrics: clearance sample spacing
+    int repeats = 3;    // timed runs per query (the fastest counts)
+    bool json = false;
+};
+
+// Targets of issue 4: length <= 1.02x Detour's at preferred clearance = radius, <= 1.10x with mean
+// clearance >= 2x Detour's at 2x radius; time <= 0.5x Detour's in both.
+constexpr double kNearLengthTarget = 1.02, kWideLengthTarget = 1.10, kClearanceTarget = 2.0,
+                 kQueryTimeTarget = 0.5;
+// RecastDemo's query settings (Sample_TileMesh / NavMeshTesterTool): 2048 nodes, 256 polygons and
+// straight-path points, search box half extents (2, 4, 2).
+constexpr int kMaxNodes = 2048, kMaxPolys = 256, kMaxStraight = 256;
+constexpr float kPickExtents[3] = {2, 4, 2};
+// Straight-path buffer of the (untimed) measured paths: large, so none is cut short.
+constexpr int kMaxStraightAll = 4096;
+constexpr uint32_t kMaxSegments = 4096;
+// A sample counts as on Detour's navmesh when a polygon lies under it within this height: half the
+// agent height, so never another storey, yet above Recast's height error on steep bumpy ground
+// (undulating.obj: its detail mesh, sampled every 1.8 m, sits up to 0.7 m off the surface).
+constexpr double kOnNavmeshHeight = 1.0;
+
+// Uniform [0, 1) from 53 bits of mt19937_64, whose sequence the standard fixes (unlike
+// std::uniform_real_distribution's): the same seed draws the same pairs everywhere.
+struct Rng {
+    std::mt19937_64 engine;
+    double uniform() { return double(engine() >> 11) * 0x1.0p-53; }
+};
+
+// The walkable surface of every layer (local frame): area-weighted random points, and the layer a
+// 3D point stands on (the surface triangle under it whose height is closest).
+class Surfaces {
+  public:
+    explicit Surfaces(const bake::Footprint& fp) {
+        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        double total = 0;
+        for (uint32_t l = 0; l < fp.layers.size(); ++l) {
+            const bake::FootprintLayer& layer = fp.layers[l];
+            for (const bake::SurfaceTriangle& t : layer.surface_triangles) {
+                Tri tri{layer.surface_vertices[t.a], layer.surface_vertices[t.b], layer.surface_vertices[t.c],
+                        l};
+                const double area = 0.5 * std::abs((tri.b.x - tri.a.x) * (tri.c.y - tri.a.y) -
+                                                   (tri.b.y - tri.a.y) * (tri.c.x - tri.a.x));
+                if (!(area > 0)) continue;
+                total += area;
+                tris_.push_back(tri);
+                cumulative_.push_back(total);
+                for (const bake::Vec3& v : {tri.a, tri.b, tri.c}) {
+                    x0 = std::min(x0, v.x), y0 = std::min(y0, v.y);
+                    x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
+                }
+            }
+        }
+        if (tris_.empty()) return;
+        x0_ = x0, y0_ = y0;
+        cell_ = std::max(std::sqrt((x1 - x0) * (y1 - y0) / double(tris_.size())), 0.05);
+        nx_ = std::max(1, int(std::ceil((x1 - x0) / cell_)));
+        ny_ = std::max(1, int(std::ceil((y1 - y0) / cell_)));
+        cells_.resize(size_t(nx_) * ny_);
+        for (uint32_t i = 0; i < tris_.size(); ++i) {
+            const Tri& t = tris_[i];
+            const int cx0 = cellX(std::min({t.a.x, t.b.x, t.c.x})),
+                      cx1 = cellX(std::max({t.a.x, t.b.x, t.c.x}));
+            const int cy0 = cellY(std::min({t.a.y, t.b.y, t.c.y})),
+                      cy1 = cellY(std::max({t.a.y, t.b.y, t.c.y}));
+            for (int y = cy0; y <= cy1; ++y)
+                for (int x = cx0; x <= cx1; ++x)
+                    cells_[size_t(y) * nx_ + x].push_back(i);
+        }
+    }
+
+    bool empty() const { return tris_.empty(); }
+
+    void sample(Rng& rng, bake::Vec3* p, uint32_t* layer) const {
+        const double pick = rng.uniform() * cumulative_.back();
+        const size_t i = std::min(
+            size_t(std::upper_bound(cumulative_.begin(), cumulative_.end(), pick) - cumulative_.begin()),
+            tris_.size() - 1);
+        const Tri& t = tris_[i];
+        const double r1 = std::sqrt(rng.uniform()), r2 = rng.uniform();
+        const double wa = 1 - r1, wb = r1 * (1 - r2), wc = r1 * r2;
+        *p = {wa * t.a.x + wb * t.b.x + wc * t.c.x, wa * t.a.y + wb * t.b.y + wc * t.c.y,
+              wa * t.a.z + wb * t.b.z + wc * t.c.z};
+        *layer = t.layer;
+    }
+
+    bool locate(bake::Vec3 p, uint32_t* layer) const {
+        if (tris_.empty()) return false;
+        double best = INFINITY;
+        for (uint32_t i : cells_[size_t(cellY(p.y)) * nx_ + cellX(p.x)]) {
+            const Tri& t = tris_[i];
+            // Barycentric coordinates; a small negative tolerance keeps points on shared edges.
+            const double d = (t.b.y - t.c.y) * (t.a.x - t.c.x) + (t.c.x - t.b.x) * (t.a.y - t.c.y);
+            const double u = ((t.b.y - t.c.y) * (p.x - t.c.x) + (t.c.x - t.b.x) * (p.y - t.c.y)) / d;
+            const double v = ((t.c.y - t.a.y) * (p.x - t.c.x) + (t.a.x - t.c.x) * (p.y - t.c.y)) / d;
+            const double w = 1 - u - v;
+            if (u < -1e-6 || v < -1e-6 || w < -1e-6) continue;
+            const double dz = std::abs(u * t.a.z + v * t.b.z + w * t.c.z - p.z);
+            if (dz < best) best = dz, *layer = t.layer;
+        }
+        return best < INFINITY;
+    }
+
+  private:
+    struct Tri {
+        bake::Vec3 a, b, c;
+        uint32_t layer;
+    };
+    int cellX(double x) const { return std::clamp(int((x - x0_) / cell_), 0, nx_ - 1); }
+    int cellY(double y) const { return std::clamp(int((y - y0_) / cell_), 0, ny_ - 1); }
+    std::vector<Tri> tris_;
+    std::vector<double> cumulative_;
+    double x0_ = 0, y0_ = 0, cell_ = 1;
+    int nx_ = 1, ny_ = 1;
+    std::vector<std::vector<uint32_t>> cells_;
+};
+
+// Detour works in the mesh's Y-up frame shifted to clearway's origin: Detour (x, y, z) = clearway
+// local (x, -z, y), the inverse of the import's Y-up rotation (no mirror).
+void toDetour(const bake::Vec3& local, float* out) {
+    out[0] = float(local.x), out[1] = float(local.z), out[2] = float(-local.y);
+}
+bake::Vec3 fromDetour(const float* d) {
+    return {double(d[0]), -double(d[2]), double(d[1])};
+}
+
+struct Detour {
+    std::shared_ptr<dtNavMesh> nav;
+    std::unique_ptr<dtNavMeshQuery, void (*)(dtNavMeshQuery*)> query{nullptr, dtFreeNavMeshQuery};
+    dtQueryFilter filter; // RecastDemo: every flag, every area cost 1
+    // Per-query buffers (allocated once).
+    dtPolyRef polys[kMaxPolys];
+    int npolys = 0;
+    std::vector<float> straight = std::vector<float>(size_t(kMaxStraightAll) * 3);
+    std::vector<unsigned char> flags = std::vector<unsigned char>(kMaxStraightAll);
+    std::vector<dtPolyRef> refs = std::vector<dtPolyRef>(kMaxStraightAll);
+    int nstraight = 0;
+
+    // What a game does per query: 2x findNearestPoly + findPath + findStraightPath. True when the
+    // path reaches the goal's polygon (not a partial result, no buffer ran out).
+    bool path(const float* a, const float* b, int straight_options, int max_straight) {
+        dtPolyRef ra = 0, rb = 0;
+        float na[3], nb[3];
+        query->findNearestPoly(a, kPickExtents, &filter, &ra, na);
+        query->findNearestPoly(b, kPickExtents, &filter, &rb, nb);
+        npolys = nstraight = 0;
+        if (!ra || !rb) return false;
+        const dtStatus s = query->findPath(ra, rb, na, nb, &filter, polys, &npolys, kMaxPolys);
+        if (dtStatusFailed(s) || npolys == 0) return false;
+        const dtStatus t = query->findStraightPath(na, nb, polys, npolys, straight.data(), flags.data(),
+                                                   refs.data(), &nstraight, max_straight, straight_options);
+        return !dtStatusFailed(t) && !(s & DT_PARTIAL_RESULT) && !(t & DT_BUFFER_TOO_SMALL) &&
+               polys[npolys - 1] == rb;
+    }
+};
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(std::ceil(q * double(v.size())) - 1))];
+}
+
+double mean(const std::vector<double>& v) {
+    return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
+
+struct PathSide {
+    std::vector<double> micros;
+    std::vector<bake::PathMetrics> metrics;
+};
+
+struct QueryPass {
+    double preferred = 0;
+    size_t clearway_failures = 0; // accepted pairs findPath did not answer at this preferred clearance
+    PathSide cw, dt;
+    // Over the pairs both answered.
+    double cw_mean_us = NAN, cw_p99_us = NAN, dt_mean_us = NAN, dt_p99_us = NAN, time_ratio = NAN;
+    double cw_locate_mean_us = NAN; // of cw_mean_us: the two locatePoint calls
+    double length_ratio_mean = NAN, length_ratio_p99 = NAN, length_ratio_max = NAN;
+    double cw_min_clearance = NAN, cw_mean_clearance = NAN, dt_min_clearance = NAN, dt_mean_clearance = NAN;
+    double cw_mean_min_clearance = NAN, dt_mean_min_clearance = NAN, clearance_ratio = NAN;
+    size_t cw_discontinuities = 0, dt_discontinuities = 0, cw_paths_with_discontinuity = 0,
+           dt_paths_with_discontinuity = 0;
+    double cw_max_jump_deg = 0, dt_max_jump_deg = 0;
+    double length_target = NAN;
+    bool clearance_target = false;
+};
+
+struct QueryMesh {
+    std::string name;
+    size_t layers = 0, detour_polys = 0;
+    double walkable_area = 0;
+    size_t points_drawn = 0, rejected_near_wall = 0, rejected_off_detour = 0;
+    size_t rejected_locate = 0; // locatePoint names another layer than the one sampled (or none)
+    size_t pairs_drawn = 0, rejected_clearway = 0, rejected_detour = 0, rejected_both = 0;
+    // Of rejected_clearway: Detour's path there passes a wall closer than the radius (measured), so
+    // refusing is right; the rest are pairs clearway misses although Detour found a clear way.
+    size_t rejected_clearway_narrow = 0;
+    size_t pairs = 0;
+    std::vector<QueryPass> passes;
+};
+
+volatile uint64_t g_sink = 0; // results of timed calls nothing else reads
+
+double sinceMicros(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, QueryMesh* out) {
+    out->name = baseName(mesh_path);
+    // clearway: the cw-bake pipeline in memory, max step = Recast's climb.
+    bake::RoadmapRequest request;
+    request.input_path = mesh_path;
+    request.import_options.max_step = args.max_step;
+    bake::RoadmapResult baked;
+    if (bake::Error e = bake::bakeLevel(request, &baked, bake::silentLog())) return e;
+    const bake::Footprint& fp = baked.roadmap.footprint;
+    out->layers = fp.layers.size();
+    for (const bake::FootprintLayer& l : fp.layers)
+        out->walkable_area += l.area;
+    const std::vector<uint8_t> bytes = bake::serializeRoadmap(baked.roadmap);
+    std::vector<uint64_t> asset((bytes.size() + 7) / 8); // 8-byte aligned, as the loader requires
+    std::memcpy(asset.data(), bytes.data(), bytes.size());
+    clearway::RoadmapView view;
+    if (clearway::loadRoadmap(asset.data(), bytes.size(), &view) != clearway::Status::Ok)
+        return {bake::ErrorCode::Internal, mesh_path + ": the baked roadmap does not load"};
+    size_t scratch_bytes = 0;
+    clearway::pathScratchSize(view, &scratch_bytes);
+    std::vector<uint64_t> scratch_memory(scratch_bytes / 8 + 1);
+    clearway::PathScratch* scratch = nullptr;
+    if (clearway::pathScratchInit(view, scratch_memory.data(), scratch_bytes, &scratch) !=
+        clearway::Status::Ok)
+        return {bake::ErrorCode::Internal, mesh_path + ": pathScratchInit failed"};
+
+    // Detour: the same triangles, shifted by clearway's origin (local coordinates, Y-up).
+    ObjMesh obj;
+    if (bake::Error e = loadObj(mesh_path, &obj, bake::internalToWorld(fp.origin, request.import_options)))
+        return e;
+    RecastSettings settings;
+    settings.cell_size = float(args.cell_size);
+    settings.agent_radius = float(args.radius);
+    settings.agent_max_climb = float(args.max_step);
+    settings.detour = true;
+    RecastResult rc;
+    if (bake::Error e = buildRecast(obj, settings, &rc)) return {e.code, mesh_path + ": " + e.message};
+    out->detour_polys = size_t(rc.polys);
+    Detour dt;
+    dt.nav = rc.navmesh;
+    dt.query.reset(dtAllocNavMeshQuery());
+    if (!dt.query || dtStatusFailed(dt.query->init(dt.nav.get(), kMaxNodes)))
+        return {bake::ErrorCode::Internal, mesh_path + ": dtNavMeshQuery::init failed"};
+
+    // Walls: every ring (portals included) for the start/goal test, as findPath checks them; the
+    // solid walls (portals are walked through) for the path metrics.
+    std::vector<bake::WallGrid> all_walls, solid_walls;
+    for (uint32_t l = 0; l < fp.layers.size(); ++l) {
+        all_walls.emplace_back(bake::layerWalls(fp.layers[l]));
+        solid_walls.emplace_back(bake::solidLayerWalls(fp, l));
+    }
+    const Surfaces surfaces(fp);
+    if (surfaces.empty()) return {bake::ErrorCode::NoWalkableSurface, mesh_path + ": no walkable surface"};
+
+    // Draws, uniform by area over every layer's surface. A point is kept when its clearance (every
+    // wall of its layer) is >= radius, locatePoint names the layer it was drawn on, and a Detour
+    // polygon lies under it within 1 m of its height (Recast erodes by radius + a cell, so a sample
+    // near a wall can fall outside Detour's mesh); a pair is kept when both engines find a complete
+    // path between its points (most rejected pairs join parts no walk connects).
+    struct Endpoint {
+        bake::Vec3 p;
+        uint32_t layer;
+        float d[3];
+    };
+    Rng rng{std::mt19937_64(args.seed)};
+    auto drawPoint = [&](Endpoint* e) {
+        for (;;) {
+            ++out->points_drawn;
+            surfaces.sample(rng, &e->p, &e->layer);
+            if (all_walls[e->layer].distance({e->p.x, e->p.y}) < args.radius) {
+                ++out->rejected_near_wall;
+                continue;
+            }
+            clearway::PathEndpoint located{};
+            if (clearway::locatePoint(view, scratch, {e->p.x, e->p.y, e->p.z}, args.max_step, &located) !=
+                    clearway::Status::Ok ||
+                located.layer != e->layer) {
+                ++out->rejected_locate;
+                continue;
+            }
+            toDetour(e->p, e->d);
+            dtPolyRef ref = 0;
+            float nearest[3];
+            bool over = false;
+            dt.query->findNearestPoly(e->d, kPickExtents, &dt.filter, &ref, nearest, &over);
+            if (!ref || !over || std::abs(double(nearest[1]) - double(e->d[1])) > kOnNavmeshHeight) {
+                ++out->rejected_off_detour;
+                continue;
+            }
+            return;
+        }
+    };
+    bake::PathMetricsOptions metric_options;
+    metric_options.step = args.step;
+    // Detour's path between the endpoints, measured. Its pieces are cut every `step` here, each
+    // point located on the layer whose surface is nearest its interpolated height: a straight
+    // piece can cross from one layer onto another anywhere (not only at its ends).
+    std::vector<bake::Vec2> dense;
+    std::vector<uint32_t> dense_layers;
+    auto detourMetrics = [&](const Endpoint& a, const Endpoint& b) {
+        dense.clear();
+        dense_layers.clear();
+        dt.path(a.d, b.d, 0, kMaxStraightAll);
+        uint32_t layer = a.layer;
+        for (int k = 0; k < dt.nstraight; ++k) {
+            const bake::Vec3 q = fromDetour(&dt.straight[size_t(k) * 3]);
+            const bake::Vec3 p = k > 0 ? fromDetour(&dt.straight[size_t(k - 1) * 3]) : q;
+            const int n =
+                k > 0 ? std::max(1, int(std::ceil(std::hypot(q.x - p.x, q.y - p.y) / args.step))) : 1;
+            for (int j = k > 0 ? 1 : 0; j <= n; ++j) {
+                const double t = double(j) / n;
+                const bake::Vec3 r{p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t, p.z + (q.z - p.z) * t};
+                surfaces.locate(r, &layer); // keeps the previous layer where no surface lies under r
+                dense.push_back({r.x, r.y});
+                dense_layers.push_back(layer);
+            }
+        }
+        return bake::measurePath(dense, dense_layers, solid_walls, metric_options);
+    };
+    std::vector<std::pair<Endpoint, Endpoint>> pairs;
+    std::vector<clearway::PathSegment> segments(kMaxSegments);
+    uint32_t count = 0;
+    // What a game does per query: the layer of each 3D point (locatePoint), then findPath.
+    auto clearwayPath = [&](const Endpoint& a, const Endpoint& b, double preferred) {
+        clearway::PathEndpoint from{}, to{};
+        if (clearway::locatePoint(view, scratch, {a.p.x, a.p.y, a.p.z}, args.max_step, &from) !=
+                clearway::Status::Ok ||
+            clearway::locatePoint(view, scratch, {b.p.x, b.p.y, b.p.z}, args.max_step, &to) !=
+                clearway::Status::Ok)
+            return clearway::Status::NotFound;
+        return clearway::findPath(view, scratch, from, to, args.radius, preferred, segments.data(), &count,
+                                  kMaxSegments);
+    };
+    const size_t max_draws = args.pairs * 50 + 1000;
+    while (pairs.size() < args.pairs && out->pairs_drawn < max_draws) {
+        Endpoint a, b;
+        drawPoint(&a);
+        drawPoint(&b);
+        ++out->pairs_drawn;
+        const bool cw_ok = clearwayPath(a, b, args.radius) == clearway::Status::Ok;
+        const bool dt_ok = dt.path(a.d, b.d, 0, kMaxStraight);
+        if (cw_ok && dt_ok)
+            pairs.emplace_back(a, b);
+        else if (!cw_ok && !dt_ok)
+            ++out->rejected_both;
+        else if (!cw_ok) {
+            ++out->rejected_clearway;
+            const bake::PathMetrics dm = detourMetrics(a, b);
+            out->rejected_clearway_narrow += dm.min_clearance < args.radius;
+        } else
+            ++out->rejected_detour;
+    }
+    out->pairs = pairs.size();
+    if (pairs.size() < args.pairs)
+        spdlog::warn("{}: only {} of {} pairs after {} draws", out->name, pairs.size(), args.pairs,
+                     out->pairs_drawn);
+
+    // Detour's paths do not depend on the preferred clearance: measured once.
+    std::vector<bake::PathMetrics> dt_metrics(pairs.size());
+    for (size_t i = 0; i < pairs.size(); ++i)
+        dt_metrics[i] = detourMetrics(pairs[i].first, pairs[i].second);
+
+    for (const double preferred : {args.radius, 2 * args.radius}) {
+        QueryPass pass;
+        pass.preferred = preferred;
+        std::vector<char> ok(pairs.size(), 0);
+        // Timed loops, one engine at a time over every pair (each gets its own warm caches), run
+        // `repeats` times; each query keeps its fastest run, so a time slice lost to another
+        // process on a shared machine does not land in either engine's tail.
+        pass.cw.micros.assign(pairs.size(), INFINITY);
+        pass.dt.micros.assign(pairs.size(), INFINITY);
+        double locate_total = INFINITY;
+        for (int r = 0; r < args.repeats; ++r) {
+            for (size_t i = 0; i < pairs.size(); ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const clearway::Status s = clearwayPath(pairs[i].first, pairs[i].second, preferred);
+                pass.cw.micros[i] = std::min(pass.cw.micros[i], sinceMicros(t0));
+                ok[i] = s == clearway::Status::Ok;
+            }
+            for (size_t i = 0; i < pairs.size(); ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                dt.path(pairs[i].first.d, pairs[i].second.d, 0, kMaxStraight);
+                pass.dt.micros[i] = std::min(pass.dt.micros[i], sinceMicros(t0));
+            }
+            // The locatePoint share of clearway's time, over the whole loop.
+            const auto t0 = std::chrono::steady_clock::now();
+            clearway::PathEndpoint e{};
+            for (const auto& [a, b] : pairs) {
+                clearway::locatePoint(view, scratch, {a.p.x, a.p.y, a.p.z}, args.max_step, &e);
+                g_sink = g_sink + e.layer;
+                clearway::locatePoint(view, scratch, {b.p.x, b.p.y, b.p.z}, args.max_step, &e);
+                g_sink = g_sink + e.layer;
+            }
+            locate_total = std::min(locate_total, sinceMicros(t0));
+        }
+        pass.cw_locate_mean_us = locate_total / double(std::max<size_t>(pairs.size(), 1));
+        // Untimed: clearway's paths again, measured.
+        std::vector<double> ratios, cw_means, dt_means, cw_mins, dt_mins;
+        std::vector<uint32_t> layers;
+        pass.cw_min_clearance = pass.dt_min_clearance = INFINITY;
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            if (!ok[i]) {
+                ++pass.clearway_failures;
+                continue;
+            }
+            clearwayPath(pairs[i].first, pairs[i].second, preferred);
+            const std::vector<bake::Vec2> pts =
+                bake::pathPolyline(segments.data(), count, metric_options, &layers);
+            const bake::PathMetrics cm = bake::measurePath(pts, layers, solid_walls, metric_options);
+            const bake::PathMetrics& dm = dt_metrics[i];
+            if (dm.length > 0) ratios.push_back(cm.length / dm.length);
+            cw_means.push_back(cm.mean_clearance);
+            dt_means.push_back(dm.mean_clearance);
+            cw_mins.push_back(cm.min_clearance);
+            dt_mins.push_back(dm.min_clearance);
+            pass.cw_min_clearance = std::min(pass.cw_min_clearance, cm.min_clearance);
+            pass.dt_min_clearance = std::min(pass.dt_min_clearance, dm.min_clearance);
+            pass.cw_discontinuities += cm.heading_discontinuities;
+            pass.dt_discontinuities += dm.heading_discontinuities;
+            pass.cw_paths_with_discontinuity += cm.heading_discontinuities > 0;
+            pass.dt_paths_with_discontinuity += dm.heading_discontinuities > 0;
+            pass.cw_max_jump_deg = std::max(pass.cw_max_jump_deg, cm.max_heading_jump_deg);
+            pass.dt_max_jump_deg = std::max(pass.dt_max_jump_deg, dm.max_heading_jump_deg);
+        }
+        pass.cw_mean_us = mean(pass.cw.micros);
+        pass.cw_p99_us = percentile(pass.cw.micros, 0.99);
+        pass.dt_mean_us = mean(pass.dt.micros);
+        pass.dt_p99_us = percentile(pass.dt.micros, 0.99);
+        pass.time_ratio = pass.cw_mean_us / pass.dt_mean_us;
+        pass.length_ratio_mean = mean(ratios);
+        pass.length_ratio_p99 = percentile(ratios, 0.99);
+        pass.length_ratio_max = ratios.empty() ? NAN : *std::max_element(ratios.begin(), ratios.end());
+        pass.cw_mean_clearance = mean(cw_means);
+        pass.dt_mean_clearance = mean(dt_means);
+        pass.cw_mean_min_clearance = mean(cw_mins);
+        pass.dt_mean_min_clearance = mean(dt_mins);
+        pass.clearance_ratio = pass.cw_mean_clearance / pass.dt_mean_clearance;
+        const bool wide = preferred > args.radius;
+        pass.length_target = wide ? kWideLengthTarget : kNearLengthTarget;
+        pass.clearance_target = wide;
+        out->passes.push_back(std::move(pass));
+    }
+    return {};
+}
+
+int runQuery(const QueryArgs& args) {
+    std::vector<QueryMesh> rows;
+    int status = 0;
+    for (const std::string& mesh : args.meshes) {
+        spdlog::info("{}: bake, Recast + Detour, {} pairs", baseName(mesh), args.pairs);
+        QueryMesh row;
+        if (bake::Error e = runQueryMesh(args, mesh, &row)) {
+            spdlog::error("{}", e.message);
+            if (status == 0) status = bake::exitCodeFor(e);
+            continue;
+        }
+        rows.push_back(std::move(row));
+    }
+    auto n = [](double v) { return jsonNumber(v); };
+    if (args.json) {
+        std::printf(
+            "{\"pairs\":%zu,\"seed\":%llu,\"radius\":%s,\"recast_cell_size\":%s,\"max_step\":%s,"
+            "\"metrics_step\":%s,\"repeats\":%d,\"targets\":{\"time_ratio\":%g,\"length_ratio_near\":%g,"
+            "\"length_ratio_wide\":%g,\"clearance_ratio_wide\":%g},\"meshes\":[",
+            args.pairs, static_cast<unsigned long long>(args.seed), n(args.radius).c_str(),
+            n(args.cell_size).c_str(), n(args.max_step).c_str(), n(args.step).c_str(), args.repeats,
+            kQueryTimeTarget, kNearLengthTarget, kWideLengthTarget, kClearanceTarget);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const QueryMesh& r = rows[i];
+            std::printf("%s{\"mesh\":%s,\"layers\":%zu,\"walkable_area\":%s,\"detour_polys\":%zu,"
+                        "\"points_drawn\":%zu,\"rejected_near_wall\":%zu,\"rejected_locate\":%zu,\"rejected_"
+                        "off_detour\":%zu,"
+                        "\"pairs_drawn\":%zu,\"rejected_clearway_only\":%zu,\"rejected_clearway_only_detour_"
+                        "narrower\":%zu,"
+                        "\"rejected_detour_only\":%zu,"
+                        "\"rejected_both\":%zu,\"pairs\":%zu,\"passes\":[",
+                        i ? "," : "", jsonString(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
+                        r.detour_polys, r.points_drawn, r.rejected_near_wall, r.rejected_locate,
+                        r.rejected_off_detour, r.pairs_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
+                        r.rejected_detour, r.rejected_both, r.pairs);
+            for (size_t k = 0; k < r.passes.size(); ++k) {
+                const QueryPass& p = r.passes[k];
+                std::printf(
+                    "%s{\"preferred_clearance\":%s,\"clearway_failures\":%zu,\"clearway_mean_us\":%s,"
+                    "\"clearway_locate_mean_us\":%s,"
+                    "\"clearway_p99_us\":%s,\"detour_mean_us\":%s,\"detour_p99_us\":%s,\"time_ratio\":%s,"
+                    "\"length_ratio_mean\":%s,\"length_ratio_p99\":%s,\"length_ratio_max\":%s,"
+                    "\"clearway_min_clearance\":%s,\"clearway_mean_min_clearance\":%s,"
+                    "\"clearway_mean_clearance\":%s,\"detour_min_clearance\":%s,"
+                    "\"detour_mean_min_clearance\":%s,\"detour_mean_clearance\":%s,\"clearance_ratio\":%s,"
+                    "\"clearway_discontinuities\":%zu,\"clearway_paths_with_discontinuity\":%zu,"
+                    "\"clearway_max_jump_deg\":%s,\"detour_discontinuities\":%zu,"
+                    "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s}",
+                    k ? "," : "", n(p.preferred).c_str(), p.clearway_failures, n(p.cw_mean_us).c_str(),
+                    n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(), n(p.dt_mean_us).c_str(),
+                    n(p.dt_p99_us).c_str(), n(p.time_ratio).c_str(), n(p.length_ratio_mean).c_str(),
+                    n(p.length_ratio_p99).c_str(), n(p.length_ratio_max).c_str(),
+                    n(p.cw_min_clearance).c_str(), n(p.cw_mean_min_clearance).c_str(),
+                    n(p.cw_mean_clearance).c_str(), n(p.dt_min_clearance).c_str(),
+                    n(p.dt_mean_min_clearance).c_str(), n(p.dt_mean_clearance).c_str(),
+                    n(p.clearance_ratio).c_str(), p.cw_discontinuities, p.cw_paths_with_discontinuity,
+                    n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities, p.dt_paths_with_discontinuity,
+                    n(p.dt_max_jump_deg).c_str());
+            }
+            std::printf("]}");
+        }
+        std::printf("]}\n");
+        return status;
+    }
+
+    std::printf(
+        "| mesh | layers | Detour polygons | pairs | rejected points: near a wall / other layer located / "
+        "off Detour's mesh | rejected pairs: no clearway path (Detour's passes < radius) / no Detour "
+        "path / neither |\n|---|---:|---:|---:|---|---|\n");
+    for (const QueryMesh& r : rows)
+        std::printf("| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu |\n",
+                    r.name.c_str(), r.layers, r.detour_polys, r.pairs, r.rejected_near_wall,
+                    r.rejected_locate, r.rejected_off_detour, r.points_drawn, r.rejected_clearway,
+                    r.rejected_clearway_narrow, r.rejected_detour, r.rejected_both, r.pairs_drawn);
+    std::printf(
+        "\n| mesh | preferred | clearway µs mean / p99 | of which locatePoint ×2 | Detour µs mean / p99 | "
+        "time ratio | ≤ %.1f× "
+        "| length ratio mean / p99 / max | target | min clearance clearway / Detour | mean clearance "
+        "clearway / Detour | ratio | target | discontinuities clearway / Detour |\n",
+        kQueryTimeTarget);
+    std::printf("|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---|---:|\n");
+    for (const QueryMesh& r : rows)
+        for (const QueryPass& p : r.passes) {
+            const bool length_ok = p.length_ratio_mean <= p.length_target;
+            std::string target =
+                std::string(length_ok ? "ok" : "miss") + " (≤ " + show(p.length_target, "%.2f") + ")";
+            std::string clearance_target = "-";
+            if (p.clearance_target)
+                clearance_target = std::string(p.clearance_ratio >= kClearanceTarget ? "ok" : "miss") +
+                                   " (≥ " + show(kClearanceTarget, "%.0f") + "×)";
+            std::printf(
+                "| %s | %.2f | %s / %s | %s | %s / %s | %s | %s | %s / %s / %s | %s | %s / %s | %s / %s | %s "
+                "| %s | %zu / %zu |\n",
+                r.name.c_str(), p.preferred, show(p.cw_mean_us, "%.1f").c_str(),
+                show(p.cw_p99_us, "%.1f").c_str(), show(p.cw_locate_mean_us, "%.1f").c_str(),
+                show(p.dt_mean_us, "%.1f").c_str(), show(p.dt_p99_us, "%.1f").c_str(),
+                show(p.time_ratio, "%.2f×").c_str(), verdict(p.time_ratio, kQueryTimeTarget),
+                show(p.length_ratio_mean, "%.3f").c_str(), show(p.length_ratio_p99, "%.3f").c_str(),
+                show(p.length_ratio_max, "%.3f").c_str(), target.c_str(),
+                show(p.cw_min_clearance, "%.3f").c_str(), show(p.dt_min_clearance, "%.3f").c_str(),
+                show(p.cw_mean_clearance, "%.3f").c_str(), show(p.dt_mean_clearance, "%.3f").c_str(),
+                show(p.clearance_ratio, "%.2f×").c_str(), clearance_target.c_str(), p.cw_discontinuities,
+                p.dt_discontinuities);
+            if (p.clearway_failures)
+                spdlog::warn("{}: findPath failed on {} accepted pairs at preferred clearance {}", r.name,
+                             p.clearway_failures, p.preferred);
+        }
+    std::printf(
+        "\nSeed %llu, agent radius %g m, Recast cell size %g m (RecastDemo defaults otherwise), max step / "
+        "climb %g m. Times: per query, the fastest of %d runs, whole query (clearway 2× locatePoint + "
+        "findPath, "
+        "the locatePoint pair's mean shown apart; Detour 2× "
+        "findNearestPoly + findPath + findStraightPath). Clearance and discontinuities: bake::measurePath "
+        "against the solid walls, samples every %g m, kinks above %g°.\n",
+        static_cast<unsigned long long>(args.seed), args.radius, args.cell_size, args.max_step, args.repeats,
+        args.step, bake::PathMetricsOptions{}.discontinuity_deg);
+    return status;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -927,6 +1527,34 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     bake_cmd->add_flag("--json", bench.json, "print one JSON object instead of markdown tables");
 
+    QueryArgs query;
+    CLI::App* query_cmd = app.add_subcommand(
+        "query",
+        "findPath next to Detour (2x findNearestPoly + findPath + findStraightPath) on the same random "
+        "start/goal pairs: time per query, length ratio, clearance, heading discontinuities");
+    query_cmd->add_option("meshes", query.meshes, "Y-up OBJ meshes (baked by clearway and by Recast)")
+        ->required();
+    query_cmd->add_option("--pairs", query.pairs, "start/goal pairs reachable in both, per mesh")
+        ->check(CLI::Range(size_t(1), size_t(10000000)))
+        ->capture_default_str();
+    query_cmd->add_option("--seed", query.seed, "seed of the pairs")->capture_default_str();
+    query_cmd->add_option("--radius", query.radius, "agent radius, metres (both engines)")
+        ->check(CLI::Range(0.01, 100.0))
+        ->capture_default_str();
+    query_cmd->add_option("--cell-size", query.cell_size, "Recast cell size, metres (RecastDemo default 0.3)")
+        ->check(CLI::Range(0.01, 10.0))
+        ->capture_default_str();
+    query_cmd->add_option("--max-step", query.max_step, "clearway max step = Recast climb, metres")
+        ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
+    query_cmd->add_option("--step", query.step, "path metrics: clearance sample spacing, metres")
+        ->check(CLI::Range(0.001, 10.0))
+        ->capture_default_str();
+    query_cmd->add_option("--repeats", query.repeats, "timed runs of every query; each keeps its fastest")
+        ->check(CLI::Range(1, 100))
+        ->capture_default_str();
+    query_cmd->add_flag("--json", query.json, "print one JSON object instead of markdown tables");
+
     // One measurement in a fresh process (used by `bake`; not for people).
     ChildArgs child;
     CLI::App* child_cmd = app.add_subcommand("child", "one measurement (internal)")->group("");
@@ -947,6 +1575,7 @@ int main(int argc, char** argv) {
     setupLogger();
     if (area_cmd->parsed()) return runRecastArea(area);
     if (child_cmd->parsed()) return runChild(child);
+    if (query_cmd->parsed()) return runQuery(query);
     bench.boxes.erase(std::remove(bench.boxes.begin(), bench.boxes.end(), size_t(0)), bench.boxes.end());
     return runBake(bench);
 }

@@ -413,8 +413,8 @@ int main(int argc, char** argv) {
             for (size_t vi = 0; vi < kVehicleCount && ok; ++vi) {
                 uint32_t count = 0;
                 ok = findPath(L.view, L.scratch, {a.position.x, a.position.y, a.layer},
-                              {b.position.x, b.position.y, b.layer}, kVehicles[vi].radius, segs.data(),
-                              &count, uint32_t(segs.size())) == Status::Ok;
+                              {b.position.x, b.position.y, b.layer}, kVehicles[vi].radius, INFINITY,
+                              segs.data(), &count, uint32_t(segs.size())) == Status::Ok;
                 for (uint32_t k = 0; ok && k < count; ++k)
                     ok = !segs[k].portal && segs[k].layer == a.layer;
                 if (!ok) break;

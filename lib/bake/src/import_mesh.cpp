@@ -1,6 +1,8 @@
 // Mesh loading through Assimp: any format it reads becomes one triangle soup in the internal frame.
 #include <clearway/bake.h>
 
+#include "import_internal.h"
+
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
@@ -29,6 +31,40 @@ Error checkFinite(const std::vector<Vec3>& positions, const std::vector<uint32_t
 }
 
 } // namespace
+
+namespace detail {
+
+unsigned configureImporter(Assimp::Importer& importer) {
+    // Points and lines are dropped (SortByPType + the flag below); node transforms are baked into
+    // the vertices so instanced props land where the level places them.
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
+           aiProcess_SortByPType;
+}
+
+Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out) {
+    std::vector<Vec3> positions;
+    std::vector<uint32_t> indices;
+    for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+        const aiMesh* mesh = scene.mMeshes[m];
+        if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+        const auto base = static_cast<uint32_t>(positions.size());
+        for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+            const aiVector3D& p = mesh->mVertices[v];
+            positions.push_back({p.x, p.y, p.z});
+        }
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            const aiFace& face = mesh->mFaces[f];
+            if (face.mNumIndices != 3) continue;
+            for (int k = 0; k < 3; ++k)
+                indices.push_back(base + face.mIndices[k]);
+        }
+    }
+    if (indices.empty()) return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
+    return meshFromTriangles(positions, indices, options, name, out);
+}
+
+} // namespace detail
 
 Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
                         const ImportOptions& options, const std::string& name, Mesh* out) {
@@ -63,35 +99,11 @@ Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out,
     if (bytes.empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
 
     Assimp::Importer importer;
-    // Points and lines are dropped (SortByPType + the flag below); node transforms are baked into
-    // the vertices so instanced props land where the level places them.
-    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                           aiProcess_PreTransformVertices | aiProcess_SortByPType;
-    const aiScene* scene = importer.ReadFile(path, flags);
+    const aiScene* scene = importer.ReadFile(path, detail::configureImporter(importer));
     if (!scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
 
-    std::vector<Vec3> positions;
-    std::vector<uint32_t> indices;
-    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-        const aiMesh* mesh = scene->mMeshes[m];
-        if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
-        const auto base = static_cast<uint32_t>(positions.size());
-        for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-            const aiVector3D& p = mesh->mVertices[v];
-            positions.push_back({p.x, p.y, p.z});
-        }
-        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-            const aiFace& face = mesh->mFaces[f];
-            if (face.mNumIndices != 3) continue;
-            for (int k = 0; k < 3; ++k)
-                indices.push_back(base + face.mIndices[k]);
-        }
-    }
-    if (indices.empty()) return {ErrorCode::EmptyMesh, path + ": mesh has no triangles"};
-
     Mesh mesh;
-    if (Error e = meshFromTriangles(positions, indices, options, path, &mesh)) return e;
+    if (Error e = detail::meshFromScene(*scene, options, path, &mesh)) return e;
     mesh.source_hash = fnv1a64(bytes.data(), bytes.size());
     log.log(LogLevel::Info, path + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");

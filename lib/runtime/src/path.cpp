@@ -1,8 +1,6 @@
 // Roadmap queries: nearest usable roadmap point (edge grid) and findPath (snap, A*, blends).
 // Everything runs on a view verified by loadRoadmap, so indices are trusted; work is in double.
-#include <clearway/runtime.h>
-
-#include <clearway/schema/roadmap_generated.h>
+#include "path_internal.h"
 
 #include <cmath>
 #include <cstring>
@@ -12,44 +10,11 @@
 
 namespace clearway {
 
-namespace detail {
-// Corner of the path polyline before blending.
-struct PathCorner {
-    enum Kind : uint8_t { Interior, Vertex, Snap, Endpoint } kind; // higher wins when two coincide
-    bool portal; // the piece after this corner runs along a portal edge
-    uint32_t layer;
-    uint32_t vertex, edge_in, edge_out;
-    double x, y;
-    double trim; // arc starts/ends this far from the corner along both pieces
-};
-} // namespace detail
-
-struct PathScratch {
-    const uint8_t* data; // the roadmap this scratch was built for
-    uint32_t vertex_count, edge_count, blend_count, corner_capacity;
-    uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
-    uint32_t heap_size;
-    uint32_t* adj_start;   // vertex_count + 1
-    uint32_t* adj;         // incident edges, self-loops left out
-    uint32_t* blend_start; // vertex_count + 1
-    uint32_t* blend_ids;   // blends grouped by vertex
-    double* edge_length;   // polyline length per edge
-    double* g;
-    double* f;
-    uint32_t* parent; // edge index, or a start marker
-    uint32_t* stamp;
-    uint32_t* heap_pos; // kClosed once expanded
-    uint32_t* heap;
-    uint32_t* route;             // edges of the found route, in order
-    detail::PathCorner* corners; // path polyline before blending
-};
-
 namespace {
 
-namespace fb = ::clearway::schema;
+using namespace ::clearway::detail;
 using Corner = detail::PathCorner;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr uint32_t kNone = 0xffffffffu;
 constexpr uint32_t kStartBackward = 0xfffffffeu; // start leaves its edge towards vertex a
 constexpr uint32_t kStartForward = 0xfffffffdu;  // ... towards vertex b
@@ -62,134 +27,16 @@ constexpr double kSamePoint = 1e-6;
 // would carry rounding noise into the path's tangent.
 constexpr double kMinLine = 1e-4;
 
-template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
-    return v ? v->size() : 0;
-}
-
-const fb::Roadmap* root(const RoadmapView& view) {
-    return view.data ? fb::GetRoadmap(view.data) : nullptr;
-}
-
-struct P {
-    double x, y;
+// One layer's walls, queried through the scratch's wall grid.
+struct LayerWalls {
+    const fb::Roadmap& rm;
+    const PathScratch& s;
+    uint32_t layer;
 };
-P operator-(P a, P b) {
-    return {a.x - b.x, a.y - b.y};
-}
-P operator+(P a, P b) {
-    return {a.x + b.x, a.y + b.y};
-}
-P operator*(P a, double s) {
-    return {a.x * s, a.y * s};
-}
-double dot(P a, P b) {
-    return a.x * b.x + a.y * b.y;
-}
-double cross(P a, P b) {
-    return a.x * b.y - a.y * b.x;
-}
-double norm(P a) {
-    return std::sqrt(dot(a, a));
-}
-P pt(const fb::Vec2* v) {
-    return {v->x(), v->y()};
-}
-
-// Squared distance from p to segment a-b, and the parameter of the closest point.
-double pointSegment2(P p, P a, P b, double* t_out) {
-    const P d = b - a;
-    const double len2 = dot(d, d);
-    double t = len2 > 0.0 ? dot(p - a, d) / len2 : 0.0;
-    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    if (t_out) *t_out = t;
-    const P q = a + d * t - p;
-    return dot(q, q);
-}
-
-double orient(P a, P b, P c) {
-    return cross(b - a, c - a);
-}
-
-bool onSegment(P a, P b, P p) {
-    return p.x >= (a.x < b.x ? a.x : b.x) && p.x <= (a.x > b.x ? a.x : b.x) &&
-           p.y >= (a.y < b.y ? a.y : b.y) && p.y <= (a.y > b.y ? a.y : b.y);
-}
-
-bool segmentsIntersect(P a, P b, P c, P d) {
-    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
-    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
-    return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
-           (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
-}
-
-double segmentSegment2(P a, P b, P c, P d) {
-    if (segmentsIntersect(a, b, c, d)) return 0.0;
-    double m = pointSegment2(a, c, d, nullptr);
-    double v = pointSegment2(b, c, d, nullptr);
-    m = v < m ? v : m;
-    v = pointSegment2(c, a, b, nullptr);
-    m = v < m ? v : m;
-    v = pointSegment2(d, a, b, nullptr);
-    return v < m ? v : m;
-}
-
-const fb::Layer* layerOf(const fb::Roadmap& rm, uint32_t layer) {
-    return rm.footprint()->layers()->Get(layer);
-}
-
-// Calls fn(a, b) for every wall (ring edge) of the layer; stops when fn returns false.
-template <typename Fn> bool forEachWall(const fb::Layer& layer, Fn fn) {
-    const auto* rings = layer.rings();
-    const auto* verts = layer.boundary_vertices();
-    for (uint32_t r = 0, nr = sizeOf(rings); r < nr; ++r) {
-        const fb::Ring* ring = rings->Get(r);
-        const uint32_t first = ring->first_vertex(), n = ring->vertex_count();
-        for (uint32_t i = 0; i < n; ++i) {
-            const P a = pt(verts->Get(first + i));
-            const P b = pt(verts->Get(first + (i + 1 == n ? 0 : i + 1)));
-            if (!fn(a, b)) return false;
-        }
-    }
-    return true;
-}
-
-// Even-odd over every ring: outer rings and holes of non-overlapping polygons.
-bool insideLayer(const fb::Layer& layer, P p) {
-    bool inside = false;
-    forEachWall(layer, [&](P a, P b) {
-        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
-            inside = !inside;
-        return true;
-    });
-    return inside;
-}
 
 // No wall touches a-b and every wall is at least `radius` away from it.
-bool segmentClear(const fb::Layer& layer, P a, P b, double radius) {
-    const double lo_x = (a.x < b.x ? a.x : b.x) - radius, hi_x = (a.x > b.x ? a.x : b.x) + radius;
-    const double lo_y = (a.y < b.y ? a.y : b.y) - radius, hi_y = (a.y > b.y ? a.y : b.y) + radius;
-    const double r2 = radius * radius;
-    return forEachWall(layer, [&](P c, P d) {
-        // Bounding boxes apart by more than the radius: cannot be closer than it.
-        if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
-            (c.y > hi_y && d.y > hi_y))
-            return true;
-        const double d2 = segmentSegment2(a, b, c, d);
-        return d2 > 0.0 && d2 >= r2;
-    });
-}
-
-// The arc tangent at a and c inside triangle a-corner-c keeps `radius` when the triangle's sides
-// do (the two legs are path pieces already known clear, the chord is checked here) and no wall
-// vertex lies inside it: the nearest point of the triangle to any outside point is on its boundary.
-bool triangleClear(const fb::Layer& layer, P a, P corner, P c, double radius) {
-    if (!segmentClear(layer, a, c, radius)) return false;
-    const double sense = orient(a, corner, c);
-    return forEachWall(layer, [&](P w, P) {
-        const double o1 = orient(a, corner, w), o2 = orient(corner, c, w), o3 = orient(c, a, w);
-        const bool inside = sense > 0 ? (o1 > 0 && o2 > 0 && o3 > 0) : (o1 < 0 && o2 < 0 && o3 < 0);
-        return !inside;
-    });
+bool segmentClear(const LayerWalls& walls, P a, P b, double radius) {
+    return wallsSegmentClear(walls.rm, walls.s, walls.layer, a, b, radius);
 }
 
 bool usableForSnap(const fb::Roadmap& rm, const fb::RoadmapEdge& e, uint32_t layer, double radius) {
@@ -306,7 +153,7 @@ double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q) {
 
 // The edge's polyline from q to vertex a (towards_a) or b keeps `radius` from the walls: checked
 // exactly piece by piece, for edges whose minimum clearance is too small as a whole.
-bool partialClear(const fb::Roadmap& rm, const fb::Layer& walls, const RoadmapPoint& q, bool towards_a,
+bool partialClear(const fb::Roadmap& rm, const LayerWalls& walls, const RoadmapPoint& q, bool towards_a,
                   double radius) {
     const fb::RoadmapEdge* e = rm.edges()->Get(q.edge);
     const auto* points = rm.points();
@@ -326,9 +173,10 @@ constexpr uint8_t kTowardsA = 1, kTowardsB = 2;
 // Snap an endpoint: the nearest usable roadmap point that a straight, clear line reaches. Else
 // a visible point on a narrower edge (a branch into a corner, say) from which the edge keeps the
 // radius towards at least one of its vertices. *directions: which ways along the edge are clear.
-bool snap(const fb::Roadmap& rm, uint32_t layer, P p, double radius, RoadmapPoint* out, uint8_t* directions) {
+bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p, double radius,
+          RoadmapPoint* out, uint8_t* directions) {
     RoadmapPoint candidates[kSnapCandidates];
-    const fb::Layer& walls = *layerOf(rm, layer);
+    const LayerWalls walls{rm, scratch, layer};
     auto visible = [&](const RoadmapPoint& c) {
         return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
     };
@@ -418,7 +266,7 @@ size_t alignUp(size_t v, size_t a) {
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, g, f, parent, stamp, heap_pos, heap, route,
-        corners;
+        corners, corner_clearance, corner_origin, wall_grids, wall_cell_start, wall_cell_items;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -449,6 +297,13 @@ Layout layoutFor(const fb::Roadmap& rm) {
     // two endpoints and two snap points.
     l.corner_capacity = uint32_t(2 * p + 8);
     l.corners = take(size_t(l.corner_capacity) * sizeof(Corner));
+    l.corner_clearance = take(size_t(l.corner_capacity) * sizeof(double));
+    l.corner_origin = take(size_t(l.corner_capacity) * sizeof(uint32_t));
+    uint64_t cell_entries = 0, items = 0;
+    wallGridSizes(rm, &cell_entries, &items);
+    l.wall_grids = take(sizeOf(rm.footprint()->layers()) * sizeof(WallGrid));
+    l.wall_cell_start = take(size_t(cell_entries) * sizeof(uint32_t));
+    l.wall_cell_items = take(size_t(items) * sizeof(WallRef));
     l.total = at + 8; // slack to align the caller's pointer
     return l;
 }
@@ -500,6 +355,13 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->heap = reinterpret_cast<uint32_t*>(base + l.heap);
     s->route = reinterpret_cast<uint32_t*>(base + l.route);
     s->corners = reinterpret_cast<Corner*>(base + l.corners);
+    s->corner_clearance = reinterpret_cast<double*>(base + l.corner_clearance);
+    s->corner_origin = reinterpret_cast<uint32_t*>(base + l.corner_origin);
+    s->wall_grids = reinterpret_cast<WallGrid*>(base + l.wall_grids);
+    s->wall_cell_start = reinterpret_cast<uint32_t*>(base + l.wall_cell_start);
+    s->wall_cell_items = reinterpret_cast<WallRef*>(base + l.wall_cell_items);
+    s->layer_count = sizeOf(rm->footprint()->layers());
+    wallGridBuild(*rm, s);
 
     const uint32_t nv = s->vertex_count, ne = s->edge_count, nb = s->blend_count;
     const auto* edges = rm->edges();
@@ -637,10 +499,9 @@ P unit(P d) {
 // Distance from `point` to the arc that leaves corner - u*trim along u and turns by `turn` onto
 // the next piece (the arc findPath emits for that corner).
 double focusToArc(P corner, P u, double turn, double trim, P point) {
-    const double r = trim / std::tan(0.5 * std::fabs(turn));
-    const P start = corner - u * trim;
-    const P left{-u.y, u.x};
-    const P center = start + (turn > 0 ? left : left * -1.0) * r;
+    const CornerArc arc = cornerArc(corner, u, turn, trim);
+    const double r = arc.radius;
+    const P start = arc.start, center = arc.center;
     const double a0 = std::atan2(start.y - center.y, start.x - center.x);
     const double ap = std::atan2(point.y - center.y, point.x - center.x);
     double rel = turn > 0 ? ap - a0 : a0 - ap; // angle along the sweep direction
@@ -666,8 +527,10 @@ struct Emitter {
 } // namespace
 
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
-                double radius, PathSegment* out, uint32_t* out_count, uint32_t max_segments) {
+                double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                uint32_t max_segments) {
     const fb::Roadmap* rm = root(view);
+    if (std::isnan(preferred_clearance)) return Status::InvalidArgument;
     if (!rm || !scratch || !out_count || (max_segments > 0 && !out)) return Status::InvalidArgument;
     if (scratch->data != view.data) return Status::InvalidArgument;
     if (!finiteD(start.x) || !finiteD(start.y) || !finiteD(goal.x) || !finiteD(goal.y))
@@ -679,9 +542,9 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 
     PathScratch& s = *scratch;
     const P ps{start.x, start.y}, pg{goal.x, goal.y};
-    const fb::Layer& start_layer = *layerOf(*rm, start.layer);
-    const fb::Layer& goal_layer = *layerOf(*rm, goal.layer);
-    if (!insideLayer(start_layer, ps) || !insideLayer(goal_layer, pg)) return Status::NotFound;
+    const LayerWalls start_layer{*rm, s, start.layer};
+    if (!wallsInside(*rm, s, start.layer, ps) || !wallsInside(*rm, s, goal.layer, pg))
+        return Status::NotFound;
 
     Emitter emitter{out, max_segments, 0};
     auto finish = [&]() {
@@ -690,7 +553,14 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     };
 
     // Visible in a straight line: nothing shorter exists.
-    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, radius)) {
+    // With shortening, the line must also keep the preferred clearance the two ends allow.
+    double line_clearance = radius;
+    if (preferred_clearance < kInf && preferred_clearance > radius && start.layer == goal.layer) {
+        const double ends = std::fmin(wallsNearest(*rm, s, start.layer, ps, nullptr),
+                                      wallsNearest(*rm, s, goal.layer, pg, nullptr));
+        line_clearance = std::fmax(radius, std::fmin(preferred_clearance, ends));
+    }
+    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, line_clearance)) {
         PathSegment seg{};
         seg.type = PathSegmentType::Line;
         seg.layer = start.layer;
@@ -703,7 +573,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 
     RoadmapPoint qs, qg;
     uint8_t dirs_s = 0, dirs_g = 0;
-    if (!snap(*rm, start.layer, ps, radius, &qs, &dirs_s) || !snap(*rm, goal.layer, pg, radius, &qg, &dirs_g))
+    if (!snap(*rm, s, start.layer, ps, radius, &qs, &dirs_s) ||
+        !snap(*rm, s, goal.layer, pg, radius, &qg, &dirs_g))
         return Status::NotFound;
     const auto* edges = rm->edges();
     const auto* vertices = rm->vertices();
@@ -817,13 +688,33 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     list.push(makeCorner(Corner::Endpoint, pg, goal.layer, false));
     if (list.overflow) return Status::NotFound; // cannot happen on a verified asset (capacity bound)
 
-    // --- trims: stored blends at vertices, checked arcs at snap points ---
     Corner* c = list.c;
-    const uint32_t n = list.n;
-    for (uint32_t i = 0; i < n; ++i)
-        c[i].trim = 0.0;
+    uint32_t n = list.n;
+    const bool shorten = preferred_clearance < kInf;
+    if (shorten) shortenCorners(*rm, &s, &n, radius, preferred_clearance);
+
+    // Pieces too short to hold an arc (a snap landing next to a polyline point, say) would leave
+    // a sharp corner: drop the inner corner when the piece that replaces the two stays clear.
+    for (uint32_t i = 1; !shorten && i + 1 < n;) {
+        const P prev{c[i - 1].x, c[i - 1].y}, here{c[i].x, c[i].y}, next{c[i + 1].x, c[i + 1].y};
+        const bool tiny = norm(here - prev) < 3 * kMinLine || norm(next - here) < 3 * kMinLine;
+        if (!tiny || c[i - 1].portal || c[i].portal || c[i].kind == Corner::Endpoint ||
+            c[i - 1].layer != c[i + 1].layer ||
+            !segmentClear(LayerWalls{*rm, s, c[i].layer}, prev, next, radius)) {
+            ++i;
+            continue;
+        }
+        for (uint32_t j = i; j + 1 < n; ++j)
+            c[j] = c[j + 1];
+        --n;
+    }
+
+    // --- trims: stored blends at vertices, checked arcs at snap points (medial path only) ---
+    if (!shorten)
+        for (uint32_t i = 0; i < n; ++i)
+            c[i].trim = 0.0;
     auto pieceLength = [&](uint32_t i) { return norm(P{c[i + 1].x, c[i + 1].y} - P{c[i].x, c[i].y}); };
-    for (uint32_t i = 1; i + 1 < n; ++i) {
+    for (uint32_t i = 1; !shorten && i + 1 < n; ++i) {
         const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
         const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
         const double turn = std::fabs(turnAngle(u, w));
@@ -835,15 +726,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             const double t = storedBlendTrim(*rm, s, c[i].vertex, c[i].edge_in, c[i].edge_out, radius);
             c[i].trim = t < room ? t : room;
         } else if (c[i].kind == Corner::Snap) {
-            const fb::Layer& walls = *layerOf(*rm, c[i].layer);
-            const P corner{c[i].x, c[i].y};
-            double t = room;
-            for (int attempt = 0; attempt < 24 && t > 1e-6; ++attempt, t *= 0.5) {
-                if (triangleClear(walls, corner - u * t, corner, corner + w * t, radius)) {
-                    c[i].trim = t;
-                    break;
-                }
-            }
+            c[i].trim = largestClearTrim(*rm, s, c[i].layer, c[i].layer, P{c[i].x, c[i].y}, u,
+                                         turnAngle(u, w), room, radius);
         } else if (c[i].kind == Corner::Interior && c[i].edge_in != kNone) {
             // A chord corner of a parabola: clearance there is the distance to the focus, and an arc
             // bending towards the focus stays in its cell, so the exact focus-to-arc distance decides.
@@ -860,6 +744,25 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                 }
             }
         }
+    }
+
+    // Corners still sharp (on the medial path: no stored blend, a merged chain's polyline corner;
+    // on both: where the path changes layer, the arc checked against both layers' walls): the
+    // largest arc that keeps the radius and fits beside its neighbours' arcs, so paths are
+    // tangent-continuous. Ends of a portal piece of non-zero length stay sharp.
+    for (uint32_t i = 1; i + 1 < n; ++i) {
+        const bool layer_change = c[i - 1].layer != c[i].layer;
+        if (c[i].trim > 0.0 || c[i - 1].portal || c[i].portal || (shorten && !layer_change)) continue;
+        const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
+        const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
+        const double turn = turnAngle(u, w);
+        if (std::fabs(turn) < 1e-9 || std::fabs(turn) > 3.14159265358979 - 1e-6) continue;
+        // Within what the neighbours' arcs leave of both pieces; on the medial path also within
+        // half of each (the neighbours' stored blends were sized that way).
+        double room = std::fmin(pieceLength(i - 1) - c[i - 1].trim, pieceLength(i) - c[i + 1].trim);
+        if (!shorten) room = std::fmin(room, 0.5 * std::fmin(pieceLength(i - 1), pieceLength(i)));
+        c[i].trim = largestClearTrim(*rm, s, c[i - 1].layer, c[i].layer, P{c[i].x, c[i].y}, u, turn,
+                                     std::fmax(room, 0.0), radius + 1e-5);
     }
 
     // Keep every line between two arcs at least kMinLine long by shrinking trims (a smaller trim
@@ -896,16 +799,16 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             cursor = line_end;
         }
         if (last || !(c[i + 1].trim > 0.0)) continue;
-        // Arc tangent to u at the cursor, turning onto w; its end is the cursor rotated about the
-        // centre, so both tangents are exact.
+        // Arc tangent to u at the cursor, turning onto w.
         const P w = unit(P{c[i + 2].x, c[i + 2].y} - b);
         const double turn = turnAngle(u, w);
         const double r = c[i + 1].trim / std::tan(0.5 * std::fabs(turn));
         const P left{-u.y, u.x};
         const P center = cursor + (turn > 0 ? left : left * -1.0) * r;
-        const P from = cursor - center;
-        const double cs = std::cos(turn), sn = std::sin(turn);
-        const P arc_end = center + P{from.x * cs - from.y * sn, from.x * sn + from.y * cs};
+        // The end is the tangent point on the outgoing piece, not the start rotated about the
+        // centre: a nearly straight corner has a centre kilometres away, whose rounding would
+        // tilt the short line that follows.
+        const P arc_end = b + w * c[i + 1].trim;
         PathSegment arc{};
         arc.type = PathSegmentType::Arc;
         arc.layer = c[i + 1].layer;

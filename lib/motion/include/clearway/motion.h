@@ -644,4 +644,166 @@ Status search(SearchWorkspace* workspace, const VehicleState& state, const Behav
 } // namespace trims
 // ===== end trims =====
 
+// ===== camera: speed diagram and look-ahead view along a path (seed 000 "Planning camera motions") =====
+//
+// A camera flies along a findPath result: its speed is capped per arc (objects must not sweep
+// through the view too fast in tight turns) and changes within acceleration and deceleration
+// bounds; it looks at where it will be `look_ahead` seconds later, so the viewer sees turns coming
+// and the view rotates C1 (looking along the tangent would start rotating abruptly at every arc).
+
+struct CameraSettings {
+    double max_speed;         // m/s on lines and wide arcs, > 0
+    double max_lateral_accel; // m/s^2, > 0: on an arc of radius R the speed is at most sqrt(this * R)
+    double max_accel;         // m/s^2, > 0
+    double max_decel;         // m/s^2, > 0 (a magnitude)
+    double look_ahead;        // s, >= 0: the view looks at the camera's own position this much later
+    double eye_height;        // m above the path's surface
+    double start_speed;       // m/s, >= 0: 0 starts at rest (capped by the first segment's limit)
+    double end_speed;         // m/s, >= 0: 0 ends at rest
+};
+CameraSettings cameraDefaults(); // 6 m/s, 1.5 m/s^2 lateral, 1.5 accel, 2.5 decel, 1 s, 1.7 m, rest to rest
+
+// Speed cap of one segment: max_speed on lines, min(max_speed, sqrt(max_lateral_accel * R)) on arcs.
+double cameraSpeedCap(const CameraSettings& settings, const PathSegment& segment);
+
+// The speed diagram: knots along the path with constant acceleration between consecutive ones
+// (speed squared is linear in s there), so position and speed at any time follow exactly.
+struct SpeedKnot {
+    double s; // arc length along the path, metres (strictly increasing)
+    double v; // speed there, m/s
+    double t; // time the camera passes it, s
+};
+struct SpeedDiagram {
+    const SpeedKnot* knots; // the caller's buffer
+    uint32_t count;         // >= 1
+    double length;          // path length, metres (the last knot's s)
+    double duration;        // s (the last knot's t)
+};
+
+// Knots a diagram over `segment_count` segments needs at most: 3 * segment_count + 1.
+uint32_t speedDiagramMaxKnots(uint32_t segment_count);
+// Forward pass (accelerate out of every slow piece) and backward pass (brake before it) over the
+// per-segment caps; the diagram is the smaller of the two, which keeps every cap and both bounds
+// and is the fastest such profile. Zero-length segments impose nothing. BufferTooSmall when
+// max_knots < speedDiagramMaxKnots(count) (the buffer's tail holds the backward pass meanwhile);
+// InvalidArgument for null pointers, count 0, invalid segments or settings.
+Status buildSpeedDiagram(const PathSegment* segments, uint32_t count, const CameraSettings& settings,
+                         SpeedKnot* knots, uint32_t max_knots, SpeedDiagram* out);
+// Speed at arc length s (clamped to the path).
+Status speedAtDistance(const SpeedDiagram& diagram, double s, double* speed);
+// Arc length, speed and acceleration at time t (clamped to [0, duration]); any output may be null.
+Status speedDiagramAtTime(const SpeedDiagram& diagram, double t, double* s, double* speed, double* accel);
+
+struct CameraPose {
+    double time;    // clamped to [0, duration]
+    double s;       // camera arc length on the path
+    double speed;   // m/s
+    Vec3d position; // local: the path point at s, eye_height above its surface
+    Vec3d target;   // local: the path point look_ahead seconds later (past the end: the end
+                    // tangent, as if braking in reverse, so the view never collapses at the end)
+    Vec3d forward;  // unit vector from position to target
+    double yaw;     // heading of forward in the ground plane, radians counter-clockwise from +x
+    double pitch;   // radians, > 0 looking up
+    uint32_t layer;
+};
+// Camera pose at time t along the diagram's path (`segments` must be the ones it was built from;
+// `view` supplies surface heights as in pathPoseAt). The yaw is C1 in t: position and target are
+// both C1 (speed continuous, path tangent-continuous). Pitch follows the surface, which is
+// piecewise planar, so it is only C0 where a ramp begins.
+Status cameraPoseAt(const RoadmapView& view, const PathSegment* segments, uint32_t count,
+                    const SpeedDiagram& diagram, const CameraSettings& settings, double t, CameraPose* out);
+// ===== end camera =====
+
+// ===== groups: a coherent group along a backbone path (seed 000 "Path planning for groups") =====
+//
+// N disc entities follow one backbone path (a findPath result planned for the largest radius)
+// inside its corridor, entities repel each other, and the attraction points may not run more than
+// max_longitudinal ahead of the least advanced one (leaders wait). The corridor is sampled once per
+// path into a caller buffer; steps then touch no walls and never allocate.
+//
+// The seed's corridor is the union of clearance discs along the path, capped by the group width,
+// and an entity's attraction point is the most advanced path point whose disc holds it. Sampled,
+// discs leave gaps where the clearance is small (an entity at a disc's centre is not inside the
+// next one, so it stalls); here consecutive samples are joined by a capsule around their chord
+// whose radius is a certified lower bound of the clearance along it (the distance to the walls is
+// 1-Lipschitz: ends c_a, c_b over a chord of length l give >= (c_a + c_b - l) / 2, refined by
+// halving the chord up to 4 times). The corridor is the union of these capsules, and the attraction
+// point is the most advanced chord point within (capsule radius - entity radius) of the entity.
+
+struct GroupSettings {
+    double group_width;      // m: clearance cap, so no entity is further than this from the backbone
+    double max_longitudinal; // m: most to least advanced progress; must exceed the group's length in its
+                             // narrowest passage, else the leaders wait for a tail that cannot come
+    double max_speed;        // m/s
+    double max_accel;        // m/s^2: how fast an entity's velocity follows the forces
+    double attraction_gain;  // 1/s: desired speed = gain * (distance to the attraction point + path left
+                             // beyond it), capped by max_speed: full speed until the end is near
+    double repulsion_range;  // m: gap between two discs below which they push apart
+    double repulsion_speed;  // m/s of push at contact, falling linearly to 0 at repulsion_range
+    double corridor_step;    // m between corridor samples
+    double dt;               // s: the fixed step
+    double arrive_distance;  // m: an entity whose progress is within this of the path end has arrived
+};
+GroupSettings groupDefaults(); // 2 m, 12 m, 1.4 m/s, 4 m/s^2, 2 /s, 0.3 m, 1 m/s, 0.25 m, 0.05 s, 4 m
+
+// One corridor sample: the path point, its capped clearance and the capsule to the next sample.
+struct GroupCorridorPoint {
+    double s;         // arc length along the path
+    Vec2d position;   // local ground plane
+    double heading;   // path heading there, radians
+    double clearance; // min(distance to the walls, group_width)
+    double radius;    // wall-free radius of the capsule from here to the next point (0 on the last)
+    uint32_t layer;
+};
+struct GroupCorridor {
+    const GroupCorridorPoint* points; // the caller's buffer, uniform in s from 0 to length
+    uint32_t count;                   // >= 2
+    double step;                      // metres between samples (<= corridor_step)
+    double length;
+};
+// Samples the corridor needs: ceil(length / corridor_step) + 1 (at least 2). 0 for bad input.
+uint32_t groupCorridorPointCount(double path_length, double corridor_step);
+// Samples the path every `step` <= corridor_step with pathCorridorAt, and the capsules between
+// them with wallDistance (both through the scratch's wall grid). BufferTooSmall when max_points <
+// groupCorridorPointCount.
+Status buildGroupCorridor(const RoadmapView& view, const PathScratch* scratch, const PathSegment* segments,
+                          uint32_t count, const GroupSettings& settings, GroupCorridorPoint* points,
+                          uint32_t max_points, GroupCorridor* out);
+
+// One entity; an array of these is the whole group state (the caller's memory).
+struct GroupEntity {
+    Vec2d position;
+    Vec2d velocity;
+    Vec2d attraction; // its attraction point at the last step
+    double radius;    // set by the caller, > 0
+    double progress;  // arc length of its (unbounded) attraction point: how far along it is
+    double along;     // arc length of the backbone point nearest to it (the order entities move in)
+    uint32_t segment; // corridor capsule holding the attraction point (where the next search starts)
+    uint32_t layer;   // the layer of that capsule's start sample
+};
+
+// Places the group at the start of the corridor, every entity in the corridor, none overlapping,
+// filling the corridor across and then along from s = 0 (entity 0 furthest back). `radius` must be
+// set; the rest is overwritten. NotFound when they do not fit within max_longitudinal.
+Status groupPlace(const GroupCorridor& corridor, const GroupSettings& settings, GroupEntity* entities,
+                  uint32_t count);
+
+struct GroupStepInfo {
+    double min_progress, max_progress; // of the least and most advanced entity, metres
+    uint32_t arrived;                  // entities within arrive_distance of the end
+    uint32_t blocked;                  // entities that could not move at all this step
+};
+// One fixed step (settings.dt) of the whole group, entities moved one at a time, furthest along
+// first (deterministic: the same state and settings give bit-identical results). Forces:
+// attraction plus repulsion, velocity change bounded by max_accel, speed by max_speed, and no
+// entity goes faster towards one ahead of it (within repulsion_range) than that one moves, so a
+// crowd queues at a bottleneck instead of wedging it. Then a hard projection keeps the invariants
+// exactly: every entity inside the corridor (within capsule radius - its radius of a chord), no two
+// overlapping, and progress within [least advanced, least advanced + max_longitudinal] of the
+// state before the step. InvalidArgument for bad settings or an entity outside the corridor (a
+// state not made by groupPlace and groupStep). `info` may be null. O(N^2) per step.
+Status groupStep(const GroupCorridor& corridor, const GroupSettings& settings, GroupEntity* entities,
+                 uint32_t count, GroupStepInfo* info);
+// ===== end groups =====
+
 } // namespace clearway

@@ -233,7 +233,70 @@ struct PathSegment {
 // needed: BufferTooSmall when it exceeds max_segments (then `out` holds the first max_segments).
 // NotFound: start or goal outside the layer's footprint, no clear line to the roadmap, or no route
 // at this radius.
+//
+// Shortening (seed 000 "Answering path queries", the Explicit Corridor Map's shortest path with
+// clearance): the route is then pulled taut inside its corridor, keeping clearance >=
+// max(radius, min(preferred_clearance, the corridor's own clearance there)), with arcs round the
+// corners. preferred_clearance <= radius gives the shortest path at that clearance; +infinity
+// keeps the medial-axis path (the most clearance the corridor has everywhere).
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
-                double radius, PathSegment* out, uint32_t* out_count, uint32_t max_segments);
+                double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                uint32_t max_segments);
+
+// ---------------------------------------------------------------------------------------------
+// Path evaluation (seed 004 Listing 2): pose at arc length along a findPath result
+
+// Where an agent is on a path. Heights come from the footprint surface of the segment's layer
+// (portal segments interpolate between the two layers' heights at their ends).
+struct PathPose {
+    Vec3d position;   // local coordinates (footprintLocalToWorld turns them into mesh coordinates)
+    double heading;   // radians, counter-clockwise from +x of the ground plane
+    double curvature; // signed 1/m: > 0 turning left, 0 on lines
+    double s;         // arc length from the path start, clamped to [0, length]
+    uint32_t layer;
+    uint32_t segment; // index of the segment holding s
+};
+
+// Total length of segments[0..count), metres (0 for count 0 or a null pointer).
+double pathTotalLength(const PathSegment* segments, uint32_t count);
+// Pose at arc length s (clamped to the path). InvalidArgument for null pointers, count 0 or a
+// non-finite s. `view` supplies the heights; a view without a usable surface there keeps z = 0
+// and still returns Ok (the ground-plane pose is exact either way).
+Status pathPoseAt(const RoadmapView& view, const PathSegment* segments, uint32_t count, double s,
+                  PathPose* out);
+// Poses every `step` metres from s = 0, plus the exact end. *out_count is the number needed:
+// BufferTooSmall when it exceeds max_out (then `out` holds the first max_out).
+Status pathSample(const RoadmapView& view, const PathSegment* segments, uint32_t count, double step,
+                  PathPose* out, uint32_t* out_count, uint32_t max_out);
+
+// ---------------------------------------------------------------------------------------------
+// Walls and corridors: exact distances to the walls of a layer, through the wall grid the path
+// scratch builds at init (no allocation per query)
+
+// Distance from local (x, y) to the nearest wall of `layer` (every ring edge, portal pieces
+// included) and the nearest wall point. InvalidArgument for a bad layer or non-finite input.
+Status wallDistance(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, double x, double y,
+                    double* distance, Vec2d* nearest);
+
+// Free space across a path at arc length s: along the left and right normals of the heading, the
+// distance to the first wall (capped at `max_reach`), and the clearance (distance to the nearest
+// wall in any direction). A group's corridor (seed 000) is these bounds capped by the group width.
+struct CorridorSample {
+    double s;
+    Vec2d position;     // path point at s (local ground plane)
+    Vec2d left_normal;  // unit vector to the left of the heading
+    double left, right; // free distance along +left_normal and -left_normal, <= max_reach
+    double clearance;   // distance to the nearest wall
+    uint32_t layer;
+};
+Status pathCorridorAt(const RoadmapView& view, const PathScratch* scratch, const PathSegment* segments,
+                      uint32_t count, double s, double max_reach, CorridorSample* out);
+
+// Which layer a local 3D point stands on: among the layers whose footprint contains (x, y), the
+// highest surface at most `step_up` above z (the floor under the point), else the lowest surface
+// above it. `scratch` may be null (then every wall is scanned instead of the grid). NotFound when
+// no layer contains the point.
+Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d local, double step_up,
+                   PathEndpoint* out);
 
 } // namespace clearway

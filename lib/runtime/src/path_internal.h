@@ -1,0 +1,238 @@
+// Internal to lib/runtime: plane geometry on verified assets, the path scratch layout and the
+// wall grid shared by path.cpp (routes), walls.cpp (distances, corridors) and shorten.cpp.
+#pragma once
+
+#include <clearway/runtime.h>
+
+#include <clearway/schema/roadmap_generated.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace clearway {
+namespace detail {
+
+namespace fb = ::clearway::schema;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <typename T> inline uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
+    return v ? v->size() : 0;
+}
+
+inline const fb::Roadmap* root(const RoadmapView& view) {
+    return view.data ? fb::GetRoadmap(view.data) : nullptr;
+}
+
+struct P {
+    double x, y;
+};
+inline P operator-(P a, P b) {
+    return {a.x - b.x, a.y - b.y};
+}
+inline P operator+(P a, P b) {
+    return {a.x + b.x, a.y + b.y};
+}
+inline P operator*(P a, double s) {
+    return {a.x * s, a.y * s};
+}
+inline double dot(P a, P b) {
+    return a.x * b.x + a.y * b.y;
+}
+inline double cross(P a, P b) {
+    return a.x * b.y - a.y * b.x;
+}
+inline double norm(P a) {
+    return std::sqrt(dot(a, a));
+}
+inline P pt(const fb::Vec2* v) {
+    return {v->x(), v->y()};
+}
+
+// Squared distance from p to segment a-b, and the parameter of the closest point.
+inline double pointSegment2(P p, P a, P b, double* t_out) {
+    const P d = b - a;
+    const double len2 = dot(d, d);
+    double t = len2 > 0.0 ? dot(p - a, d) / len2 : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    if (t_out) *t_out = t;
+    const P q = a + d * t - p;
+    return dot(q, q);
+}
+
+inline double orient(P a, P b, P c) {
+    return cross(b - a, c - a);
+}
+
+inline bool onSegment(P a, P b, P p) {
+    return p.x >= (a.x < b.x ? a.x : b.x) && p.x <= (a.x > b.x ? a.x : b.x) &&
+           p.y >= (a.y < b.y ? a.y : b.y) && p.y <= (a.y > b.y ? a.y : b.y);
+}
+
+inline bool segmentsIntersect(P a, P b, P c, P d) {
+    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
+    return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
+           (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
+}
+
+inline double segmentSegment2(P a, P b, P c, P d) {
+    if (segmentsIntersect(a, b, c, d)) return 0.0;
+    double m = pointSegment2(a, c, d, nullptr);
+    double v = pointSegment2(b, c, d, nullptr);
+    m = v < m ? v : m;
+    v = pointSegment2(c, a, b, nullptr);
+    m = v < m ? v : m;
+    v = pointSegment2(d, a, b, nullptr);
+    return v < m ? v : m;
+}
+
+inline const fb::Layer* layerOf(const fb::Roadmap& rm, uint32_t layer) {
+    return rm.footprint()->layers()->Get(layer);
+}
+
+// Calls fn(a, b) for every wall (ring edge) of the layer; stops when fn returns false.
+template <typename Fn> inline bool forEachWall(const fb::Layer& layer, Fn fn) {
+    const auto* rings = layer.rings();
+    const auto* verts = layer.boundary_vertices();
+    for (uint32_t r = 0, nr = sizeOf(rings); r < nr; ++r) {
+        const fb::Ring* ring = rings->Get(r);
+        const uint32_t first = ring->first_vertex(), n = ring->vertex_count();
+        for (uint32_t i = 0; i < n; ++i) {
+            const P a = pt(verts->Get(first + i));
+            const P b = pt(verts->Get(first + (i + 1 == n ? 0 : i + 1)));
+            if (!fn(a, b)) return false;
+        }
+    }
+    return true;
+}
+
+// Even-odd over every ring: outer rings and holes of non-overlapping polygons.
+inline bool insideLayer(const fb::Layer& layer, P p) {
+    bool inside = false;
+    forEachWall(layer, [&](P a, P b) {
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
+            inside = !inside;
+        return true;
+    });
+    return inside;
+}
+
+// The arc a path takes at a corner: tangent to unit `u` (the incoming direction) at
+// corner - u * trim, turning by the signed angle `turn` onto the outgoing piece.
+struct CornerArc {
+    P center, start;
+    double radius;
+};
+inline CornerArc cornerArc(P corner, P u, double turn, double trim) {
+    const double r = trim / std::tan(0.5 * std::fabs(turn));
+    const P start = corner - u * trim;
+    const P left{-u.y, u.x};
+    return CornerArc{start + (turn > 0 ? left : left * -1.0) * r, start, r};
+}
+
+// Corner of the path polyline before blending.
+struct PathCorner {
+    enum Kind : uint8_t { Interior, Vertex, Snap, Endpoint } kind; // higher wins when two coincide
+    bool portal; // the piece after this corner runs along a portal edge
+    uint32_t layer;
+    uint32_t vertex, edge_in, edge_out;
+    double x, y;
+    double trim; // arc starts/ends this far from the corner along both pieces
+                 // Shortening only: the wall point the corner wraps (arc centre), the arc radius, and where
+                 // the corner was before the tangent construction moved it.
+    bool pinned, inserted; // inserted: the second corner of a corner that wraps two wall points
+    double pin_x, pin_y, pin_radius, pin_side; // side: +1 the turn is to the left
+    double relaxed_x, relaxed_y;
+    double relax_slack; // how far from a wall the relaxation may have stopped (its last step)
+};
+
+// Uniform grid over one layer's walls: cell (i, j) lists every wall passing through it (a wall
+// is listed in each cell it touches). Built once in pathScratchInit.
+struct WallGrid {
+    double min_x, min_y, cell;
+    uint32_t nx, ny;
+    uint32_t first_cell; // into PathScratch::wall_cell_start
+};
+
+// A piece [t0, t1] of the ring edge from boundary vertex a to b. Open pieces lie on a connection
+// to another layer (a portal, as in the bake's solidLayerWalls): clearance queries skip them,
+// the inside test counts them like any ring edge.
+struct WallRef {
+    uint32_t a, b;
+    float t0, t1;
+    uint32_t open;
+};
+
+} // namespace detail
+
+struct PathScratch {
+    const uint8_t* data; // the roadmap this scratch was built for
+    uint32_t vertex_count, edge_count, blend_count, corner_capacity, layer_count;
+    uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
+    uint32_t heap_size;
+    uint32_t* adj_start;   // vertex_count + 1
+    uint32_t* adj;         // incident edges, self-loops left out
+    uint32_t* blend_start; // vertex_count + 1
+    uint32_t* blend_ids;   // blends grouped by vertex
+    double* edge_length;   // polyline length per edge
+    double* g;
+    double* f;
+    uint32_t* parent; // edge index, or a start marker
+    uint32_t* stamp;
+    uint32_t* heap_pos; // kClosed once expanded
+    uint32_t* heap;
+    uint32_t* route;              // edges of the found route, in order
+    detail::PathCorner* corners;  // path polyline before blending
+    double* corner_clearance;     // shortening: wall distance at each corner
+    uint32_t* corner_origin;      // shortening: index of the route corner a taut corner came from
+    detail::WallGrid* wall_grids; // layer_count
+    uint32_t* wall_cell_start;    // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
+    detail::WallRef* wall_cell_items;
+};
+
+namespace detail {
+
+// walls.cpp. Every query is exact in double on the layer's float walls; "walls" are the solid
+// ring pieces (portals excluded) except for wallsInside.
+// Bytes the grids of every layer need (cells, items), and their construction into `s`.
+void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items);
+void wallGridBuild(const fb::Roadmap& rm, PathScratch* s);
+// No wall touches a-b and every wall is at least `clearance` away from it.
+bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                       double clearance);
+// Every wall at least `clearance` from the arc starting at `start` round `center` by `sweep`
+// radians (> 0 counter-clockwise).
+bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P center, P start,
+                   double sweep, double clearance);
+// The largest trim <= room (halving from room, down to 1e-6) whose corner arc keeps `clearance`
+// from every wall of `layer` and of `other_layer` (a corner where the path changes layer lies on
+// both); 0 when none does.
+double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, uint32_t other_layer,
+                        P corner, P u, double turn, double room, double clearance);
+// Nearest wall point; distance kInf for a layer without walls.
+double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest);
+// The wall point nearest to segment a-b among those within `reach` of it and strictly on side
+// `side` of the line a->b (+1 left, -1 right); false when there is none.
+bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                           double reach, double side, P* nearest);
+// The wall vertex (an end of a solid wall piece) that intrudes most into the band of half-width
+// `clearance` on side `side` of segment a-b: the largest clearance - side * (signed distance to
+// the line, + to the left), over vertices whose foot lies within the segment and that lie within
+// `clearance` of it or inside quadrilateral `region` (where the segment swept from a clear path).
+// False when no vertex intrudes.
+bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                        double clearance, double side, const P region[4], P* vertex);
+// Distance along unit `dir` from p to the first wall, capped at max_reach.
+double wallsRay(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P dir, double max_reach);
+// Even-odd inside test over the layer's rings, through the grid row of p.
+bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p);
+
+// shorten.cpp: pulls corners[0..*count) taut keeping the clearance rule of findPath, and sets
+// each corner's trim (arc size). Corners may move and be removed; portal pieces stay.
+void shortenCorners(const fb::Roadmap& rm, PathScratch* s, uint32_t* count, double radius,
+                    double preferred_clearance);
+
+} // namespace detail
+} // namespace clearway

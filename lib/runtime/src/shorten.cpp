@@ -1,0 +1,386 @@
+// Path shortening inside the corridor (seed 000 "Answering path queries"; the Explicit Corridor
+// Map's shortest path with clearance). The A* route runs along the medial axis, so every corner
+// of it has the most clearance its corridor offers; shortening keeps the same corridor and pulls
+// the path taut against discs round the walls:
+//   1. greedy string pulling: from each anchor the farthest route corner a clear segment reaches,
+//      found by galloping then bisection (visibility along a route is nearly monotone);
+//   2. relaxation: each corner slides towards the chord of its neighbours while both pieces stay
+//      clear, so corners leave the medial axis and settle against the wall that blocks them;
+//   3. pins: a corner that settled against a wall point W becomes an arc of the required
+//      clearance round W (the exact shortest path with clearance wraps such discs), found as the
+//      intersection of the tangents from its neighbours; a few sweeps make adjacent tangents
+//      agree. Corners without a pin get the largest arc that keeps the hard clearance.
+// Every segment and arc is checked exactly against the walls before it is kept.
+#include "path_internal.h"
+
+#include <cmath>
+
+namespace clearway {
+namespace detail {
+
+namespace {
+
+using Corner = PathCorner;
+
+constexpr double kPi = 3.14159265358979323846;
+// Added to the agent radius for every check: keeps dense-sample brute-force distances >= radius
+// despite float walls and the rounding of tangent constructions.
+constexpr double kHardMargin = 1e-5;
+// One pass gets within 0.02 % of three on the peer meshes at 80 % of the cost.
+constexpr int kRelaxPasses = 1;
+constexpr int kRelaxSteps = 6;
+constexpr int kPinSweeps = 6;
+constexpr double kArcRoom = 0.02;
+constexpr int kInsertRounds = 4;
+
+P unitOf(P d) {
+    const double n = norm(d);
+    return n > 0.0 ? d * (1.0 / n) : P{0, 0};
+}
+
+P at(const Corner& c) {
+    return P{c.x, c.y};
+}
+
+double signedTurn(P a, P b, P c) {
+    const P u = unitOf(b - a), w = unitOf(c - b);
+    return std::atan2(cross(u, w), dot(u, w));
+}
+
+struct Run {
+    const fb::Roadmap& rm;
+    PathScratch& s;
+    uint32_t layer;
+    double hard, preferred;
+
+    bool clear(P a, P b, double clearance) const { return wallsSegmentClear(rm, s, layer, a, b, clearance); }
+};
+
+// Tangent from external point a to the circle (w, r), leaving a so that the circle lies on side
+// `side` (+1 left, -1 right) of the direction of travel. False when a is inside the circle.
+bool tangentFrom(P a, P w, double r, double side, P* dir, P* touch) {
+    const P d = w - a;
+    const double dist = norm(d);
+    if (!(dist > r)) return false;
+    const double alpha = std::asin(r / dist);
+    const double phi = std::atan2(d.y, d.x) - side * alpha;
+    *dir = P{std::cos(phi), std::sin(phi)};
+    *touch = a + *dir * std::sqrt(dist * dist - r * r);
+    return true;
+}
+
+// Intersection a + u t = b + v s; false for (near) parallel lines.
+bool intersect(P a, P u, P b, P v, double* t, double* s) {
+    const double den = cross(u, v);
+    if (std::fabs(den) < 1e-12) return false;
+    *t = cross(b - a, v) / den;
+    *s = cross(b - a, u) / den;
+    return true;
+}
+
+// Wall distance at a route corner: stored for roadmap vertices, the distance to the edge's
+// clearance site for its polyline points (they lie on the exact bisector), else measured.
+double routeClearance(const fb::Roadmap& rm, const PathScratch& s, const Corner& c) {
+    constexpr uint32_t kNone = 0xffffffffu;
+    if (c.kind == Corner::Vertex && c.vertex != kNone) return rm.vertices()->Get(c.vertex)->clearance();
+    if (c.kind == Corner::Interior && c.edge_in != kNone) {
+        const fb::RoadmapEdge& e = *rm.edges()->Get(c.edge_in);
+        const P site0{e.site_x0(), e.site_y0()}, site1{e.site_x1(), e.site_y1()};
+        if (e.site() == fb::ClearanceSite::Point) return norm(at(c) - site0);
+        if (e.site() == fb::ClearanceSite::Segment)
+            return std::sqrt(pointSegment2(at(c), site0, site1, nullptr));
+    }
+    return wallsNearest(rm, s, c.layer, at(c), nullptr);
+}
+
+// Arcs for one run's corners [first, last]: pinned corners keep their tangent construction, the
+// others get the largest arc that keeps the hard clearance. With `use_pins` false, or when a pin's
+// arc or a line between arcs is not clear, returns false (the caller falls back).
+bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool use_pins) {
+    auto pieceLen = [&](uint32_t k) { return norm(at(c[k + 1]) - at(c[k])); };
+    // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece.
+    if (use_pins)
+        for (uint32_t k = first; k < last; ++k)
+            if (!(pieceLen(k) > 1e-9)) return false;
+    for (uint32_t k = first + 1; k < last; ++k) {
+        const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
+        const double turn = signedTurn(A, Pk, B);
+        const P u = unitOf(Pk - A);
+        if (std::fabs(turn) < 1e-9 || std::fabs(turn) > kPi - 1e-6) {
+            // Straight on needs no arc; turning back has none (the pins crossed over).
+            if (use_pins && std::fabs(turn) >= 1e-9) return false;
+            c[k].trim = 0.0;
+            continue;
+        }
+        if (use_pins && c[k].pinned) {
+            if (!(c[k].trim > 0.0)) return false;
+            const CornerArc arc = cornerArc(Pk, u, turn, c[k].trim);
+            if (!wallsArcClear(run.rm, run.s, run.layer, arc.center, arc.start, turn, run.hard)) return false;
+            continue;
+        }
+        const double room = 0.5 * (pieceLen(k - 1) < pieceLen(k) ? pieceLen(k - 1) : pieceLen(k));
+        c[k].trim = largestClearTrim(run.rm, run.s, run.layer, run.layer, Pk, u, turn, room, run.hard);
+        if (use_pins && !(c[k].trim > 0.0)) return false;
+    }
+    if (!use_pins) return true; // pieces of the checked polyline, arcs checked one by one
+    for (uint32_t k = first; k < last; ++k) {
+        const P a = at(c[k]), b = at(c[k + 1]);
+        const double len = norm(b - a);
+        if (c[k].trim + c[k + 1].trim > len * (1.0 + 1e-12)) return false;
+        const P u = unitOf(b - a);
+        if (!run.clear(a + u * c[k].trim, b - u * c[k + 1].trim, run.hard)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
+                    double preferred_clearance) {
+    PathScratch& s = *scratch;
+    Corner* c = s.corners;
+    double* m = s.corner_clearance;
+    const uint32_t n = *count;
+    const double hard = radius + kHardMargin;
+    // Pieces keep a little more than the radius where they can, so an arc that keeps the radius
+    // always fits at a corner even when its pin fails.
+    const double floor = hard + kArcRoom * radius;
+    const double preferred = preferred_clearance > floor ? preferred_clearance : floor;
+    for (uint32_t k = 0; k < n; ++k) {
+        m[k] = routeClearance(rm, s, c[k]);
+        c[k].trim = 0.0;
+        c[k].pinned = c[k].inserted = false;
+        c[k].relax_slack = 0.0;
+    }
+
+    uint32_t w = 0; // output cursor: never past an index still to be read
+    uint32_t i0 = 0;
+    while (i0 < n) {
+        // A run: consecutive pieces on one layer. It ends before a portal piece (kept as it is)
+        // or at the corner where the layer changes: a zero-length connection edge collapses into
+        // one corner on both layers, which ends this run and starts the next.
+        uint32_t i1 = i0;
+        while (i1 + 1 < n && !c[i1].portal) {
+            ++i1;
+            if (c[i1].layer != c[i0].layer) break;
+        }
+        const Run run{rm, s, c[i0].layer, hard, preferred};
+        // Required clearance of a piece replacing route corners a..b: the preferred clearance,
+        // capped by the least the corridor offers along them, never below the radius.
+        auto required = [&](uint32_t a, uint32_t b) {
+            double lo = kInf;
+            for (uint32_t k = a; k <= b; ++k)
+                lo = m[k] < lo ? m[k] : lo;
+            const double q = lo < preferred ? lo : preferred;
+            return q > floor ? q : floor;
+        };
+
+        // 1. Greedy string pulling. From here on m[k] for an output index k is the requirement
+        // of output piece k (corner k to k + 1): written only once no read needs the old value.
+        const uint32_t first = w;
+        uint32_t a = i0;
+        c[w] = c[a];
+        while (a < i1) {
+            uint32_t lo = a + 1, hi = i1 + 1;
+            for (uint32_t step = 2; a + step <= i1; step *= 2) {
+                const uint32_t j = a + step;
+                if (!run.clear(at(c[a]), at(c[j]), required(a, j))) {
+                    hi = j;
+                    break;
+                }
+                lo = j;
+            }
+            if (hi == i1 + 1 && lo < i1 && run.clear(at(c[a]), at(c[i1]), required(a, i1))) lo = i1;
+            while (hi <= i1 && hi - lo > 1) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                (run.clear(at(c[a]), at(c[mid]), required(a, mid)) ? lo : hi) = mid;
+            }
+            double q = required(a, lo);
+            if (lo == a + 1 && !run.clear(at(c[a]), at(c[lo]), q)) {
+                // The route's own piece (clear at the radius by construction) dips below q: keep
+                // the most clearance it has, to within 1/256 of the gap.
+                double good = hard, bad = q;
+                for (int it = 0; it < 8; ++it) {
+                    const double mid = 0.5 * (good + bad);
+                    (run.clear(at(c[a]), at(c[lo]), mid) ? good : bad) = mid;
+                }
+                q = good;
+            }
+            m[w] = q;
+            c[++w] = c[lo];
+            a = lo;
+        }
+        uint32_t last = w++; // the run's last corner stays fixed like its first
+
+        // 2. Relaxation towards the neighbours' chord.
+        for (int pass = 0; pass < kRelaxPasses; ++pass) {
+            for (uint32_t k = first + 1; k < last; ++k) {
+                const P A = at(c[k - 1]), B = at(c[k + 1]), Pk = at(c[k]);
+                const double q = m[k - 1] > m[k] ? m[k - 1] : m[k];
+                if (run.clear(A, B, q)) {
+                    // Drop the corner: one piece keeping the stricter of the two requirements.
+                    m[k - 1] = q;
+                    for (uint32_t j = k; j < last; ++j) {
+                        c[j] = c[j + 1];
+                        if (j + 1 < last) m[j] = m[j + 1];
+                    }
+                    --last;
+                    --w;
+                    --k;
+                    continue;
+                }
+                double t;
+                pointSegment2(Pk, A, B, &t);
+                const P target = A + (B - A) * t;
+                c[k].relax_slack = norm(target - Pk) * std::ldexp(1.0, -kRelaxSteps);
+                double good = 0.0, bad = 1.0;
+                for (int step = 0; step < kRelaxSteps; ++step) {
+                    const double mid = 0.5 * (good + bad);
+                    const P p = Pk + (target - Pk) * mid;
+                    (run.clear(A, p, m[k - 1]) && run.clear(p, B, m[k]) ? good : bad) = mid;
+                }
+                if (good > 0.0) {
+                    const P p = Pk + (target - Pk) * good;
+                    c[k].x = p.x, c[k].y = p.y;
+                }
+            }
+        }
+
+        // 3. Pins: the wall points the two pieces at each corner settled against (one point when
+        // both touch the same one, else the corner splits in two), the arcs of the pieces'
+        // clearance round them, and corners where the tangents from the neighbours meet.
+        for (uint32_t k = first + 1; k < last; ++k) {
+            c[k].relaxed_x = c[k].x, c[k].relaxed_y = c[k].y;
+            const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
+            const double turn = signedTurn(A, Pk, B);
+            if (std::fabs(turn) < 1e-6 || std::fabs(turn) > kPi - 1e-3) continue;
+            const double side = turn > 0 ? 1.0 : -1.0;
+            const double radius_k = m[k - 1] < m[k] ? m[k - 1] : m[k];
+            // Relaxation stops up to its last step short of the blocking wall: reach past that.
+            const double reach = (m[k - 1] > m[k] ? m[k - 1] : m[k]) + c[k].relax_slack + 1e-3;
+            P wa, wb;
+            const bool has_a = wallsNearestToSegment(rm, s, run.layer, A, Pk, reach, side, &wa);
+            const bool has_b = wallsNearestToSegment(rm, s, run.layer, Pk, B, reach, side, &wb);
+            if (!has_a && !has_b) continue;
+            c[k].pinned = true;
+            c[k].pin_side = side;
+            c[k].pin_radius = radius_k;
+            const P first_pin = has_a ? wa : wb;
+            c[k].pin_x = first_pin.x, c[k].pin_y = first_pin.y;
+            // Two different wall points: a second corner right after this one, if the slot after
+            // the run is free (it never is when nothing was shortened; then one pin it is).
+            if (!has_a || !has_b || norm(wa - wb) < 1e-6 || last + 1 >= i1) continue;
+            for (uint32_t j = last + 1; j > k + 1; --j)
+                c[j] = c[j - 1];
+            for (uint32_t j = last; j > k; --j)
+                m[j] = m[j - 1];
+            m[k] = m[k - 1] > m[k + 1] ? m[k - 1] : m[k + 1]; // the new piece between the two
+            c[k + 1] = c[k];
+            c[k + 1].inserted = true;
+            c[k + 1].pin_x = wb.x, c[k + 1].pin_y = wb.y;
+            // Start the twins where each piece passes its wall point, so the tangent sweeps
+            // begin from a corner that already cuts the turn between them.
+            double t;
+            pointSegment2(wa, A, Pk, &t);
+            const P on_a = A + (Pk - A) * t;
+            pointSegment2(wb, Pk, B, &t);
+            const P on_b = Pk + (B - Pk) * t;
+            c[k].x = on_a.x, c[k].y = on_a.y;
+            c[k + 1].x = on_b.x, c[k + 1].y = on_b.y;
+            ++last;
+            ++w;
+            ++k;
+        }
+        auto sweepPins = [&]() {
+            for (int sweep = 0; sweep < kPinSweeps; ++sweep) {
+                for (uint32_t k = first + 1; k < last; ++k) {
+                    if (!c[k].pinned) continue;
+                    const P A = at(c[k - 1]), B = at(c[k + 1]), pin{c[k].pin_x, c[k].pin_y};
+                    const double side = c[k].pin_side;
+                    P ua, ta, ub, tb;
+                    double t_a, t_b;
+                    if (!tangentFrom(A, pin, c[k].pin_radius, side, &ua, &ta) ||
+                        !tangentFrom(B, pin, c[k].pin_radius, -side, &ub, &tb) ||
+                        !intersect(A, ua, B, ub, &t_a, &t_b) || t_a < norm(ta - A) || t_b < norm(tb - B)) {
+                        c[k].pinned = false;
+                        c[k].x = c[k].relaxed_x, c[k].y = c[k].relaxed_y;
+                        continue;
+                    }
+                    const P corner = A + ua * t_a;
+                    c[k].x = corner.x, c[k].y = corner.y;
+                    c[k].trim = t_a - norm(ta - A);
+                }
+            }
+        };
+        sweepPins();
+        // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
+        // opens the view past the next): pin that wall as well and sweep again.
+        for (int round = 0; round < kInsertRounds; ++round) {
+            bool more = false;
+            for (uint32_t k = first; k < last && last + 1 < i1; ++k) {
+                const P a = at(c[k]), b = at(c[k + 1]);
+                const P u = unitOf(b - a);
+                const P from = a + u * (c[k].pinned ? c[k].trim : 0.0);
+                const P to = b - u * (c[k + 1].pinned ? c[k + 1].trim : 0.0);
+                if (!(norm(to - from) > 0.0) || run.clear(from, to, hard)) continue;
+                // The new wall wraps the same way as the turn whose tangent exposed it.
+                const double side = c[k].pinned ? c[k].pin_side : c[k + 1].pinned ? c[k + 1].pin_side : 0.0;
+                // Walls it meets lie between it and the clear polyline it replaced.
+                const P region[4] = {from, c[k].pinned ? P{c[k].relaxed_x, c[k].relaxed_y} : a,
+                                     c[k + 1].pinned ? P{c[k + 1].relaxed_x, c[k + 1].relaxed_y} : b, to};
+                P wall;
+                if (side == 0.0 || !wallsMostIntruding(rm, s, run.layer, from, to, m[k], side, region, &wall))
+                    continue;
+                const bool use_left = side > 0.0;
+                for (uint32_t j = last + 1; j > k + 1; --j)
+                    c[j] = c[j - 1];
+                for (uint32_t j = last; j > k; --j)
+                    m[j] = m[j - 1];
+                Corner& added = c[k + 1];
+                added = c[k];
+                added.kind = Corner::Interior;
+                added.pinned = added.inserted = true;
+                added.pin_x = wall.x, added.pin_y = wall.y;
+                added.pin_radius = m[k];
+                added.pin_side = use_left ? 1.0 : -1.0;
+                added.trim = 0.0;
+                // Start just outside its circle, beside the wall point, so the neighbours'
+                // tangents see it on the right side.
+                const P left_normal{-u.y, u.x};
+                const P start = wall - left_normal * (side * 1.5 * m[k]);
+                added.x = added.relaxed_x = start.x, added.y = added.relaxed_y = start.y;
+                ++last;
+                ++w;
+                ++k;
+                more = true;
+            }
+            if (!more) break;
+            sweepPins();
+        }
+        // 4. Arcs and the final check; on any failure the relaxed polyline with plain arcs.
+        if (!finishRun(run, c, first, last, true)) {
+            uint32_t kept = first + 1;
+            for (uint32_t k = first + 1; k <= last; ++k) {
+                if (c[k].inserted) continue; // it sat where its twin did
+                c[kept] = c[k];
+                if (k < last) c[kept].x = c[k].relaxed_x, c[kept].y = c[k].relaxed_y;
+                c[kept].pinned = false;
+                ++kept;
+            }
+            w -= last + 1 - kept;
+            last = kept - 1;
+            finishRun(run, c, first, last, false);
+        }
+        if (i1 + 1 >= n) break;
+        if (c[i1].portal) {
+            i0 = i1 + 1;
+        } else {
+            i0 = i1; // the shared corner: the next run writes it again in the same slot
+            w = last;
+        }
+    }
+    *count = w;
+}
+
+} // namespace detail
+} // namespace clearway

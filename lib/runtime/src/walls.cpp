@@ -1,0 +1,576 @@
+// Wall grid: exact distances from points, segments, arcs and rays to a layer's walls without
+// scanning every wall. Built into the path scratch at init, so queries never allocate.
+#include "path_internal.h"
+
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+namespace clearway {
+namespace detail {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct Bounds {
+    double x0, y0, x1, y1;
+};
+
+uint32_t wallCount(const fb::Layer& layer) {
+    uint32_t n = 0;
+    for (uint32_t r = 0, nr = sizeOf(layer.rings()); r < nr; ++r)
+        n += layer.rings()->Get(r)->vertex_count();
+    return n;
+}
+
+// Cells about as wide as the mean spacing of walls, so a cell holds a few of them; capped so a
+// layer with a few long walls cannot ask for millions of cells.
+WallGrid gridFor(const fb::Layer& layer) {
+    const auto* verts = layer.boundary_vertices();
+    const uint32_t nv = sizeOf(verts), walls = wallCount(layer);
+    Bounds b{kInf, kInf, -kInf, -kInf};
+    for (uint32_t i = 0; i < nv; ++i) {
+        const P p = pt(verts->Get(i));
+        b.x0 = std::fmin(b.x0, p.x), b.y0 = std::fmin(b.y0, p.y);
+        b.x1 = std::fmax(b.x1, p.x), b.y1 = std::fmax(b.y1, p.y);
+    }
+    WallGrid g{};
+    if (walls == 0 || nv == 0) {
+        g.min_x = g.min_y = 0.0, g.cell = 1.0, g.nx = g.ny = 1;
+        return g;
+    }
+    const double w = b.x1 - b.x0, h = b.y1 - b.y0, extent = std::fmax(std::fmax(w, h), 1e-3);
+    double cell = std::fmax(std::sqrt(std::fmax(w * h, 1e-6) / double(walls)), extent / 2048.0);
+    const double max_cells = 4.0 * double(walls) + 64.0;
+    while ((std::floor(w / cell) + 1.0) * (std::floor(h / cell) + 1.0) > max_cells)
+        cell *= 1.25;
+    g.min_x = b.x0, g.min_y = b.y0, g.cell = cell;
+    g.nx = uint32_t(std::floor(w / cell)) + 1, g.ny = uint32_t(std::floor(h / cell)) + 1;
+    return g;
+}
+
+int64_t cellOf(double v, double min, double cell, uint32_t n) {
+    const double f = std::floor((v - min) / cell);
+    if (!(f > 0.0)) return 0;
+    return f >= double(n - 1) ? int64_t(n) - 1 : int64_t(f);
+}
+
+// Column range of row j's cells that segment a-b, thickened by `pad`, can touch.
+bool rowSpan(const WallGrid& g, int64_t j, P a, P b, double pad, int64_t* i0, int64_t* i1) {
+    const double ylo = g.min_y + double(j) * g.cell - pad, yhi = g.min_y + double(j + 1) * g.cell + pad;
+    double t0 = 0.0, t1 = 1.0;
+    const double dy = b.y - a.y;
+    if (dy == 0.0) {
+        if (a.y < ylo || a.y > yhi) return false;
+    } else {
+        double ta = (ylo - a.y) / dy, tb = (yhi - a.y) / dy;
+        if (ta > tb) std::swap(ta, tb);
+        t0 = std::fmax(t0, ta), t1 = std::fmin(t1, tb);
+        if (t0 > t1) return false;
+    }
+    const double xa = a.x + (b.x - a.x) * t0, xb = a.x + (b.x - a.x) * t1;
+    *i0 = cellOf(std::fmin(xa, xb) - pad, g.min_x, g.cell, g.nx);
+    *i1 = cellOf(std::fmax(xa, xb) + pad, g.min_x, g.cell, g.nx);
+    return true;
+}
+
+// Calls fn(cell index) for the cells the segment a-b thickened by `pad` can touch.
+template <typename Fn> bool forEachCellNear(const WallGrid& g, P a, P b, double pad, Fn fn) {
+    const int64_t j0 = cellOf(std::fmin(a.y, b.y) - pad, g.min_y, g.cell, g.ny);
+    const int64_t j1 = cellOf(std::fmax(a.y, b.y) + pad, g.min_y, g.cell, g.ny);
+    // Slack for the floor() rounding at cell borders.
+    const double slack = pad + 1e-9 * g.cell;
+    for (int64_t j = j0; j <= j1; ++j) {
+        int64_t i0, i1;
+        if (!rowSpan(g, j, a, b, slack, &i0, &i1)) continue;
+        for (int64_t i = i0; i <= i1; ++i)
+            if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
+    }
+    return true;
+}
+
+P pieceStart(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
+    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+    return w.t0 == 0.0f ? a : a + (b - a) * double(w.t0);
+}
+P pieceEnd(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
+    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+    return w.t1 == 1.0f ? b : a + (b - a) * double(w.t1);
+}
+
+// Splits ring edge a-b into solid and open pieces: the parts covered by a connection of this
+// layer lying along it (both portal ends within 1 mm of the edge, the bake's rule) are open.
+// Calls fn(piece) in order along the edge.
+template <typename Fn>
+void forEachPiece(const fb::Footprint& fp, uint32_t layer, const flatbuffers::Vector<const fb::Vec2*>* verts,
+                  uint32_t ia, uint32_t ib, Fn fn) {
+    constexpr double kTol = 1e-3;
+    constexpr uint32_t kMaxCuts = 8; // portals along one edge; more are left solid (conservative)
+    const P a = pt(verts->Get(ia)), b = pt(verts->Get(ib));
+    const double len = norm(b - a);
+    double cut0[kMaxCuts], cut1[kMaxCuts];
+    uint32_t cuts = 0;
+    const auto* conns = fp.connections();
+    for (uint32_t c = 0, nc = sizeOf(conns); len > 0.0 && c < nc && cuts < kMaxCuts; ++c) {
+        const fb::Connection* con = conns->Get(c);
+        if (con->layer_a() != layer && con->layer_b() != layer) continue;
+        const P p0{con->x0(), con->y0()}, p1{con->x1(), con->y1()};
+        if (pointSegment2(p0, a, b, nullptr) > kTol * kTol || pointSegment2(p1, a, b, nullptr) > kTol * kTol)
+            continue;
+        const P u = (b - a) * (1.0 / len);
+        double t0 = dot(p0 - a, u) / len, t1 = dot(p1 - a, u) / len;
+        if (t1 < t0) std::swap(t0, t1);
+        t0 = t0 < 0.0 ? 0.0 : t0, t1 = t1 > 1.0 ? 1.0 : t1;
+        if (t1 <= t0) continue;
+        // Insertion by start; overlapping portals are merged below.
+        uint32_t i = cuts++;
+        for (; i > 0 && cut0[i - 1] > t0; --i)
+            cut0[i] = cut0[i - 1], cut1[i] = cut1[i - 1];
+        cut0[i] = t0, cut1[i] = t1;
+    }
+    const double tol = len > 0.0 ? kTol / len : 0.0;
+    double at = 0.0;
+    for (uint32_t i = 0; i < cuts; ++i) {
+        if (cut1[i] <= at) continue;
+        double start = cut0[i] > at ? cut0[i] : at;
+        // Solid slivers shorter than the tolerance go with the portal, as in the bake.
+        if (start - at > tol)
+            fn(WallRef{ia, ib, float(at), float(start), 0u});
+        else
+            start = at;
+        fn(WallRef{ia, ib, float(start), float(cut1[i]), 1u});
+        at = cut1[i];
+    }
+    // Pieces share their float end parameters, so they partition the edge exactly.
+    if (at == 0.0)
+        fn(WallRef{ia, ib, 0.0f, 1.0f, 0u});
+    else if (float(at) < 1.0f)
+        fn(WallRef{ia, ib, float(at), 1.0f, 1.0 - at > tol ? 0u : 1u});
+}
+
+// Every (wall piece, cell) pair of a layer, in a fixed order; counting and filling share it.
+template <typename Fn> void forEachWallCell(const fb::Footprint& fp, uint32_t l, const WallGrid& g, Fn fn) {
+    const fb::Layer& layer = *fp.layers()->Get(l);
+    const auto* rings = layer.rings();
+    const auto* verts = layer.boundary_vertices();
+    for (uint32_t r = 0, nr = sizeOf(rings); r < nr; ++r) {
+        const fb::Ring* ring = rings->Get(r);
+        const uint32_t first = ring->first_vertex(), n = ring->vertex_count();
+        for (uint32_t k = 0; k < n; ++k)
+            forEachPiece(fp, l, verts, first + k, first + (k + 1 == n ? 0 : k + 1), [&](const WallRef& w) {
+                forEachCellNear(g, pieceStart(verts, w), pieceEnd(verts, w), 0.0, [&](uint32_t cell) {
+                    fn(w, cell);
+                    return true;
+                });
+            });
+    }
+}
+
+const WallGrid& gridOf(const PathScratch& s, uint32_t layer) {
+    return s.wall_grids[layer];
+}
+
+template <typename Fn> bool forEachItem(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
+    const uint32_t* start = s.wall_cell_start + g.first_cell;
+    for (uint32_t k = start[cell], end = start[cell + 1]; k < end; ++k)
+        if (!fn(s.wall_cell_items[k])) return false;
+    return true;
+}
+
+// The solid wall pieces listed in a cell, as segments c-d.
+template <typename Fn>
+bool forEachSolid(const PathScratch& s, const WallGrid& g, const flatbuffers::Vector<const fb::Vec2*>* verts,
+                  uint32_t cell, Fn fn) {
+    return forEachItem(s, g, cell, [&](const WallRef& w) {
+        return w.open ? true : fn(pieceStart(verts, w), pieceEnd(verts, w));
+    });
+}
+
+// Angle of point p round `center`, measured from `start` in the sweep's sense, in [0, 2 pi).
+double angleAlong(P center, P start, double sweep, P p) {
+    const P u = start - center, v = p - center;
+    double a = std::atan2(cross(u, v), dot(u, v));
+    if (sweep < 0) a = -a;
+    return a < 0 ? a + 2 * kPi : a;
+}
+
+P rotate(P v, double angle) {
+    const double c = std::cos(angle), s = std::sin(angle);
+    return {v.x * c - v.y * s, v.x * s + v.y * c};
+}
+
+double pointArcDistance(P center, double radius, P start, P end, double sweep, P p) {
+    if (angleAlong(center, start, sweep, p) <= std::fabs(sweep)) return std::fabs(norm(p - center) - radius);
+    return std::fmin(norm(p - start), norm(p - end));
+}
+
+// Exact distance between a circular arc and segment c-d: 0 when they cross; else the smallest of
+// the endpoint distances and the one interior critical pair (the segment's foot from the centre,
+// outside the circle and within the sweep).
+double arcSegmentDistance(P center, double radius, P start, double sweep, P c, P d) {
+    const P end = center + rotate(start - center, sweep);
+    const P dir = d - c;
+    const double len2 = dot(dir, dir);
+    if (len2 > 0.0) {
+        // Line-circle intersections inside the segment and the sweep.
+        const P f = c - center;
+        const double B = dot(f, dir), C = dot(f, f) - radius * radius, disc = B * B - len2 * C;
+        if (disc >= 0.0) {
+            const double sq = std::sqrt(disc);
+            for (const double t : {(-B - sq) / len2, (-B + sq) / len2})
+                if (t >= 0.0 && t <= 1.0 && angleAlong(center, start, sweep, c + dir * t) <= std::fabs(sweep))
+                    return 0.0;
+        }
+    }
+    double best = std::fmin(pointArcDistance(center, radius, start, end, sweep, c),
+                            pointArcDistance(center, radius, start, end, sweep, d));
+    best = std::fmin(best, std::sqrt(pointSegment2(start, c, d, nullptr)));
+    best = std::fmin(best, std::sqrt(pointSegment2(end, c, d, nullptr)));
+    double t;
+    pointSegment2(center, c, d, &t);
+    const P foot = c + dir * t;
+    const double df = norm(foot - center);
+    if (t > 0.0 && t < 1.0 && df > radius && angleAlong(center, start, sweep, foot) <= std::fabs(sweep))
+        best = std::fmin(best, df - radius);
+    return best;
+}
+
+} // namespace
+
+void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items) {
+    *cell_entries = 0, *items = 0;
+    const auto* layers = rm.footprint()->layers();
+    for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {
+        const WallGrid g = gridFor(*layers->Get(l));
+        *cell_entries += uint64_t(g.nx) * g.ny + 1;
+        forEachWallCell(*rm.footprint(), l, g, [&](WallRef, uint32_t) { ++*items; });
+    }
+}
+
+void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
+    const auto* layers = rm.footprint()->layers();
+    uint32_t first_cell = 0, item_base = 0;
+    for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {
+        const fb::Layer& layer = *layers->Get(l);
+        WallGrid g = gridFor(layer);
+        g.first_cell = first_cell;
+        s->wall_grids[l] = g;
+        const uint32_t cells = g.nx * g.ny;
+        uint32_t* start = s->wall_cell_start + first_cell;
+        // Counting sort by cell: counts, prefix sums, then fill with start[] as the cursor.
+        std::memset(start, 0, (cells + 1) * sizeof(uint32_t));
+        forEachWallCell(*rm.footprint(), l, g, [&](WallRef, uint32_t cell) { ++start[cell + 1]; });
+        start[0] = item_base;
+        for (uint32_t c = 0; c < cells; ++c)
+            start[c + 1] += start[c];
+        forEachWallCell(*rm.footprint(), l, g,
+                        [&](WallRef w, uint32_t cell) { s->wall_cell_items[start[cell]++] = w; });
+        for (uint32_t c = cells; c > 0; --c)
+            start[c] = start[c - 1];
+        start[0] = item_base;
+        item_base = start[cells];
+        first_cell += cells + 1;
+    }
+}
+
+bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                       double clearance) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const double r2 = clearance * clearance;
+    const double lo_x = std::fmin(a.x, b.x) - clearance, hi_x = std::fmax(a.x, b.x) + clearance;
+    const double lo_y = std::fmin(a.y, b.y) - clearance, hi_y = std::fmax(a.y, b.y) + clearance;
+    return forEachCellNear(g, a, b, clearance, [&](uint32_t cell) {
+        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+            if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
+                (c.y > hi_y && d.y > hi_y))
+                return true;
+            const double d2 = segmentSegment2(a, b, c, d);
+            return d2 > 0.0 && d2 >= r2;
+        });
+    });
+}
+
+bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P center, P start,
+                   double sweep, double clearance) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const double radius = norm(start - center);
+    const P end = center + rotate(start - center, sweep);
+    // Bounding box of the arc: its ends and the axis extremes it sweeps over.
+    double x0 = std::fmin(start.x, end.x), x1 = std::fmax(start.x, end.x);
+    double y0 = std::fmin(start.y, end.y), y1 = std::fmax(start.y, end.y);
+    const P axes[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    for (const P axis : axes) {
+        const P q = center + axis * radius;
+        if (angleAlong(center, start, sweep, q) <= std::fabs(sweep)) {
+            x0 = std::fmin(x0, q.x), x1 = std::fmax(x1, q.x);
+            y0 = std::fmin(y0, q.y), y1 = std::fmax(y1, q.y);
+        }
+    }
+    const P lo{x0, y0}, hi{x1, y1};
+    const int64_t i0 = cellOf(lo.x - clearance, g.min_x, g.cell, g.nx);
+    const int64_t i1 = cellOf(hi.x + clearance, g.min_x, g.cell, g.nx);
+    const int64_t j0 = cellOf(lo.y - clearance, g.min_y, g.cell, g.ny);
+    const int64_t j1 = cellOf(hi.y + clearance, g.min_y, g.cell, g.ny);
+    for (int64_t j = j0; j <= j1; ++j)
+        for (int64_t i = i0; i <= i1; ++i) {
+            const bool clear = forEachSolid(s, g, verts, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
+                if ((c.x < x0 - clearance && d.x < x0 - clearance) ||
+                    (c.x > x1 + clearance && d.x > x1 + clearance) ||
+                    (c.y < y0 - clearance && d.y < y0 - clearance) ||
+                    (c.y > y1 + clearance && d.y > y1 + clearance))
+                    return true;
+                const double dist = arcSegmentDistance(center, radius, start, sweep, c, d);
+                return dist > 0.0 && dist >= clearance;
+            });
+            if (!clear) return false;
+        }
+    return true;
+}
+
+double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, uint32_t other_layer,
+                        P corner, P u, double turn, double room, double clearance) {
+    double t = room;
+    for (int step = 0; step < 24 && t > 1e-6; ++step, t *= 0.5) {
+        const CornerArc arc = cornerArc(corner, u, turn, t);
+        if (wallsArcClear(rm, s, layer, arc.center, arc.start, turn, clearance) &&
+            (other_layer == layer ||
+             wallsArcClear(rm, s, other_layer, arc.center, arc.start, turn, clearance)))
+            return t;
+    }
+    return 0.0;
+}
+
+double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const int64_t ci = cellOf(p.x, g.min_x, g.cell, g.nx), cj = cellOf(p.y, g.min_y, g.cell, g.ny);
+    double best2 = kInf;
+    P best_point{p.x, p.y};
+    auto visit = [&](int64_t i, int64_t j) {
+        forEachSolid(s, g, verts, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
+            double t;
+            const double d2 = pointSegment2(p, c, d, &t);
+            if (d2 < best2) best2 = d2, best_point = c + (d - c) * t;
+            return true;
+        });
+    };
+    const int64_t nx = g.nx, ny = g.ny, max_ring = nx > ny ? nx : ny;
+    for (int64_t r = 0; r <= max_ring; ++r) {
+        const int64_t i0 = ci - r > 0 ? ci - r : 0, i1 = ci + r < nx - 1 ? ci + r : nx - 1;
+        const int64_t j0 = cj - r > 0 ? cj - r : 0, j1 = cj + r < ny - 1 ? cj + r : ny - 1;
+        for (int64_t j = j0; j <= j1; ++j) {
+            const bool edge_row = j == cj - r || j == cj + r;
+            for (int64_t i = i0; i <= i1; ++i)
+                if (edge_row || i == ci - r || i == ci + r) visit(i, j);
+        }
+        // Unvisited cells lie beyond the square of rings 0..r: at least this far from p.
+        double bound = kInf;
+        if (ci - r > 0) bound = std::fmin(bound, p.x - (g.min_x + double(ci - r) * g.cell));
+        if (ci + r + 1 < nx) bound = std::fmin(bound, g.min_x + double(ci + r + 1) * g.cell - p.x);
+        if (cj - r > 0) bound = std::fmin(bound, p.y - (g.min_y + double(cj - r) * g.cell));
+        if (cj + r + 1 < ny) bound = std::fmin(bound, g.min_y + double(cj + r + 1) * g.cell - p.y);
+        if (!(bound < kInf)) break;
+        if (bound > 0.0 && best2 <= bound * bound) break;
+    }
+    if (nearest) *nearest = best_point;
+    return std::sqrt(best2);
+}
+
+bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                           double reach, double side, P* nearest) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    double best2 = reach * reach;
+    bool found = false;
+    forEachCellNear(g, a, b, reach, [&](uint32_t cell) {
+        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+            // The closest pair of two disjoint segments has an endpoint of one of them; keep
+            // the wall-side point of each candidate pair.
+            double t;
+            const double d_a = pointSegment2(a, c, d, &t);
+            const P on_a = c + (d - c) * t;
+            const double d_b = pointSegment2(b, c, d, &t);
+            const P on_b = c + (d - c) * t;
+            const P candidates[4] = {c, d, on_a, on_b};
+            const double dist2[4] = {pointSegment2(c, a, b, nullptr), pointSegment2(d, a, b, nullptr), d_a,
+                                     d_b};
+            for (int k = 0; k < 4; ++k)
+                if (dist2[k] < best2 && cross(b - a, candidates[k] - a) * side > 0.0) {
+                    best2 = dist2[k];
+                    *nearest = candidates[k];
+                    found = true;
+                }
+            return true;
+        });
+    });
+    return found;
+}
+
+bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
+                        double clearance, double side, const P region[4], P* vertex) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const double len = norm(b - a);
+    if (!(len > 0.0)) return false;
+    const P u = (b - a) * (1.0 / len);
+    double best = 0.0;
+    bool found = false;
+    auto inTriangle = [](P p, P t0, P t1, P t2) {
+        const double o0 = orient(t0, t1, p), o1 = orient(t1, t2, p), o2 = orient(t2, t0, p);
+        return (o0 >= 0 && o1 >= 0 && o2 >= 0) || (o0 <= 0 && o1 <= 0 && o2 <= 0);
+    };
+    auto consider = [&](P v) {
+        const double along = dot(v - a, u);
+        if (along < 0.0 || along > len) return;
+        const double across = cross(u, v - a);
+        if (std::fabs(across) > clearance && !inTriangle(v, region[0], region[1], region[2]) &&
+            !inTriangle(v, region[0], region[2], region[3]))
+            return;
+        const double intrusion = clearance - side * across;
+        if (intrusion > best) best = intrusion, *vertex = v, found = true;
+    };
+
+    // Cells of the band and of the region (its corners' bounding box as a thick diagonal).
+    double pad = clearance;
+    for (int k = 0; k < 4; ++k)
+        pad = std::fmax(pad, std::sqrt(pointSegment2(region[k], a, b, nullptr)));
+    forEachCellNear(g, a, b, pad, [&](uint32_t cell) {
+        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+            consider(c);
+            consider(d);
+            return true;
+        });
+    });
+    return found;
+}
+
+double wallsRay(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P dir, double max_reach) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const P q = p + dir * max_reach;
+    double best = max_reach;
+    forEachCellNear(g, p, q, 0.0, [&](uint32_t cell) {
+        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+            const P e = d - c;
+            const double den = cross(dir, e);
+            if (den == 0.0) {
+                // Parallel: only a collinear wall touching the ray matters; its nearer end is hit.
+                if (orient(c, d, p) != 0.0) return true;
+                for (const P x : {c, d}) {
+                    const double t = dot(x - p, dir);
+                    if (t >= 0.0 && t < best) best = t;
+                }
+                return true;
+            }
+            const double t = cross(c - p, e) / den, u = cross(c - p, dir) / den;
+            if (t >= 0.0 && u >= 0.0 && u <= 1.0 && t < best) best = t;
+            return true;
+        });
+    });
+    return best;
+}
+
+bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p) {
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const WallGrid& g = gridOf(s, layer);
+    const int64_t j = cellOf(p.y, g.min_y, g.cell, g.ny);
+    bool inside = false;
+    // Each crossing of the ray to +x is counted in the one cell holding the crossing point, so a
+    // wall listed in several cells of the row counts once (same test as insideLayer).
+    for (int64_t i = cellOf(p.x, g.min_x, g.cell, g.nx); i < int64_t(g.nx); ++i)
+        forEachItem(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallRef& w) {
+            const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+            if ((a.y > p.y) == (b.y > p.y)) return true;
+            // Only the piece holding the crossing counts it: a ring edge is cut into pieces.
+            const double t = (p.y - a.y) / (b.y - a.y);
+            if (t < double(w.t0) || (w.t1 < 1.0f ? t >= double(w.t1) : t > 1.0)) return true;
+            const double xc = (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x;
+            if (p.x < xc && cellOf(xc, g.min_x, g.cell, g.nx) == i) inside = !inside;
+            return true;
+        });
+    return inside;
+}
+
+} // namespace detail
+
+namespace {
+using namespace ::clearway::detail;
+
+constexpr uint32_t kNoLayer = 0xffffffffu;
+
+bool scratchFits(const RoadmapView& view, const PathScratch* scratch) {
+    return view.data && scratch && scratch->data == view.data;
+}
+} // namespace
+
+Status wallDistance(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, double x, double y,
+                    double* distance, Vec2d* nearest) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !scratchFits(view, scratch) || !distance || !std::isfinite(x) || !std::isfinite(y))
+        return Status::InvalidArgument;
+    if (layer >= scratch->layer_count) return Status::InvalidArgument;
+    P q;
+    *distance = wallsNearest(*rm, *scratch, layer, P{x, y}, &q);
+    if (nearest) *nearest = Vec2d{q.x, q.y};
+    return Status::Ok;
+}
+
+Status pathCorridorAt(const RoadmapView& view, const PathScratch* scratch, const PathSegment* segments,
+                      uint32_t count, double s, double max_reach, CorridorSample* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !scratchFits(view, scratch) || !out || !(max_reach >= 0.0) || !std::isfinite(max_reach))
+        return Status::InvalidArgument;
+    PathPose pose;
+    const Status status = pathPoseAt(view, segments, count, s, &pose);
+    if (status != Status::Ok) return status;
+    if (pose.layer >= scratch->layer_count) return Status::InvalidArgument;
+    const P p{pose.position.x, pose.position.y};
+    const P left{-std::sin(pose.heading), std::cos(pose.heading)};
+    CorridorSample c{};
+    c.s = pose.s;
+    c.position = Vec2d{p.x, p.y};
+    c.left_normal = Vec2d{left.x, left.y};
+    c.left = wallsRay(*rm, *scratch, pose.layer, p, left, max_reach);
+    c.right = wallsRay(*rm, *scratch, pose.layer, p, left * -1.0, max_reach);
+    c.clearance = wallsNearest(*rm, *scratch, pose.layer, p, nullptr);
+    c.layer = pose.layer;
+    *out = c;
+    return Status::Ok;
+}
+
+Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d local, double step_up,
+                   PathEndpoint* out) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !out || !std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z) ||
+        !(step_up >= 0.0) || !std::isfinite(step_up))
+        return Status::InvalidArgument;
+    if (scratch && scratch->data != view.data) return Status::InvalidArgument;
+    FootprintView footprint;
+    if (roadmapFootprint(view, &footprint) != Status::Ok) return Status::InvalidArgument;
+    const P p{local.x, local.y};
+    // The floor under the point (highest surface at most step_up above it), else the nearest one
+    // above: a point given at eye height or slightly under a ramp still finds its floor.
+    uint32_t below = kNoLayer, above = kNoLayer;
+    double below_h = -kInf, above_h = kInf;
+    const uint32_t layers = sizeOf(rm->footprint()->layers());
+    for (uint32_t l = 0; l < layers; ++l) {
+        const bool inside = scratch ? wallsInside(*rm, *scratch, l, p) : insideLayer(*layerOf(*rm, l), p);
+        if (!inside) continue;
+        float h;
+        if (footprintHeightAt(footprint, l, float(p.x), float(p.y), 0.05f, &h) != Status::Ok) continue;
+        if (double(h) <= local.z + step_up) {
+            if (double(h) > below_h) below_h = h, below = l;
+        } else if (double(h) < above_h) {
+            above_h = h, above = l;
+        }
+    }
+    const uint32_t layer = below != kNoLayer ? below : above;
+    if (layer == kNoLayer) return Status::NotFound;
+    *out = PathEndpoint{p.x, p.y, layer};
+    return Status::Ok;
+}
+
+} // namespace clearway

@@ -1,0 +1,140 @@
+// Queries never allocate (the runtime's contract: scratch sized once, outputs in caller buffers),
+// measured with a counting global operator new on the baked sample levels in tests/fuzz/seeds.
+#define CLEARWAY_DEFINE_COUNTING_NEW
+#include "allocation_counter.h"
+
+#include <clearway/runtime.h>
+
+#include <doctest/doctest.h>
+
+#include "test_files.h"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace clearway;
+
+namespace {
+
+const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/";
+
+// Statuses seen inside the measured region, checked after it (assertions may allocate).
+struct Tally {
+    int calls = 0, ok = 0, bad = 0;
+    void add(Status s, bool acceptable) {
+        ++calls;
+        ok += s == Status::Ok;
+        bad += !acceptable;
+    }
+};
+
+} // namespace
+
+TEST_SUITE("runtime/allocation") {
+
+    TEST_CASE("the counter sees allocations on this thread inside the measured region only") {
+        std::unique_ptr<int> outside(new int(1));
+        std::unique_ptr<int> inside;
+        std::unique_ptr<int[]> array;
+        const long counted = test::allocationsDuring([&] {
+            inside.reset(new int(2));
+            array.reset(new int[4]);
+        });
+        CHECK(counted == 2);
+        CHECK(test::allocationsDuring([] {}) == 0);
+    }
+
+    TEST_CASE("loading, nearest point, findPath, pose, corridor and walls never allocate") {
+        for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
+            const std::string level = name;
+            CAPTURE(level);
+            const std::vector<uint8_t> roadmap = test::readFile(kSeeds + "roadmap/" + name + ".cwrm");
+            const std::vector<uint8_t> footprint = test::readFile(kSeeds + "footprint/" + name + ".cwfp");
+            REQUIRE(!roadmap.empty());
+            REQUIRE(!footprint.empty());
+            RoadmapView view;
+            REQUIRE(loadRoadmap(roadmap.data(), roadmap.size(), &view) == Status::Ok);
+            RoadmapInfo info;
+            REQUIRE(roadmapInfo(view, &info) == Status::Ok);
+            REQUIRE(info.vertex_count > 1);
+            size_t scratch_bytes = 0;
+            REQUIRE(pathScratchSize(view, &scratch_bytes) == Status::Ok);
+            std::vector<uint8_t> scratch_memory(scratch_bytes);
+            std::vector<PathSegment> segments(512);
+            std::vector<PathPose> poses(256);
+
+            Tally nearest, paths, poses_tally, corridor, walls, locate, heights;
+            int non_trivial_paths = 0;
+            const long allocations = test::allocationsDuring([&] {
+                RoadmapView v;
+                FootprintView fp;
+                PathScratch* scratch = nullptr;
+                if (loadRoadmap(roadmap.data(), roadmap.size(), &v) != Status::Ok) return;
+                if (loadFootprint(footprint.data(), footprint.size(), &fp) != Status::Ok) return;
+                if (pathScratchInit(v, scratch_memory.data(), scratch_bytes, &scratch) != Status::Ok) return;
+                const uint32_t n = info.vertex_count;
+                for (uint32_t i = 0; i < 40; ++i) {
+                    RoadmapVertexInfo a, b;
+                    roadmapVertex(v, i % n, &a);
+                    roadmapVertex(v, (i * 7 + 3) % n, &b);
+                    const double radius = 0.2 + 0.05 * (i % 4);
+                    RoadmapPoint p;
+                    const Status ns =
+                        nearestRoadmapPoint(v, a.layer, a.position.x + 0.3, a.position.y, radius, &p);
+                    nearest.add(ns, ns == Status::Ok || ns == Status::NotFound);
+                    const PathEndpoint from{a.position.x + 0.1, a.position.y + 0.1, a.layer};
+                    const PathEndpoint to{b.position.x - 0.1, b.position.y, b.layer};
+                    for (double preferred : {radius, 2 * radius, double(INFINITY)}) {
+                        uint32_t count = 0;
+                        const Status fs = findPath(v, scratch, from, to, radius, preferred, segments.data(),
+                                                   &count, uint32_t(segments.size()));
+                        paths.add(fs, fs == Status::Ok || fs == Status::NotFound);
+                        if (fs != Status::Ok) continue;
+                        non_trivial_paths += count > 1;
+                        const double length = pathTotalLength(segments.data(), count);
+                        PathPose pose;
+                        poses_tally.add(pathPoseAt(v, segments.data(), count, length / 3, &pose), true);
+                        uint32_t sampled = 0;
+                        const Status ps = pathSample(v, segments.data(), count, 0.25, poses.data(), &sampled,
+                                                     uint32_t(poses.size()));
+                        poses_tally.add(ps, ps == Status::Ok || ps == Status::BufferTooSmall);
+                        CorridorSample c;
+                        const Status cs =
+                            pathCorridorAt(v, scratch, segments.data(), count, length / 2, 5.0, &c);
+                        corridor.add(cs, cs == Status::Ok);
+                    }
+                    double distance = 0;
+                    Vec2d wall;
+                    walls.add(wallDistance(v, scratch, a.layer, a.position.x, a.position.y, &distance, &wall),
+                              true);
+                    PathEndpoint where;
+                    const Status ls = locatePoint(
+                        v, scratch, Vec3d{a.position.x, a.position.y, a.position.z + 0.5}, 0.5, &where);
+                    locate.add(ls, ls == Status::Ok || ls == Status::NotFound);
+                    float h = 0;
+                    const Status hs = footprintHeightAt(fp, a.layer, a.position.x, a.position.y, 0.1f, &h);
+                    heights.add(hs, hs == Status::Ok || hs == Status::NotFound);
+                }
+            });
+            CHECK(allocations == 0);
+            // The region did the work it claims: real paths, poses and corridors, no odd statuses.
+            MESSAGE(name, ": ", paths.calls, " findPath calls, ", paths.ok, " paths (", non_trivial_paths,
+                    " with several segments), ", corridor.ok, " corridor samples, 0 allocations");
+            CHECK(nearest.calls == 40);
+            CHECK(nearest.ok > 0);
+            CHECK(paths.calls == 120);
+            CHECK(paths.ok > 0);
+            CHECK(non_trivial_paths > 0);
+            CHECK(poses_tally.ok == 2 * paths.ok);
+            CHECK(corridor.ok == paths.ok);
+            CHECK(walls.ok == 40);
+            CHECK(locate.ok > 0);
+            CHECK(heights.ok > 0);
+            for (const Tally* t : {&nearest, &paths, &poses_tally, &corridor, &walls, &locate, &heights})
+                CHECK(t->bad == 0);
+        }
+    }
+
+} // TEST_SUITE
