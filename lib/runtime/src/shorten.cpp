@@ -167,10 +167,17 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
         const Run run{rm, s, c[i0].layer, hard, preferred};
         // Required clearance of a piece replacing route corners a..b: the preferred clearance,
         // capped by the least the corridor offers along them, never below the radius.
+                // Queried with one anchor a at a time: the running minimum from a is cached in the
+        // corners' relax_slack (unused until the relaxation, and only at indices >= a).
+        uint32_t min_anchor = 0xffffffffu, min_upto = 0;
         auto required = [&](uint32_t a, uint32_t b) {
-            double lo = kInf;
-            for (uint32_t k = a; k <= b; ++k)
-                lo = m[k] < lo ? m[k] : lo;
+            if (min_anchor != a) {
+                min_anchor = min_upto = a;
+                c[a].relax_slack = m[a];
+            }
+            for (; min_upto < b; ++min_upto)
+                c[min_upto + 1].relax_slack = std::fmin(c[min_upto].relax_slack, m[min_upto + 1]);
+            const double lo = c[b].relax_slack;
             const double q = lo < preferred ? lo : preferred;
             return q > floor ? q : floor;
         };
