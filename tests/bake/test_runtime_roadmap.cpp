@@ -378,6 +378,51 @@ TEST_SUITE("runtime roadmap on baked levels") {
         CHECK(rejected > 0);
     }
 
+    TEST_CASE("surface heights through the asset's grid: every triangle found, nothing invented") {
+        std::mt19937 rng(5);
+        int inside = 0, outside = 0;
+        for (const auto& lp : levels()) {
+            const Level& level = *lp;
+            CAPTURE(level.name);
+            cw::FootprintView fp;
+            REQUIRE(cw::roadmapFootprint(level.view, &fp) == Status::Ok);
+            for (uint32_t l = 0; l < level.roadmap.footprint.layers.size(); ++l) {
+                const auto& layer = level.roadmap.footprint.layers[l];
+                if (layer.surface_triangles.empty()) continue;
+                // A random point of a random triangle (inset from its edges, where neighbours'
+                // heights may differ) has that triangle's interpolated height.
+                for (int q = 0; q < 300; ++q) {
+                    const auto& t = layer.surface_triangles[rng() % layer.surface_triangles.size()];
+                    std::uniform_real_distribution<double> u(0.05, 0.9);
+                    double wa = u(rng), wb = u(rng) * (1 - wa), wc = 1 - wa - wb;
+                    if (wc < 0.05) continue;
+                    const auto &a = layer.surface_vertices[t.a], &b = layer.surface_vertices[t.b],
+                               &c = layer.surface_vertices[t.c];
+                    const double area2 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+                    if (std::fabs(area2) < 1e-6) continue;
+                    const float x = float(wa * a.x + wb * b.x + wc * c.x),
+                                y = float(wa * a.y + wb * b.y + wc * c.y);
+                    float h = NAN;
+                    REQUIRE(cw::footprintHeightAt(fp, l, x, y, 0.0f, &h) == Status::Ok);
+                    CHECK(h == doctest::Approx(wa * a.z + wb * b.z + wc * c.z).epsilon(1e-3).scale(1));
+                    ++inside;
+                }
+                // Far outside the layer: nothing, whatever the tolerance up to the distance.
+                double x1 = -INFINITY, y1 = 0;
+                for (const auto& v : layer.surface_vertices)
+                    if (v.x > x1) x1 = v.x, y1 = v.y;
+                float h = 123.0f;
+                CHECK(cw::footprintHeightAt(fp, l, float(x1 + 10), 0.0f, 5.0f, &h) == Status::NotFound);
+                CHECK(h == 123.0f);
+                // 1 m beyond the easternmost surface vertex: found within a 5 m tolerance.
+                CHECK(cw::footprintHeightAt(fp, l, float(x1 + 1), float(y1), 5.0f, &h) == Status::Ok);
+                ++outside;
+            }
+        }
+        MESSAGE(inside, " points inside triangles and ", outside, " outside the layers checked");
+        CHECK(inside > 1000);
+    }
+
     TEST_CASE("nearest roadmap point equals brute force over every usable edge") {
         std::mt19937 rng(7);
         int queries = 0;

@@ -1295,7 +1295,7 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
         // process on a shared machine does not land in either engine's tail.
         pass.cw.micros.assign(pairs.size(), INFINITY);
         pass.dt.micros.assign(pairs.size(), INFINITY);
-        double locate_total = INFINITY;
+        std::vector<double> locate(pairs.size(), INFINITY);
         for (int r = 0; r < args.repeats; ++r) {
             for (size_t i = 0; i < pairs.size(); ++i) {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -1308,18 +1308,19 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
                 dt.path(pairs[i].first.d, pairs[i].second.d, 0, kMaxStraight);
                 pass.dt.micros[i] = std::min(pass.dt.micros[i], sinceMicros(t0));
             }
-            // The locatePoint share of clearway's time, over the whole loop.
-            const auto t0 = std::chrono::steady_clock::now();
-            clearway::PathEndpoint e{};
-            for (const auto& [a, b] : pairs) {
+            // The locatePoint share of clearway's time.
+            for (size_t i = 0; i < pairs.size(); ++i) {
+                const Endpoint &a = pairs[i].first, &b = pairs[i].second;
+                clearway::PathEndpoint e{};
+                const auto t0 = std::chrono::steady_clock::now();
                 clearway::locatePoint(view, scratch, {a.p.x, a.p.y, a.p.z}, args.max_step, &e);
                 g_sink = g_sink + e.layer;
                 clearway::locatePoint(view, scratch, {b.p.x, b.p.y, b.p.z}, args.max_step, &e);
                 g_sink = g_sink + e.layer;
+                locate[i] = std::min(locate[i], sinceMicros(t0));
             }
-            locate_total = std::min(locate_total, sinceMicros(t0));
         }
-        pass.cw_locate_mean_us = locate_total / double(std::max<size_t>(pairs.size(), 1));
+        pass.cw_locate_mean_us = mean(locate);
         // Untimed: clearway's paths again, measured.
         std::vector<double> ratios, cw_means, dt_means, cw_mins, dt_mins;
         std::vector<uint32_t> layers;
@@ -1382,6 +1383,7 @@ int runQuery(const QueryArgs& args) {
         }
         rows.push_back(std::move(row));
     }
+    if (rows.empty()) return status; // every mesh failed: the errors say why
     auto n = [](double v) { return jsonNumber(v); };
     if (args.json) {
         std::printf(

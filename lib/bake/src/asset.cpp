@@ -3,6 +3,8 @@
 #include <clearway/runtime.h>
 #include "asset_internal.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <sys/stat.h>
@@ -10,6 +12,53 @@
 namespace clearway::bake {
 
 namespace fb = clearway::schema;
+
+namespace {
+
+// The layer's surface triangles by grid cell (schemas/footprint.fbs, SurfaceGrid), from the float
+// coordinates the asset stores. Cells about the mean triangle size, at most ~4 per triangle.
+flatbuffers::Offset<fb::SurfaceGrid> writeSurfaceGrid(flatbuffers::FlatBufferBuilder& builder,
+                                                      const std::vector<fb::Vec3>& vertices,
+                                                      const std::vector<fb::Triangle>& triangles) {
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (const fb::Vec3& v : vertices)
+        x0 = std::min(x0, double(v.x())), y0 = std::min(y0, double(v.y())), x1 = std::max(x1, double(v.x())),
+        y1 = std::max(y1, double(v.y()));
+    if (triangles.empty() || !(x1 >= x0) || !(y1 >= y0)) return 0;
+    const double w = x1 - x0, h = y1 - y0;
+    double cell = std::max(std::sqrt(std::max(w * h, 1e-6) / double(triangles.size())), 1e-3);
+    while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > 4.0 * double(triangles.size()) + 64)
+        cell *= 1.25;
+    const uint32_t nx = uint32_t(std::floor(w / cell)) + 1, ny = uint32_t(std::floor(h / cell)) + 1;
+    auto cellOf = [cell](double v, double lo, uint32_t n) {
+        const double f = std::floor((v - lo) / cell);
+        return f <= 0 ? 0u : (f >= double(n - 1) ? n - 1 : uint32_t(f));
+    };
+    // A hair wider than each bounding box, so the runtime's own floor() can only find a triangle
+    // in a cell that lists it.
+    const double pad = 1e-9 * std::max(1.0, std::max(w, h));
+    std::vector<std::vector<uint32_t>> cells(size_t(nx) * ny);
+    for (uint32_t t = 0; t < triangles.size(); ++t) {
+        const fb::Vec3* corner[3] = {&vertices[triangles[t].a()], &vertices[triangles[t].b()],
+                                     &vertices[triangles[t].c()]};
+        double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
+        for (const fb::Vec3* v : corner)
+            bx0 = std::min(bx0, double(v->x())), by0 = std::min(by0, double(v->y())),
+            bx1 = std::max(bx1, double(v->x())), by1 = std::max(by1, double(v->y()));
+        for (uint32_t j = cellOf(by0 - pad, y0, ny); j <= cellOf(by1 + pad, y0, ny); ++j)
+            for (uint32_t i = cellOf(bx0 - pad, x0, nx); i <= cellOf(bx1 + pad, x0, nx); ++i)
+                cells[size_t(j) * nx + i].push_back(t);
+    }
+    std::vector<uint32_t> start{0}, items;
+    for (const auto& c : cells) {
+        items.insert(items.end(), c.begin(), c.end());
+        start.push_back(uint32_t(items.size()));
+    }
+    return fb::CreateSurfaceGrid(builder, x0, y0, cell, nx, ny, builder.CreateVector(start),
+                                 builder.CreateVector(items));
+}
+
+} // namespace
 
 flatbuffers::Offset<fb::Footprint> writeFootprintTable(flatbuffers::FlatBufferBuilder& builder,
                                                        const Footprint& footprint) {
@@ -35,11 +84,12 @@ flatbuffers::Offset<fb::Footprint> writeFootprintTable(flatbuffers::FlatBufferBu
         std::vector<fb::Triangle> triangles;
         for (const SurfaceTriangle& t : layer.surface_triangles)
             triangles.emplace_back(t.a, t.b, t.c);
+        const auto grid = writeSurfaceGrid(builder, surface, triangles);
         layers.push_back(
             fb::CreateLayer(builder, builder.CreateVectorOfStructs(vertices),
                             builder.CreateVectorOfStructs(rings), builder.CreateVectorOfStructs(polygons),
                             builder.CreateVectorOfStructs(surface), builder.CreateVectorOfStructs(triangles),
-                            layer.area, float(layer.height_min), float(layer.height_max)));
+                            layer.area, float(layer.height_min), float(layer.height_max), grid));
     }
     std::vector<fb::Connection> connections;
     for (const Connection& c : footprint.connections)

@@ -78,6 +78,23 @@ bool checkLayer(const fb::Layer& layer) {
         const fb::Triangle* t = tris->Get(i);
         if (t->a() >= vert_count || t->b() >= vert_count || t->c() >= vert_count) return false;
     }
+    if (const fb::SurfaceGrid* grid = layer.surface_grid()) {
+        // Offsets monotone from 0 to the item count, every item a triangle: then a lookup reads
+        // only in range. Cell counts are bounded by the vector the verifier already sized.
+        const auto* start = grid->cell_start();
+        const auto* items = grid->cell_triangles();
+        const uint64_t cells = uint64_t(grid->cells_x()) * grid->cells_y();
+        if (!start || !items || cells == 0 || uint64_t(sizeOf(start)) != cells + 1) return false;
+        if (!finite(grid->min_x()) || !finite(grid->min_y()) || !finite(grid->cell_size()) ||
+            !(grid->cell_size() > 0.0))
+            return false;
+        if (start->Get(0) != 0 || start->Get(uint32_t(cells)) != sizeOf(items)) return false;
+        for (uint32_t c = 0; c < uint32_t(cells); ++c)
+            if (start->Get(c) > start->Get(c + 1)) return false;
+        const uint32_t tri_count = sizeOf(tris);
+        for (uint32_t i = 0, n = sizeOf(items); i < n; ++i)
+            if (items->Get(i) >= tri_count) return false;
+    }
     return true;
 }
 
@@ -311,8 +328,11 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
     const double px = x, py = y;
     double best_d2 = std::numeric_limits<double>::infinity();
     double best_z = 0.0;
+    uint32_t best_triangle = 0xffffffffu;
 
-    for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i) {
+    // Tests triangle i: true with *height set when (px, py) is inside it; else keeps the nearest
+    // edge point, ties to the lower triangle index (the order of a full scan).
+    auto visit = [&](uint32_t i) {
         const fb::Triangle* t = tris->Get(i);
         const fb::Vec3& a = *verts->Get(t->a());
         const fb::Vec3& b = *verts->Get(t->b());
@@ -336,7 +356,7 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
                 if (sum > 0.0 && finite(sum)) {
                     const double z = (wa * za + wb * zb + wc * zc) / sum;
                     *height = float(clampTo(z, min3(za, zb, zc), max3(za, zb, zc)));
-                    return Status::Ok; // triangles do not overlap: the first hit is the answer
+                    return true;
                 }
             }
         }
@@ -346,11 +366,40 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
         for (const auto& e : edges) {
             double z;
             const double d2 = closestOnSegment(px, py, *e[0], *e[1], &z);
-            if (d2 < best_d2) {
+            if (d2 < best_d2 || (d2 == best_d2 && i < best_triangle)) {
                 best_d2 = d2;
                 best_z = z;
+                best_triangle = i;
             }
         }
+        return false;
+    };
+
+    const fb::SurfaceGrid* grid = l->surface_grid();
+    if (!grid) {
+        // Older assets: every triangle; they do not overlap, so the first hit is the answer.
+        for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i)
+            if (visit(i)) return Status::Ok;
+    } else {
+        // A triangle containing the point is listed in the point's cell (in index order, so the
+        // first hit is a full scan's); one within the tolerance meets a cell of the square
+        // around it.
+        const auto* start = grid->cell_start();
+        const auto* items = grid->cell_triangles();
+        const double cs = grid->cell_size(), min_x = grid->min_x(), min_y = grid->min_y();
+        const uint32_t nx = grid->cells_x(), ny = grid->cells_y();
+        auto cellOf = [cs](double v, double lo, uint32_t n) {
+            const double f = std::floor((v - lo) / cs);
+            return f <= 0.0 ? 0u : (f >= double(n - 1) ? n - 1 : uint32_t(f));
+        };
+        const uint32_t ci = cellOf(px, min_x, nx), cj = cellOf(py, min_y, ny);
+        for (uint32_t k = start->Get(cj * nx + ci), end = start->Get(cj * nx + ci + 1); k < end; ++k)
+            if (visit(items->Get(k))) return Status::Ok;
+        const double tol = tolerance;
+        for (uint32_t j = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny); j <= j1; ++j)
+            for (uint32_t i = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx); i <= i1; ++i)
+                for (uint32_t k = start->Get(j * nx + i), end = start->Get(j * nx + i + 1); k < end; ++k)
+                                        if (visit(items->Get(k))) return Status::Ok; // within the inside test's slack
     }
 
     const double tol = tolerance;
