@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "hand_levels.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -21,39 +22,9 @@ using cw::bake::Vec2;
 
 namespace {
 
-// One flat layer: outer ring (ccw) and holes (cw); vertices on the import grid (exact in binary).
-cw::bake::Footprint footprintOf(const Ring& outer, const std::vector<Ring>& holes = {}) {
-    auto area = [](const Ring& r) {
-        double twice = 0;
-        for (size_t i = 0; i < r.size(); ++i)
-            twice += r[i].x * r[(i + 1) % r.size()].y - r[(i + 1) % r.size()].x * r[i].y;
-        return 0.5 * twice;
-    };
-    cw::bake::FootprintLayer layer;
-    cw::bake::PolygonWithHoles poly{outer, holes};
-    layer.area = area(outer);
-    for (const Ring& h : holes)
-        layer.area += area(h);
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    for (Vec2 p : outer) {
-        x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
-    }
-    layer.polygons.push_back(poly);
-    layer.surface_vertices = {{x0, y0, 0}, {x1, y0, 0}, {x1, y1, 0}, {x0, y1, 0}};
-    layer.surface_triangles = {{0, 1, 2}, {0, 2, 3}};
-    cw::bake::Footprint fp;
-    fp.grid_spacing = std::ldexp(1.0, -14);
-    fp.layers.push_back(layer);
-    fp.source_name = "hand-made";
-    return fp;
-}
-
-Ring rect(double x0, double y0, double x1, double y1) {
-    return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-}
-Ring reversed(Ring r) {
-    return {r.rbegin(), r.rend()};
-}
+using cw::test::footprintOf;
+using cw::test::rect;
+using cw::test::reversed;
 
 // Every baseline built on one layer.
 struct Planners {

@@ -4,8 +4,8 @@
 int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{
-        "Bake a level mesh into a roadmap asset (import + exact medial axis + blends) in one process.\n"
-        "Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error."};
+        "Bake a level mesh into a roadmap asset (import + exact medial axis + blends) in one process.\n" +
+        std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
     cli::CommonFlags flags;
     app.add_option("mesh", request.input_path,
@@ -17,13 +17,21 @@ int main(int argc, char** argv) {
                    "Also write an SVG preview: walls, roadmap coloured by clearance, blends");
     cli::addImportOptions(app, request.import_options);
     cli::addRoadmapOptions(app, request.roadmap_options);
+    cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
-    CLI11_PARSE(app, argc, argv);
+    CLEARWAY_CLI_PARSE(app, argc, argv);
 
     cli::SpdlogContext log("cw-bake");
-    log.setVerbosity(flags.verbose, flags.quiet);
+    log.configure(flags);
+    if (flags.if_changed) {
+        cli::AssetStamp stamp;
+        const bool have = cli::meshRoadmapStamp(request, &stamp);
+        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
+    }
     bake::RoadmapResult result;
-    if (bake::Error error = bake::bakeLevel(request, &result, log)) return cli::fail(log, error);
+    if (bake::Error error = cli::runWithProgress(log, request.input_path,
+                                                 [&] { return bake::bakeLevel(request, &result, log); }))
+        return cli::fail(log, error);
     cli::printRoadmapResult(result, request.output_path, flags);
     return 0;
 }

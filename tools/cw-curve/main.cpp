@@ -231,8 +231,8 @@ int main(int argc, char** argv) {
     CLI::App app{
         "Shortest path a vehicle with a turning radius can drive: arc-then-line to a point (seed 004)\n"
         "and, when the goal has a heading, the shortest Dubins path (LSL, RSR, LSR, RSL, RLR, LRL);\n"
-        "with --footprint also a drivable path around the walls (Directional A*, seed 004).\n"
-        "Exit codes: 0 ok, 2 bad input."};
+        "with --footprint also a drivable path around the walls (Directional A*, seed 004).\n" +
+        std::string(cli::kExitCodesHelp)};
     std::string from_text, to_text;
     double radius = 0.0;
     cli::CommonFlags flags;
@@ -267,40 +267,32 @@ int main(int argc, char** argv) {
                    "--footprint Directional A* between random "
                    "clear cells (fixed seeds); --from/--to are still required but unused [default: 0 = off]");
     cli::addCommonFlags(app, flags);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);
-        return 2;
-    }
+    CLEARWAY_CLI_PARSE(app, argc, argv);
     cli::SpdlogContext log("cw-curve");
-    log.setVerbosity(flags.verbose, flags.quiet);
+    log.configure(flags);
+    // Every error here is bad input (exit 2); with --json it is also a JSON error on stdout.
+    auto badInput = [&log](const std::string& message) {
+        return cli::fail(log, {bake::ErrorCode::InvalidOption, message});
+    };
 
     std::vector<double> from, to;
     if (!parseNumbers(from_text, &from) || from.size() != 3) {
-        log.logger().error("--from '{}': expected x,y,heading (three finite numbers)", from_text);
-        return 2;
+        return badInput(fmt::format("--from '{}': expected x,y,heading (three finite numbers)", from_text));
     }
     if (!parseNumbers(to_text, &to) || (to.size() != 2 && to.size() != 3)) {
-        log.logger().error("--to '{}': expected x,y or x,y,heading (finite numbers)", to_text);
-        return 2;
+        return badInput(fmt::format("--to '{}': expected x,y or x,y,heading (finite numbers)", to_text));
     }
     if (!std::isfinite(radius) || !(radius > 0.0)) {
-        log.logger().error("--radius {}: must be a finite number > 0", radius);
-        return 2;
+        return badInput(fmt::format("--radius {}: must be a finite number > 0", radius));
     }
     Planner planner;
     if (!astar.footprint.empty()) {
         if (!(astar.cell > 0.0) || !(astar.vehicle_radius >= 0.0)) {
-            log.logger().error("--cell must be > 0 and --vehicle-radius >= 0");
-            return 2;
+            return badInput("--cell must be > 0 and --vehicle-radius >= 0");
         }
         const std::string error = makePlanner(astar, radius, &planner);
         if (!error.empty()) {
-            log.logger().error("{}", error);
-            return 2;
+            return cli::fail(log, {bake::ErrorCode::ReadFailed, error});
         }
         log.logger().debug("directional A*: grid {}x{} cells, workspace {} bytes, init {:.1f} ms",
                            planner.grid.width, planner.grid.height, planner.workspace.size() * 8,
@@ -321,8 +313,7 @@ int main(int argc, char** argv) {
     TurnSide side = TurnSide::Left;
     const Status arc_status = shortestArcLine(start, to[0], to[1], radius, &arc, &side);
     if (arc_status == Status::InvalidArgument) {
-        log.logger().error("arc-then-line: {}", statusString(arc_status));
-        return 2;
+        return badInput(fmt::format("arc-then-line: {}", statusString(arc_status)));
     }
     CurvePath dubins{};
     DubinsWord word = DubinsWord::LSL;
@@ -330,8 +321,7 @@ int main(int argc, char** argv) {
     if (has_heading) {
         const Status s = shortestDubins(start, Pose2d{to[0], to[1], to[2]}, radius, &dubins, &word);
         if (s != Status::Ok) {
-            log.logger().error("dubins: {}", statusString(s));
-            return 2;
+            return badInput(fmt::format("dubins: {}", statusString(s)));
         }
     }
 
@@ -346,8 +336,7 @@ int main(int argc, char** argv) {
             directionalAStarFindPath(planner.search, q, route.data(), uint32_t(route.size()), &route_result);
         route_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (route_status == Status::InvalidArgument || route_status == Status::BufferTooSmall) {
-            log.logger().error("directional A*: {}", statusString(route_status));
-            return 2;
+            return badInput(fmt::format("directional A*: {}", statusString(route_status)));
         }
     }
 

@@ -3,8 +3,8 @@
 
 int main(int argc, char** argv) {
     using namespace clearway;
-    CLI::App app{"Extract the exact walkable footprint of a level mesh, split into floor layers.\n"
-                 "Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error."};
+    CLI::App app{"Extract the exact walkable footprint of a level mesh, split into floor layers.\n" +
+                 std::string(cli::kExitCodesHelp)};
     bake::ImportRequest request;
     request.options = bake::defaultImportOptions();
     cli::CommonFlags flags;
@@ -15,13 +15,21 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--svg", request.svg_path, "Also write an SVG preview: layers, holes, connections");
     cli::addImportOptions(app, request.options);
+    cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
-    CLI11_PARSE(app, argc, argv);
+    CLEARWAY_CLI_PARSE(app, argc, argv);
 
     cli::SpdlogContext log("cw-import");
-    log.setVerbosity(flags.verbose, flags.quiet);
+    log.configure(flags);
+    if (flags.if_changed) {
+        cli::AssetStamp stamp;
+        const bool have = cli::importStamp(request, &stamp);
+        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
+    }
     bake::ImportResult result;
-    if (bake::Error error = bake::importLevel(request, &result, log)) return cli::fail(log, error);
+    if (bake::Error error = cli::runWithProgress(log, request.mesh_path,
+                                                 [&] { return bake::importLevel(request, &result, log); }))
+        return cli::fail(log, error);
     if (flags.json) {
         std::printf("%s\n", bake::footprintJson(result.footprint, result.seconds).c_str());
     } else if (!flags.quiet) {

@@ -5,7 +5,8 @@ int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{
         "Compute the exact medial-axis roadmap of a footprint: clearance everywhere, circular blends,\n"
-        "one bake for every agent radius. Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error."};
+        "one bake for every agent radius. " +
+        std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
     cli::CommonFlags flags;
     app.add_option("footprint", request.input_path, "Footprint asset written by cw-import (.cwfp)")
@@ -15,13 +16,21 @@ int main(int argc, char** argv) {
     app.add_option("--svg", request.svg_path,
                    "Also write an SVG preview: walls, roadmap coloured by clearance, blends");
     cli::addRoadmapOptions(app, request.roadmap_options);
+    cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
-    CLI11_PARSE(app, argc, argv);
+    CLEARWAY_CLI_PARSE(app, argc, argv);
 
     cli::SpdlogContext log("cw-roadmap");
-    log.setVerbosity(flags.verbose, flags.quiet);
+    log.configure(flags);
+    if (flags.if_changed) {
+        cli::AssetStamp stamp;
+        const bool have = cli::footprintRoadmapStamp(request, &stamp);
+        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
+    }
     bake::RoadmapResult result;
-    if (bake::Error error = bake::roadmapFromFootprint(request, &result, log)) return cli::fail(log, error);
+    if (bake::Error error = cli::runWithProgress(
+            log, request.input_path, [&] { return bake::roadmapFromFootprint(request, &result, log); }))
+        return cli::fail(log, error);
     cli::printRoadmapResult(result, request.output_path, flags);
     return 0;
 }

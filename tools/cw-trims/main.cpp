@@ -14,19 +14,27 @@ int main(int argc, char** argv) {
                  "  interval     seconds per control decision, (0, 3600] [default: 1]\n"
                  "  steps        fixed Euler steps per interval, [1, 100000] [default: 20]\n"
                  "  speed        m/s the table is integrated at; other speeds scale positions [default: 1]\n"
-                 "  symmetric    store half the trims, mirror the rest (y -> -y) [default: true]\n"
-                 "Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error."};
+                 "  symmetric    store half the trims, mirror the rest (y -> -y) [default: true]\n" +
+                 std::string(cli::kExitCodesHelp)};
     bake::TrimsRequest request;
     cli::CommonFlags flags;
     app.add_option("model", request.model_path, "Vehicle model spec (JSON, fields above)")->required();
     app.add_option("-o,--output", request.output_path, "Trim table to write (.cwtt), atomically")->required();
+    cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
-    CLI11_PARSE(app, argc, argv);
+    CLEARWAY_CLI_PARSE(app, argc, argv);
 
     cli::SpdlogContext log("cw-trims");
-    log.setVerbosity(flags.verbose, flags.quiet);
+    log.configure(flags);
+    if (flags.if_changed) {
+        cli::AssetStamp stamp;
+        const bool have = cli::trimsStamp(request, &stamp);
+        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp)) return 0;
+    }
     bake::TrimsResult result;
-    if (bake::Error error = bake::bakeTrimsFile(request, &result, log)) return cli::fail(log, error);
+    if (bake::Error error = cli::runWithProgress(log, request.model_path,
+                                                 [&] { return bake::bakeTrimsFile(request, &result, log); }))
+        return cli::fail(log, error);
     if (flags.json) {
         std::printf("%s\n", bake::trimsJson(result).c_str());
     } else if (!flags.quiet) {

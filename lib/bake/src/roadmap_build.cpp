@@ -493,11 +493,7 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
             v.position.z = surfaceHeight(footprint.layers[v.layer], xy(v.position));
         canonicalOrder(rm);
         addBlends(rm, walls);
-        const std::string canonical = canonicalString(footprint.options) +
-                                      ";min_clearance=" + std::to_string(options.min_clearance) +
-                                      ";roadmap_epsilon=" + std::to_string(options.epsilon) +
-                                      ";merge=" + (options.merge_chains ? "1" : "0");
-        rm.options_hash = fnv1a64(canonical.data(), canonical.size());
+        rm.options_hash = roadmapOptionsHash(footprint.options, options);
         local.seconds_roadmap = secondsSince(roadmap_start);
         local.layers = footprint.layers.size();
         local.vertices = rm.vertices.size();
@@ -515,6 +511,14 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
     } catch (const std::exception& e) {
         return {ErrorCode::Internal, footprint.source_name + ": geometry kernel failure: " + e.what()};
     }
+}
+
+uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOptions& options) {
+    const std::string canonical = canonicalString(import_options) +
+                                  ";min_clearance=" + std::to_string(options.min_clearance) +
+                                  ";roadmap_epsilon=" + std::to_string(options.epsilon) +
+                                  ";merge=" + (options.merge_chains ? "1" : "0");
+    return fnv1a64(canonical.data(), canonical.size());
 }
 
 std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {

@@ -280,6 +280,9 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
 // Exact distance from a point / straight segment / circular arc to the nearest of `walls`.
 double distanceToWalls(const std::vector<WallSegment>& walls, Vec2 p);
 
+// Hash of the import + roadmap options, as a roadmap asset records it (options_hash): cw-bake
+// --if-changed compares it with an existing asset's.
+uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOptions& options);
 std::vector<uint8_t> serializeRoadmap(const Roadmap& roadmap);
 std::string roadmapSvg(const Roadmap& roadmap);
 
@@ -691,5 +694,60 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
 std::string compareJson(const CompareResult& result);
 std::string compareTable(const CompareResult& result); // Markdown, one row per method
 // ===== end baselines =====
+
+// ---------------------------------------------------------------------------------------------
+// ===== query (cw-query; lib/bake/src/query.cpp) =====
+// One path query on a baked roadmap asset, answered with the runtime alone (loadRoadmap,
+// locatePoint, findPath, pathSample, wallDistance) exactly as a game would, in the mesh's own
+// (world) coordinates. Distances (radius, clearance, step, lengths) are metres.
+
+struct QueryRequest {
+    std::string roadmap_path;         // .cwrm
+    Vec3 from, to;                    // world (mesh file) coordinates
+    double radius = 0.5;              // agent radius, > 0
+    double preferred_clearance = -1;  // findPath's; < 0: the radius (shortest); +inf: the medial-axis path
+    double step = 0.25;               // metres between sampled points, > 0
+    double step_up = 0.4;             // a point's floor: the highest surface at most this above it
+    std::string svg_path;             // optional preview
+};
+
+struct QuerySegment {
+    bool arc = false;
+    bool portal = false; // runs along a connection between layers
+    uint32_t layer = 0;  // layer at the segment's start
+    Vec3 start, end;     // world, on the walkable surface
+    Vec3 center;         // arcs: world, at the start's height
+    double radius = 0;   // arcs, metres
+    double sweep = 0;    // arcs: radians, > 0 counter-clockwise seen from above
+    double length = 0;   // metres
+};
+
+struct QueryResult {
+    bool found = false;
+    std::string reason; // why not, when !found
+    uint32_t from_layer = 0, to_layer = 0;
+    double radius = 0, preferred_clearance = 0, step = 0;
+    double length = 0;        // metres
+    double min_clearance = 0; // metres: wallDistance at the samples (their layer's solid walls)
+    std::vector<QuerySegment> segments;
+    std::vector<Vec3> points; // world, every `step` metres from the start, plus the end
+};
+
+// "x,y,z" -> *out; InvalidOption naming `option` for anything but three finite numbers.
+Error parseQueryPoint(const std::string& text, const std::string& option, Vec3* out);
+// The query on roadmap bytes already in memory (8-byte aligned); `name` names them in messages.
+// "No path" is a result (found = false, with a reason), not an error. Errors: a corrupt asset
+// (ReadFailed), bad request values or a start/goal that no layer contains (InvalidOption).
+// `svg` (optional) receives the preview: walls, faint roadmap, the path with its arcs, start, goal.
+Error queryRoadmapBytes(const void* data, size_t size, const std::string& name, const QueryRequest& request,
+                        QueryResult* result, std::string* svg = nullptr);
+// cw-query: reads request.roadmap_path, queries, writes request.svg_path when set.
+Error queryPath(const QueryRequest& request, QueryResult* result, LogContext& log);
+// `cw-query --json`: {"found", "length", "min_clearance", "from_layer", "to_layer", "segments",
+// "points"} (+ "reason" when not found); numbers with 10 significant digits, deterministic.
+std::string queryJson(const QueryResult& result);
+// The human summary: one line, then one line per segment.
+std::string queryText(const QueryResult& result, const std::string& level);
+// ===== end query =====
 
 } // namespace clearway::bake

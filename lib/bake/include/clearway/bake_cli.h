@@ -1,5 +1,13 @@
 // Command-line glue shared by the clearway tools (CLI11 + spdlog). Only tools include this;
 // the bake library itself logs through LogContext and never touches the terminal.
+//
+// A tool's main(), in this order:
+//   CLI::App app{"What it does.\n" + std::string(cli::kExitCodesHelp)};
+//   cli::CommonFlags flags;            cli::addCommonFlags(app, flags);   // --json -v -q --version
+//   CLEARWAY_CLI_PARSE(app, argc, argv);                                  // bad option -> exit 2
+//   cli::SpdlogContext log("cw-x");    log.configure(flags);
+//   if (bake::Error e = cli::runWithProgress(log, input, [&] { return bake::x(request, &result, log); }))
+//       return cli::fail(log, e);                                         // 2 / 3 / 4, JSON with --json
 #pragma once
 
 #include <clearway/bake.h>
@@ -8,105 +16,125 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clearway::cli {
 
-// LogContext backed by spdlog on stderr (stdout stays clean for --json).
-class SpdlogContext final : public bake::LogContext {
-  public:
-    explicit SpdlogContext(const std::string& tool) : logger_(spdlog::stderr_color_mt(tool)) {
-        logger_->set_pattern("%n: %^%l%$: %v");
-    }
-    void setVerbosity(bool verbose, bool quiet) {
-        logger_->set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
-    }
-    void log(bake::LogLevel level, const std::string& message) override {
-        switch (level) {
-        case bake::LogLevel::Debug:
-            logger_->debug(message);
-            break;
-        case bake::LogLevel::Info:
-            logger_->info(message);
-            break;
-        case bake::LogLevel::Warn:
-            logger_->warn(message);
-            break;
-        case bake::LogLevel::Error:
-            logger_->error(message);
-            break;
-        }
-    }
-    spdlog::logger& logger() { return *logger_; }
-
-  private:
-    std::shared_ptr<spdlog::logger> logger_;
+// The documented exit codes of every tool (README "Exit codes"); bake::exitCodeFor maps errors
+// onto them. 1 is never returned on purpose.
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitBadInput = 2,    // missing/unreadable input, invalid mesh or model, bad or unknown option
+    kExitBakeFailure = 3, // a geometric invariant failed: a bug or a mesh the kernel cannot handle
+    kExitIoError = 4,     // an output cannot be written (nothing is left behind)
 };
+// For the end of each tool's --help text.
+inline constexpr const char* kExitCodesHelp = "Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error.";
 
 struct CommonFlags {
     bool verbose = false;
     bool quiet = false;
     bool json = false;
+    bool if_changed = false; // only tools that call addIfChangedFlag
 };
 
-inline void addCommonFlags(CLI::App& app, CommonFlags& flags) {
-    app.add_flag("-v,--verbose", flags.verbose, "Log every stage (debug level) to stderr");
-    app.add_flag("-q,--quiet", flags.quiet, "Log only errors");
-    app.add_flag("--json", flags.json, "Print one JSON object on stdout instead of the human summary");
-}
+// -v/--verbose, -q/--quiet, --json and --version (the baker version).
+void addCommonFlags(CLI::App& app, CommonFlags& flags);
+// --if-changed for tools that write an asset: skip the bake when the output records the same
+// input hash, options hash and baker version (see skipIfUpToDate).
+void addIfChangedFlag(CLI::App& app, CommonFlags& flags);
+
+// Parses the command line. Returns -1 when the tool should go on, else its exit code: 0 after
+// --help or --version, 2 (bad input) for an unknown, missing or invalid option, printed as
+// "TOOL: error: ..." on stderr (and as a JSON error on stdout when --json is on the line).
+int parse(CLI::App& app, int argc, char** argv);
+#define CLEARWAY_CLI_PARSE(app, argc, argv)                                                                  \
+    do {                                                                                                     \
+        const int clearway_parse_exit_ = ::clearway::cli::parse((app), (argc), (argv));                      \
+        if (clearway_parse_exit_ >= 0) return clearway_parse_exit_;                                          \
+    } while (0)
+
+// LogContext backed by spdlog on stderr (stdout stays clean for --json). Owns the progress line.
+class SpdlogContext final : public bake::LogContext {
+  public:
+    explicit SpdlogContext(const std::string& tool);
+    ~SpdlogContext() override;
+    // Verbosity from the flags, and --json errors in fail().
+    void configure(const CommonFlags& flags);
+    void setVerbosity(bool verbose, bool quiet);
+    void log(bake::LogLevel level, const std::string& message) override;
+    spdlog::logger& logger() { return *logger_; }
+    const std::string& tool() const { return tool_; }
+    bool json() const { return json_; }
+    bool quiet() const { return quiet_; }
+
+    // A progress line on stderr while a bake runs: drawn only when stderr is a terminal, the tool
+    // is not --quiet and the bake is still running after a second; redrawn every 0.1 s with the
+    // label (an input path is shown without its folders), the elapsed time and the latest log
+    // message (the library reports stages, not fractions, so the bar is indeterminate). Log lines
+    // printed meanwhile erase it first. endProgress erases it.
+    void beginProgress(const std::string& label);
+    void endProgress();
+
+  private:
+    struct Progress;
+    std::string tool_;
+    std::shared_ptr<spdlog::logger> logger_;
+    std::unique_ptr<Progress> progress_;
+    bool json_ = false, quiet_ = false;
+};
+
+// beginProgress(label); work(); endProgress().
+bake::Error runWithProgress(SpdlogContext& log, const std::string& label,
+                            const std::function<bake::Error()>& work);
+
+// Logs the error (it names the file and the problem), prints {"error": {...}} on stdout when the
+// context was configured with --json, and returns the documented exit code.
+int fail(SpdlogContext& log, const bake::Error& error);
+
+// "InvalidOption", "FileNotFound", ... (the JSON error's "code").
+const char* errorCodeName(bake::ErrorCode code);
+// A JSON string literal (quotes included) with ", \ and control characters escaped.
+std::string jsonQuote(const std::string& text);
+
+// ----- --if-changed -----
+
+// What an asset records about how it was made.
+struct AssetStamp {
+    uint64_t input_hash = 0, options_hash = 0;
+    std::string baker_version;
+};
+// The stamp of an existing footprint (.cwfp), roadmap (.cwrm) or trim table (.cwtt), by its
+// identifier; false when the file is missing or does not verify.
+bool readAssetStamp(const std::string& path, AssetStamp* out);
+// The stamp a bake of the request would record (this baker's version). False when the input
+// cannot be read: the tool then bakes and reports the error the usual way.
+bool meshRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out);      // cw-bake
+bool footprintRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out); // cw-roadmap
+bool importStamp(const bake::ImportRequest& request, AssetStamp* out);            // cw-import
+bool trimsStamp(const bake::TrimsRequest& request, AssetStamp* out);              // cw-trims
+// Empty when `output` holds an asset with exactly `expected` and every path in `also` exists
+// (e.g. the --svg preview), else why the output must be baked again.
+std::string rebakeReason(const std::string& output, const AssetStamp& expected,
+                         const std::vector<std::string>& also = {});
+// For --if-changed: true (and says so: a line, or {"output", "skipped": true, "reason"} with --json)
+// when the output is up to date, so the tool returns 0 without baking; otherwise logs why it bakes.
+bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::string& output, bool have_stamp,
+                    const AssetStamp& expected, const std::vector<std::string>& also = {});
+
+// ----- options shared by several tools -----
 
 // The options shared by every tool that imports a mesh (cw-import, cw-bake, ...).
-inline void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
-    app.add_option_function<std::string>(
-           "--up", [&o](const std::string& v) { o.up = v == "z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
-           "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines) [default: "
-           "y]")
-        ->check(CLI::IsMember({"y", "z"}));
-    app.add_option("--scale", o.scale, "Mesh units to metres, e.g. 0.01 for centimetres")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    app.add_option("--agent-height", o.agent_height, "Metres of free space an agent needs above the ground")
-        ->capture_default_str();
-    app.add_option("--max-slope", o.max_slope_deg, "Steepest walkable surface, degrees from horizontal")
-        ->capture_default_str();
-    app.add_option("--max-step", o.max_step,
-                   "Metres: ledges, stairs and obstacles up to this height are stepped over")
-        ->capture_default_str();
-    app.add_option("--epsilon", o.epsilon,
-                   "Metres: walls are simplified no further than this from the mesh's exact boundary")
-        ->capture_default_str();
-}
-
-inline void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
-    app.add_option(
-           "--min-clearance", o.min_clearance,
-           "Metres: drop medial-axis edges narrower than this; 0 keeps every corridor so any agent radius "
-           "can be queried at run time")
-        ->capture_default_str();
-    app.add_option("--arc-epsilon", o.epsilon, "Metres: parabolic medial-axis arcs become chords within this")
-        ->capture_default_str();
-    app.add_flag("!--no-merge", o.merge_chains,
-                 "Keep every medial-axis vertex (no straightening of degree-2 chains)");
-}
+void addImportOptions(CLI::App& app, bake::ImportOptions& o);
+void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o);
 
 // The one-line (or --json) report of a roadmap bake, shared by cw-roadmap and cw-bake.
-inline void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
-                               const CommonFlags& flags) {
-    if (flags.json) {
-        std::printf("%s\n", bake::roadmapJson(result).c_str());
-    } else if (!flags.quiet) {
-        std::printf("%s: %zu layers, %zu vertices, %zu edges (%zu arcs), %zu blends, %zu bytes, %.2f s\n",
-                    output.c_str(), result.stats.layers, result.stats.vertices, result.stats.edges,
-                    result.stats.arcs, result.stats.blends, result.bytes, result.seconds_total);
-    }
-}
-
-// Prints the error (naming file and problem) and returns the documented exit code.
-inline int fail(SpdlogContext& log, const bake::Error& error) {
-    log.logger().error(error.message);
-    return bake::exitCodeFor(error);
-}
+void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
+                        const CommonFlags& flags);
 
 } // namespace clearway::cli

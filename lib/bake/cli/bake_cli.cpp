@@ -1,0 +1,418 @@
+// The shared tool behaviour declared in clearway/bake_cli.h: parsing, exit codes, logging, the
+// progress line and --if-changed.
+#include <clearway/bake_cli.h>
+#include <clearway/motion.h>
+#include <clearway/runtime.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace clearway::cli {
+
+void addCommonFlags(CLI::App& app, CommonFlags& flags) {
+    app.add_flag("-v,--verbose", flags.verbose, "Log every stage (debug level) to stderr");
+    app.add_flag("-q,--quiet", flags.quiet, "Log only errors; no summary line, no progress bar");
+    app.add_flag(
+        "--json", flags.json,
+        "Print one JSON object on stdout instead of the human summary (errors too: {\"error\": ...})");
+    app.set_version_flag("--version", std::string("clearway ") + bake::bakerVersion());
+}
+
+void addIfChangedFlag(CLI::App& app, CommonFlags& flags) {
+    app.add_flag("--if-changed", flags.if_changed,
+                 "Skip the bake (exit 0) when the output already records this input's hash, these "
+                 "options and this baker version");
+}
+
+namespace {
+std::string baseName(const char* path) {
+    const char* slash = std::strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+} // namespace
+
+int parse(CLI::App& app, int argc, char** argv) {
+    try {
+        app.parse(argc, argv);
+        return -1;
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e); // --help, --version: print, exit 0
+        const std::string tool = argc > 0 ? baseName(argv[0]) : app.get_name();
+        std::fprintf(stderr, "%s: error: %s\nRun with --help for more information.\n", tool.c_str(),
+                     e.what());
+        for (int i = 1; i < argc; ++i)
+            if (std::strcmp(argv[i], "--json") == 0) {
+                std::printf(
+                    "{\"error\": {\"code\": \"InvalidOption\", \"exit_code\": %d, \"message\": %s}}\n",
+                    kExitBadInput, jsonQuote(e.what()).c_str());
+                break;
+            }
+        return kExitBadInput;
+    }
+}
+
+// ----- progress line -----
+
+struct SpdlogContext::Progress {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::thread thread;
+    bool stop = false, shown = false;
+    std::string tool, path, label, latest; // label: the path without its folders
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    unsigned tick = 0;
+
+    static size_t terminalWidth() {
+        winsize size{};
+        return ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 20 ? size.ws_col : 80;
+    }
+    // Caller holds the mutex.
+    void erase() {
+        if (!shown) return;
+        std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+        shown = false;
+    }
+    void draw() {
+        constexpr int kWidth = 24, kBlock = 6;
+        const int span = kWidth - kBlock, at = int(tick++ % unsigned(2 * span));
+        const int left = at <= span ? at : 2 * span - at;
+        std::string bar(kWidth, ' ');
+        bar.replace(size_t(left), kBlock, kBlock, '=');
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        char elapsed[32];
+        std::snprintf(elapsed, sizeof elapsed, "%.1f s", seconds);
+        std::string line = tool + ": " + label + " [" + bar + "] " + elapsed;
+        if (!latest.empty()) line += "  " + latest;
+        const size_t width = terminalWidth() - 1;
+        if (line.size() > width) line.resize(width);
+        std::fputs(("\r\033[K" + line).c_str(), stderr);
+        std::fflush(stderr);
+        shown = true;
+    }
+    void run() {
+        std::unique_lock<std::mutex> lock(mutex);
+        // Quick bakes never show a bar.
+        if (wake.wait_for(lock, std::chrono::seconds(1), [this] { return stop; })) return;
+        while (!stop) {
+            draw();
+            wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop; });
+        }
+        erase();
+    }
+};
+
+SpdlogContext::SpdlogContext(const std::string& tool) : tool_(tool), logger_(spdlog::stderr_color_mt(tool)) {
+    logger_->set_pattern("%n: %^%l%$: %v");
+}
+
+SpdlogContext::~SpdlogContext() {
+    endProgress();
+}
+
+void SpdlogContext::configure(const CommonFlags& flags) {
+    setVerbosity(flags.verbose, flags.quiet);
+    json_ = flags.json;
+}
+
+void SpdlogContext::setVerbosity(bool verbose, bool quiet) {
+    quiet_ = quiet;
+    logger_->set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+}
+
+void SpdlogContext::log(bake::LogLevel level, const std::string& message) {
+    const spdlog::level::level_enum spd = level == bake::LogLevel::Debug  ? spdlog::level::debug
+                                          : level == bake::LogLevel::Info ? spdlog::level::info
+                                          : level == bake::LogLevel::Warn ? spdlog::level::warn
+                                                                          : spdlog::level::err;
+    std::unique_lock<std::mutex> lock;
+    if (progress_) {
+        lock = std::unique_lock<std::mutex>(progress_->mutex);
+        // Even unprinted debug messages name the current stage; drop the "PATH: " they start with.
+        const std::string& path = progress_->path;
+        progress_->latest =
+            message.compare(0, path.size() + 2, path + ": ") == 0 ? message.substr(path.size() + 2) : message;
+        if (logger_->should_log(spd)) progress_->erase(); // the next tick redraws it below
+    }
+    logger_->log(spd, message);
+}
+
+void SpdlogContext::beginProgress(const std::string& label) {
+    endProgress();
+    // Not when piped or redirected (CI logs, --json consumers) and not when asked to be quiet.
+    const char* term = std::getenv("TERM");
+    if (quiet_ || !isatty(STDERR_FILENO) || (term && std::strcmp(term, "dumb") == 0)) return;
+    progress_ = std::make_unique<Progress>();
+    progress_->tool = tool_;
+    progress_->path = label;
+    const size_t slash = label.rfind('/');
+    progress_->label = slash == std::string::npos ? label : label.substr(slash + 1);
+    progress_->thread = std::thread([p = progress_.get()] { p->run(); });
+}
+
+void SpdlogContext::endProgress() {
+    if (!progress_) return;
+    {
+        std::lock_guard<std::mutex> lock(progress_->mutex);
+        progress_->stop = true;
+    }
+    progress_->wake.notify_all();
+    progress_->thread.join();
+    progress_.reset();
+}
+
+bake::Error runWithProgress(SpdlogContext& log, const std::string& label,
+                            const std::function<bake::Error()>& work) {
+    log.beginProgress(label);
+    bake::Error error = work();
+    log.endProgress();
+    return error;
+}
+
+// ----- errors -----
+
+const char* errorCodeName(bake::ErrorCode code) {
+    switch (code) {
+    case bake::ErrorCode::None:
+        return "None";
+    case bake::ErrorCode::InvalidOption:
+        return "InvalidOption";
+    case bake::ErrorCode::FileNotFound:
+        return "FileNotFound";
+    case bake::ErrorCode::ReadFailed:
+        return "ReadFailed";
+    case bake::ErrorCode::EmptyMesh:
+        return "EmptyMesh";
+    case bake::ErrorCode::NonFiniteVertex:
+        return "NonFiniteVertex";
+    case bake::ErrorCode::NoWalkableSurface:
+        return "NoWalkableSurface";
+    case bake::ErrorCode::WriteFailed:
+        return "WriteFailed";
+    case bake::ErrorCode::Internal:
+        return "Internal";
+    }
+    return "Internal";
+}
+
+std::string jsonQuote(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+int fail(SpdlogContext& log, const bake::Error& error) {
+    log.endProgress();
+    log.logger().error(error.message);
+    const int code = bake::exitCodeFor(error);
+    if (log.json())
+        std::printf("{\"error\": {\"code\": \"%s\", \"exit_code\": %d, \"message\": %s}}\n",
+                    errorCodeName(error.code), code, jsonQuote(error.message).c_str());
+    return code;
+}
+
+// ----- --if-changed -----
+
+namespace {
+
+bool readBytes(const std::string& path, std::vector<char>* out) {
+    std::ifstream stream(path, std::ios::binary);
+    if (!stream) return false;
+    out->assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+    return !out->empty();
+}
+
+// 8-byte aligned copy: the runtime loaders read doubles in place.
+bool readAligned(const std::string& path, std::vector<uint64_t>* out, size_t* size) {
+    std::vector<char> bytes;
+    if (!readBytes(path, &bytes)) return false;
+    out->assign((bytes.size() + 7) / 8, 0);
+    std::memcpy(out->data(), bytes.data(), bytes.size());
+    *size = bytes.size();
+    return true;
+}
+
+uint64_t hashOf(const std::string& text) {
+    return bake::fnv1a64(text.data(), text.size());
+}
+
+// The mesh's input hash exactly as the importer records it: FNV-1a of the file's bytes.
+bool meshHash(const std::string& path, uint64_t* out) {
+    std::vector<char> bytes;
+    if (!readBytes(path, &bytes)) return false;
+    *out = bake::fnv1a64(bytes.data(), bytes.size());
+    return true;
+}
+
+bool exists(const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0;
+}
+
+} // namespace
+
+bool readAssetStamp(const std::string& path, AssetStamp* out) {
+    std::vector<uint64_t> words;
+    size_t size = 0;
+    if (!readAligned(path, &words, &size) || size < 8) return false;
+    const char* identifier = reinterpret_cast<const char*>(words.data()) + 4;
+    if (std::memcmp(identifier, "CWFP", 4) == 0) {
+        FootprintView view;
+        FootprintInfo info;
+        if (loadFootprint(words.data(), size, &view) != Status::Ok ||
+            footprintInfo(view, &info) != Status::Ok)
+            return false;
+        *out = {info.input_hash, info.options_hash, info.baker_version};
+        return true;
+    }
+    if (std::memcmp(identifier, "CWRM", 4) == 0) {
+        RoadmapView view;
+        RoadmapInfo info;
+        if (loadRoadmap(words.data(), size, &view) != Status::Ok || roadmapInfo(view, &info) != Status::Ok)
+            return false;
+        *out = {info.input_hash, info.options_hash, info.baker_version};
+        return true;
+    }
+    if (std::memcmp(identifier, "CWTT", 4) == 0) {
+        trims::TableView view;
+        trims::TableInfo info;
+        if (trims::loadTable(words.data(), size, &view) != Status::Ok ||
+            trims::tableInfo(view, &info) != Status::Ok)
+            return false;
+        *out = {info.input_hash, info.options_hash, info.baker_version};
+        return true;
+    }
+    return false;
+}
+
+bool meshRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out) {
+    if (!meshHash(request.input_path, &out->input_hash)) return false;
+    out->options_hash = bake::roadmapOptionsHash(request.import_options, request.roadmap_options);
+    out->baker_version = bake::bakerVersion();
+    return true;
+}
+
+bool footprintRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out) {
+    // A roadmap records its footprint's input (the mesh) and the footprint's import options.
+    bake::Footprint footprint;
+    if (bake::readFootprintFile(request.input_path, &footprint)) return false;
+    out->input_hash = footprint.input_hash;
+    out->options_hash = bake::roadmapOptionsHash(footprint.options, request.roadmap_options);
+    out->baker_version = bake::bakerVersion();
+    return true;
+}
+
+bool importStamp(const bake::ImportRequest& request, AssetStamp* out) {
+    if (!meshHash(request.mesh_path, &out->input_hash)) return false;
+    out->options_hash = hashOf(bake::canonicalString(request.options));
+    out->baker_version = bake::bakerVersion();
+    return true;
+}
+
+bool trimsStamp(const bake::TrimsRequest& request, AssetStamp* out) {
+    bake::VehicleModel model;
+    if (bake::loadVehicleModel(request.model_path, &model, &out->input_hash)) return false;
+    out->options_hash = hashOf(bake::canonicalString(model));
+    out->baker_version = bake::bakerVersion();
+    return true;
+}
+
+std::string rebakeReason(const std::string& output, const AssetStamp& expected,
+                         const std::vector<std::string>& also) {
+    if (!exists(output)) return "no output yet";
+    AssetStamp stamp;
+    if (!readAssetStamp(output, &stamp)) return "the existing output does not load as an asset";
+    if (stamp.baker_version != expected.baker_version)
+        return "baked by clearway " + stamp.baker_version + ", this is " + expected.baker_version;
+    if (stamp.input_hash != expected.input_hash) return "the input changed";
+    if (stamp.options_hash != expected.options_hash) return "the options changed";
+    for (const std::string& path : also)
+        if (!path.empty() && !exists(path)) return path + " is missing";
+    return "";
+}
+
+bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::string& output, bool have_stamp,
+                    const AssetStamp& expected, const std::vector<std::string>& also) {
+    if (!have_stamp) return false; // unreadable input: the bake reports it
+    const std::string reason = rebakeReason(output, expected, also);
+    if (!reason.empty()) {
+        log.log(bake::LogLevel::Info, output + ": " + reason + ", baking");
+        return false;
+    }
+    const char* why = "same input, options and baker version";
+    if (flags.json)
+        std::printf("{\"output\": %s, \"skipped\": true, \"reason\": \"%s\"}\n", jsonQuote(output).c_str(),
+                    why);
+    else if (!flags.quiet)
+        std::printf("%s: up to date (%s), skipped\n", output.c_str(), why);
+    return true;
+}
+
+// ----- shared options and reports -----
+
+void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
+    app.add_option_function<std::string>(
+           "--up", [&o](const std::string& v) { o.up = v == "z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
+           "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines) [default: "
+           "y]")
+        ->check(CLI::IsMember({"y", "z"}));
+    // Ranges are checked by bake::validate, whose messages are clearer than CLI11's.
+    app.add_option("--scale", o.scale, "Mesh units to metres, e.g. 0.01 for centimetres")
+        ->capture_default_str();
+    app.add_option("--agent-height", o.agent_height, "Metres of free space an agent needs above the ground")
+        ->capture_default_str();
+    app.add_option("--max-slope", o.max_slope_deg, "Steepest walkable surface, degrees from horizontal")
+        ->capture_default_str();
+    app.add_option("--max-step", o.max_step,
+                   "Metres: ledges, stairs and obstacles up to this height are stepped over")
+        ->capture_default_str();
+    app.add_option("--epsilon", o.epsilon,
+                   "Metres: walls are simplified no further than this from the mesh's exact boundary")
+        ->capture_default_str();
+}
+
+void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
+    app.add_option(
+           "--min-clearance", o.min_clearance,
+           "Metres: drop medial-axis edges narrower than this; 0 keeps every corridor so any agent radius "
+           "can be queried at run time")
+        ->capture_default_str();
+    app.add_option("--arc-epsilon", o.epsilon, "Metres: parabolic medial-axis arcs become chords within this")
+        ->capture_default_str();
+    app.add_flag("!--no-merge", o.merge_chains,
+                 "Keep every medial-axis vertex (no straightening of degree-2 chains)");
+}
+
+void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
+                        const CommonFlags& flags) {
+    if (flags.json) {
+        std::printf("%s\n", bake::roadmapJson(result).c_str());
+    } else if (!flags.quiet) {
+        std::printf("%s: %zu layers, %zu vertices, %zu edges (%zu arcs), %zu blends, %zu bytes, %.2f s\n",
+                    output.c_str(), result.stats.layers, result.stats.vertices, result.stats.edges,
+                    result.stats.arcs, result.stats.blends, result.bytes, result.seconds_total);
+    }
+}
+
+} // namespace clearway::cli

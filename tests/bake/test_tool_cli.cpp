@@ -1,0 +1,219 @@
+// What every tool shares (clearway/bake_cli.h): exit codes, JSON errors, --version, --if-changed,
+// and a progress bar only on a terminal. Runs the built tools as a build system would.
+#include "test_files.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <sys/stat.h>
+
+namespace {
+
+using clearway::test::fileExists;
+using clearway::test::makeTempDir;
+using clearway::test::readFile;
+using clearway::test::runTool;
+
+std::string tool(const char* name) {
+    return std::string(CLEARWAY_BIN_DIR) + "/" + name;
+}
+std::string level(const char* name) {
+    return std::string(CLEARWAY_SAMPLES) + "/levels/" + name;
+}
+
+// stdout only (logs dropped), parsed; a discarded value when it is not one JSON object.
+nlohmann::json jsonOf(const std::string& command, int* code) {
+    std::string out;
+    *code = runTool("(" + command + " 2>/dev/null)", &out);
+    return nlohmann::json::parse(out, nullptr, false);
+}
+
+long long mtimeNs(const std::string& path) {
+    struct stat info {};
+    stat(path.c_str(), &info);
+    return info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec;
+}
+
+bool contains(const std::string& text, const std::string& what) {
+    return text.find(what) != std::string::npos;
+}
+
+} // namespace
+
+TEST_SUITE("tools: exit codes and JSON errors") {
+    TEST_CASE("an unknown or invalid option is bad input (2) in every tool, as text or JSON") {
+        for (const char* name :
+             {"cw-bake", "cw-import", "cw-roadmap", "cw-trims", "cw-curve", "cw-make-samples"}) {
+            INFO(name);
+            std::string out;
+            CHECK(runTool(tool(name) + " --no-such-flag", &out) == 2);
+            CHECK(contains(out, std::string(name) + ": error: "));
+            int code = 0;
+            const nlohmann::json j = jsonOf(tool(name) + " --no-such-flag --json", &code);
+            CHECK(code == 2);
+            REQUIRE(j.is_object());
+            CHECK(j["error"]["code"] == "InvalidOption");
+            CHECK(j["error"]["exit_code"] == 2);
+            CHECK(runTool(tool(name) + " --version", &out) == 0);
+            CHECK(contains(out, "clearway 0."));
+            CHECK(runTool(tool(name) + " --help", &out) == 0);
+            CHECK(contains(out, "Exit codes: 0 ok, 2 bad input, 3 bake failure, 4 I/O error."));
+        }
+        // Named: an unknown option, a missing one, a bad value (each was one of CLI11's own codes, 100+).
+        std::string out;
+        const std::string bake = tool("cw-bake") + " " + level("box_room.obj");
+        CHECK(runTool(bake + " -o /tmp/x.cwrm --no-such-flag", &out) == 2);
+        CHECK(contains(out, "cw-bake: error: The following argument was not expected: --no-such-flag"));
+        CHECK(runTool(bake, &out) == 2);
+        CHECK(contains(out, "cw-bake: error: --output is required"));
+        CHECK(runTool(bake + " -o /tmp/x.cwrm --scale -1", &out) == 2);
+        CHECK(contains(out, "--scale must be a positive number"));
+        CHECK(runTool(bake + " -o /tmp/x.cwrm --up x", &out) == 2);
+        CHECK(contains(out, "--up: x not in {y,z}"));
+    }
+
+    TEST_CASE("bad input is 2, an unwritable output 4, both named, as JSON with --json") {
+        const std::string dir = makeTempDir("clearway-cli");
+        int code = 0;
+        nlohmann::json j =
+            jsonOf(tool("cw-bake") + " " + dir + "/missing.obj -o " + dir + "/a.cwrm --json", &code);
+        CHECK(code == 2);
+        REQUIRE(j.is_object());
+        CHECK(j["error"]["code"] == "FileNotFound");
+        CHECK(contains(j["error"]["message"].get<std::string>(), "missing.obj"));
+        j = jsonOf(tool("cw-bake") + " " + level("box_room.obj") + " -o " + dir +
+                       "/no-such-dir/a.cwrm --json",
+                   &code);
+        CHECK(code == 4);
+        REQUIRE(j.is_object());
+        CHECK(j["error"]["code"] == "WriteFailed");
+        CHECK(j["error"]["exit_code"] == 4);
+        std::string out;
+        CHECK(runTool(tool("cw-curve") + " --from 0,0 --to 1,1 --radius 1", &out) == 2);
+        CHECK(contains(out, "--from '0,0': expected x,y,heading"));
+        CHECK(clearway::test::filesIn(dir) == 0);
+    }
+
+    TEST_CASE("--quiet prints nothing on success, --json one object, cw-make-samples lists its files") {
+        const std::string dir = makeTempDir("clearway-cli");
+        std::string out;
+        CHECK(runTool(tool("cw-bake") + " " + level("box_room.obj") + " -o " + dir + "/a.cwrm -q", &out) ==
+              0);
+        CHECK(out.empty());
+        int code = 0;
+        nlohmann::json j = jsonOf(tool("cw-make-samples") + " -o " + dir + " --json", &code);
+        CHECK(code == 0);
+        REQUIRE(j.is_object());
+        CHECK(j["files"].size() >= 8);
+        CHECK(fileExists(dir + "/box_room.obj"));
+    }
+}
+
+TEST_SUITE("tools: --if-changed") {
+    TEST_CASE("cw-bake skips when input, options and baker version match, and rebakes when one changes") {
+        const std::string dir = makeTempDir("clearway-cli");
+        const std::string mesh = dir + "/room.obj", out = dir + "/room.cwrm";
+        const std::vector<uint8_t> source = readFile(level("box_room.obj"));
+        clearway::test::writeFile(mesh, std::string(source.begin(), source.end()));
+        const std::string bake = tool("cw-bake") + " " + mesh + " -o " + out + " --if-changed";
+        std::string text;
+        REQUIRE(runTool(bake, &text) == 0);
+        CHECK(contains(text, "no output yet, baking"));
+        CHECK(contains(text, "vertices"));
+        const std::vector<uint8_t> first = readFile(out);
+        const long long first_mtime = mtimeNs(out);
+
+        CHECK(runTool(bake, &text) == 0);
+        CHECK(contains(text, "up to date (same input, options and baker version), skipped"));
+        CHECK(mtimeNs(out) == first_mtime); // not rewritten
+        int code = 0;
+        nlohmann::json j = jsonOf(bake + " --json", &code);
+        CHECK(code == 0);
+        REQUIRE(j.is_object());
+        CHECK(j["skipped"] == true);
+        CHECK(runTool(bake + " -q", &text) == 0);
+        CHECK(text.empty());
+
+        // An option: rebaked; the same option again: skipped.
+        CHECK(runTool(bake + " --max-step 0.3", &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+        CHECK(runTool(bake + " --max-step 0.3", &text) == 0);
+        CHECK(contains(text, "skipped"));
+        CHECK(runTool(bake + " --max-step 0.3 --min-clearance 0.2", &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+        // Back to the defaults: byte-identical to the first bake.
+        CHECK(runTool(bake, &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+        CHECK(readFile(out) == first);
+
+        // The input: one more comment line changes the bytes, not the level.
+        clearway::test::writeFile(mesh, std::string(source.begin(), source.end()) + "# edited\n");
+        CHECK(runTool(bake, &text) == 0);
+        CHECK(contains(text, "the input changed, baking"));
+        CHECK(runTool(bake, &text) == 0);
+        CHECK(contains(text, "skipped"));
+
+        // A requested preview that is missing, and an output that is not an asset.
+        CHECK(runTool(bake + " --svg " + dir + "/room.svg", &text) == 0);
+        CHECK(contains(text, "room.svg is missing, baking"));
+        CHECK(fileExists(dir + "/room.svg"));
+        CHECK(runTool(bake + " --svg " + dir + "/room.svg", &text) == 0);
+        CHECK(contains(text, "skipped"));
+        clearway::test::writeFile(out, "not an asset");
+        CHECK(runTool(bake, &text) == 0);
+        CHECK(contains(text, "does not load as an asset, baking"));
+
+        // An unreadable input is still the bake's own error.
+        CHECK(runTool(tool("cw-bake") + " " + dir + "/missing.obj -o " + out + " --if-changed", &text) == 2);
+        CHECK(contains(text, "missing.obj: no such file"));
+    }
+
+    TEST_CASE("cw-import, cw-roadmap and cw-trims skip the same way") {
+        const std::string dir = makeTempDir("clearway-cli");
+        const std::string fp = dir + "/a.cwfp", rm = dir + "/a.cwrm", tt = dir + "/a.cwtt";
+        const std::string import =
+            tool("cw-import") + " " + level("step_box.obj") + " -o " + fp + " --if-changed";
+        const std::string roadmap = tool("cw-roadmap") + " " + fp + " -o " + rm + " --if-changed";
+        const std::string trims = tool("cw-trims") + " " + std::string(CLEARWAY_SAMPLES) +
+                                  "/vehicles/boat.json -o " + tt + " --if-changed";
+        std::string text;
+        for (const std::string& command : {import, roadmap, trims}) {
+            INFO(command);
+            CHECK(runTool(command, &text) == 0);
+            CHECK(contains(text, "no output yet, baking"));
+            CHECK(runTool(command, &text) == 0);
+            CHECK(contains(text, "skipped"));
+        }
+        CHECK(runTool(import + " --epsilon 0.02", &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+        CHECK(runTool(roadmap + " --arc-epsilon 0.02", &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+        CHECK(runTool(roadmap + " --arc-epsilon 0.02", &text) == 0);
+        CHECK(contains(text, "skipped"));
+        // A roadmap records its footprint's import options: re-importing with others makes it stale.
+        CHECK(runTool(import, &text) == 0);
+        CHECK(runTool(roadmap + " --arc-epsilon 0.02", &text) == 0);
+        CHECK(contains(text, "the options changed, baking"));
+    }
+}
+
+TEST_SUITE("tools: progress bar") {
+    // dungeon takes several seconds to bake: long enough for the bar (shown after one second).
+    TEST_CASE("a bake longer than a second draws a progress bar on a terminal, never when piped") {
+        const std::string mesh = std::string(CLEARWAY_PEER_MESHES) + "/dungeon.obj";
+        if (!fileExists(mesh) || !fileExists("/usr/bin/script")) return;
+        const std::string dir = makeTempDir("clearway-cli");
+        const std::string bake = tool("cw-bake") + " " + mesh + " -o " + dir + "/d.cwrm";
+        std::string piped;
+        REQUIRE(runTool(bake, &piped) == 0);
+        CHECK_FALSE(contains(piped, "\r"));
+        CHECK_FALSE(contains(piped, "\033[K"));
+        // script(1) gives the tool a pseudo-terminal.
+        std::string terminal;
+        REQUIRE(runTool("script -qec '" + bake + "' /dev/null", &terminal) == 0);
+        CHECK(contains(terminal, "\r\033[Kcw-bake: dungeon.obj ["));
+        CHECK(contains(terminal, "======"));
+        CHECK(contains(terminal, "vertices")); // the summary still follows
+    }
+}
