@@ -594,6 +594,30 @@ TEST_SUITE("runtime roadmap on baked levels") {
         }
     }
 
+    TEST_CASE("findPath snaps by retraction when no nearby roadmap edge is in plain view") {
+        // undulating, layer 0: the start's 8 nearest roadmap edges are all behind walls (the
+        // nearest is 6 m away); moving straight away from its nearest wall reaches the axis with
+        // clearance to spare. The visibility graph of cw-compare gives 27.2170 m at r = 0.5.
+        const Level& level = levelNamed("undulating.obj");
+        Scratch scratch(level.view);
+        std::vector<PathSegment> path(512);
+        uint32_t count = 0;
+        const cw::PathEndpoint from{5.7210, -22.0899, 0}, to{6.3302, 5.1200, 0};
+        REQUIRE(cw::findPath(level.view, scratch.scratch, from, to, 0.5, 0.5, path.data(), &count, 512) ==
+                Status::Ok);
+        path.resize(count);
+        double length = 0;
+        for (const PathSegment& s : path)
+            length += s.length;
+        MESSAGE("undulating retraction snap: ", length, " m (visibility graph 27.2170 m)");
+        CHECK(length >= 27.2170 - 1e-3);
+        CHECK(length <= 27.2170 * 1.01);
+        PathCheck check;
+        checkPath(level, path, from, to, 0.5, &check);
+        CHECK(check.clearance_violations == 0);
+        CHECK(check.sharp_joints == 0);
+    }
+
     TEST_CASE("findPath: NotFound once the radius exceeds every corridor") {
         for (const auto& lp : levels()) {
             const Level& level = *lp;

@@ -170,6 +170,73 @@ bool partialClear(const fb::Roadmap& rm, const LayerWalls& walls, const RoadmapP
 
 constexpr uint8_t kTowardsA = 1, kTowardsB = 2;
 
+// The retraction of free space onto its medial axis: from p, straight away from its nearest wall
+// point, the clearance grows until the ray meets the axis, so that line keeps p's clearance. The
+// first roadmap edge the ray crosses (edge grid cells along it) is where p retracts to; used when
+// none of the nearest edges is in plain view (a point deep in a wide room whose nearest axis
+// branches are behind corners).
+bool retractionSnap(const fb::Roadmap& rm, const LayerWalls& walls, P p, double radius, RoadmapPoint* out,
+                    uint8_t* directions) {
+    P wall;
+    if (wallsNearest(rm, walls.s, walls.layer, p, &wall) < radius) return false;
+    const P away = p - wall;
+    const double away_len = norm(away);
+    if (!(away_len > 0.0)) return false;
+    const P dir = away * (1.0 / away_len);
+
+    const fb::EdgeGrid* grid = rm.grid();
+    const double cs = grid->cell_size(), min_x = grid->min_x(), min_y = grid->min_y();
+    const int64_t nx = grid->cells_x(), ny = grid->cells_y();
+    const P size{cs * double(nx), cs * double(ny)};
+    const double reach = norm(P{min_x, min_y} + size * 0.5 - p) + norm(size); // past the whole grid
+    const auto* points = rm.points();
+    double best_t = kInf;
+    RoadmapPoint best{};
+    int64_t last_cell = -1;
+    // Half-cell steps along the ray; a hit closer than the next step's start is final.
+    for (double along = 0.0; along <= reach && along <= best_t + cs; along += 0.5 * cs) {
+        const P q = p + dir * along;
+        const int64_t i = int64_t(std::floor((q.x - min_x) / cs)),
+                      j = int64_t(std::floor((q.y - min_y) / cs));
+        if (i < 0 || j < 0 || i >= nx || j >= ny) continue;
+        const int64_t cell = j * nx + i;
+        if (cell == last_cell) continue;
+        last_cell = cell;
+        for (uint32_t k = grid->cell_start()->Get(uint32_t(cell)),
+                      end = grid->cell_start()->Get(uint32_t(cell) + 1);
+             k < end; ++k) {
+            const uint32_t edge = grid->cell_edges()->Get(k);
+            const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+            if (e->portal() || rm.vertices()->Get(e->a())->layer() != walls.layer ||
+                rm.vertices()->Get(e->b())->layer() != walls.layer)
+                continue;
+            for (uint32_t piece = 0; piece + 1 < e->point_count(); ++piece) {
+                const P a = pt(points->Get(e->first_point() + piece)),
+                        b = pt(points->Get(e->first_point() + piece + 1));
+                const P ab = b - a;
+                const double den = cross(dir, ab);
+                if (den == 0.0) continue;
+                const double t = cross(a - p, ab) / den, u = cross(a - p, dir) / den;
+                if (t < 0.0 || u < 0.0 || u > 1.0 || t >= best_t) continue;
+                best_t = t;
+                const P hit = a + ab * u;
+                best = RoadmapPoint{edge, piece, u, {hit.x, hit.y}, t};
+            }
+        }
+    }
+    if (!(best_t < kInf) || !segmentClear(walls, p, P{best.position.x, best.position.y}, radius))
+        return false;
+    const fb::RoadmapEdge* e = rm.edges()->Get(best.edge);
+    uint8_t dirs = kTowardsA | kTowardsB;
+    if (double(e->min_clearance()) < radius)
+        dirs = uint8_t((partialClear(rm, walls, best, true, radius) ? kTowardsA : 0) |
+                       (partialClear(rm, walls, best, false, radius) ? kTowardsB : 0));
+    if (!dirs) return false;
+    *out = best;
+    *directions = dirs;
+    return true;
+}
+
 // Snap an endpoint: the nearest usable roadmap point that a straight, clear line reaches. Else
 // a visible point on a narrower edge (a branch into a corner, say) from which the edge keeps the
 // radius towards at least one of its vertices. *directions: which ways along the edge are clear.
@@ -200,7 +267,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
             return true;
         }
     }
-    return false;
+    return retractionSnap(rm, walls, p, radius, out, directions);
 }
 
 // --- binary heap on f, with positions for decrease-key ---
@@ -440,10 +507,13 @@ struct CornerList {
             if (std::fabs(last.x - corner.x) <= kSamePoint && std::fabs(last.y - corner.y) <= kSamePoint) {
                 // One corner: the stronger kind (a snap's or endpoint's arc is checked against the
                 // walls, a vertex's blend only fits two roadmap edges), at its own position; the
-                // later one says what follows.
+                                // later one says what follows: the portal flag and the layer (a zero-length
+                // connection edge merges its two ends, one per layer, into this corner).
                 const bool portal = corner.portal;
+                const uint32_t layer = corner.layer;
                 if (corner.kind > last.kind) last = corner;
                 last.portal = portal;
+                last.layer = layer;
                 return;
             }
         }

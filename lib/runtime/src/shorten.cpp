@@ -98,10 +98,11 @@ double routeClearance(const fb::Roadmap& rm, const PathScratch& s, const Corner&
 // arc or a line between arcs is not clear, returns false (the caller falls back).
 bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool use_pins) {
     auto pieceLen = [&](uint32_t k) { return norm(at(c[k + 1]) - at(c[k])); };
-    // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece.
+        // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece, and an
+    // added corner whose pin failed sits at a guess, not on the relaxed path: both fall back.
     if (use_pins)
         for (uint32_t k = first; k < last; ++k)
-            if (!(pieceLen(k) > 1e-9)) return false;
+            if (!(pieceLen(k) > 1e-9) || (k > first && c[k].inserted && !c[k].pinned)) return false;
     for (uint32_t k = first + 1; k < last; ++k) {
         const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
         const double turn = signedTurn(A, Pk, B);
