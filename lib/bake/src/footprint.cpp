@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <queue>
 #include <set>
@@ -98,10 +99,22 @@ ExactPlane exactPlaneOf(const Tri& t) {
 // Uniform 2D bucket grid over bounding boxes.
 class Grid {
   public:
+    // Only an accelerator: cells grow (doubling) until at most kMaxCells cover the box, so a mesh
+    // spanning kilometres with a fine cell cannot ask for billions of them (found by the importer
+    // fuzzer); a box that is not finite gets one cell.
     Grid(double min_x, double min_y, double max_x, double max_y, double cell)
         : min_x_(min_x), min_y_(min_y), cell_(cell) {
-        nx_ = std::max(1, static_cast<int>(std::ceil((max_x - min_x) / cell)) + 1);
-        ny_ = std::max(1, static_cast<int>(std::ceil((max_y - min_y) / cell)) + 1);
+        constexpr double kMaxCells = 1 << 20;
+        const double w = max_x - min_x, h = max_y - min_y;
+        if (!std::isfinite(w) || !std::isfinite(h) || !std::isfinite(cell) || !(cell > 0.0)) {
+            cell_ = std::numeric_limits<double>::infinity();
+            min_x_ = min_y_ = 0.0;
+        } else {
+            while ((std::ceil(w / cell_) + 1) * (std::ceil(h / cell_) + 1) > kMaxCells)
+                cell_ *= 2;
+            nx_ = std::max(1, static_cast<int>(std::ceil(w / cell_)) + 1);
+            ny_ = std::max(1, static_cast<int>(std::ceil(h / cell_)) + 1);
+        }
         cells_.resize(static_cast<size_t>(nx_) * ny_);
     }
     void insert(uint32_t id, double x0, double y0, double x1, double y1) {
@@ -123,11 +136,14 @@ class Grid {
             for (int i = i0; i <= i1; ++i)
                 f(cells_[static_cast<size_t>(j) * nx_ + i]);
     }
+    // Clamped in double before the conversion: a far coordinate must not overflow an int.
     int clampX(double x) const {
-        return std::clamp(static_cast<int>(std::floor((x - min_x_) / cell_)), 0, nx_ - 1);
+        const double f = std::floor((x - min_x_) / cell_);
+        return f > 0.0 ? static_cast<int>(std::min(f, double(nx_ - 1))) : 0;
     }
     int clampY(double y) const {
-        return std::clamp(static_cast<int>(std::floor((y - min_y_) / cell_)), 0, ny_ - 1);
+        const double f = std::floor((y - min_y_) / cell_);
+        return f > 0.0 ? static_cast<int>(std::min(f, double(ny_ - 1))) : 0;
     }
     double min_x_, min_y_, cell_;
     int nx_ = 1, ny_ = 1;

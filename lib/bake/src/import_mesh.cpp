@@ -38,8 +38,11 @@ unsigned configureImporter(Assimp::Importer& importer) {
     // Points and lines are dropped (SortByPType + the flag below); node transforms are baked into
     // the vertices so instanced props land where the level places them.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-    return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
-           aiProcess_SortByPType;
+    // Validation runs before the other steps: a reader that builds an inconsistent scene from a
+    // malformed file (an OFF whose face list is cut short) is an import error, not an ai_assert
+    // abort inside Triangulate (found by tests/fuzz/import_fuzz).
+    return aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+           aiProcess_PreTransformVertices | aiProcess_SortByPType;
 }
 
 Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out) {
