@@ -24,22 +24,11 @@ namespace {
 
 const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/";
 
-struct Asset {
-    std::string name;
-    std::vector<uint8_t> bytes;
-};
+using Asset = test::NamedFile;
 
 // Every file of a seed folder, sorted by name (deterministic order).
 std::vector<Asset> assetsIn(const std::string& kind) {
-    std::vector<Asset> assets;
-    if (DIR* d = opendir((kSeeds + kind).c_str())) {
-        while (dirent* e = readdir(d))
-            if (e->d_name[0] != '.')
-                assets.push_back({e->d_name, test::readFile(kSeeds + kind + "/" + e->d_name)});
-        closedir(d);
-    }
-    std::sort(assets.begin(), assets.end(), [](const Asset& a, const Asset& b) { return a.name < b.name; });
-    return assets;
+    return test::readFilesIn(kSeeds + kind);
 }
 
 Status footprintStatus(const uint8_t* data, size_t size) {

@@ -2,6 +2,7 @@
 // Header-only, used by several test executables.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +61,26 @@ inline int runTool(const std::string& command, std::string* output = nullptr) {
     }
     std::remove(file.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A file's name and bytes.
+struct NamedFile {
+    std::string name;
+    std::vector<uint8_t> bytes;
+};
+
+// Every file of a folder (dot files skipped), sorted by name so tests run in a fixed order; none
+// when the folder is missing.
+inline std::vector<NamedFile> readFilesIn(const std::string& dir) {
+    std::vector<NamedFile> files;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d))
+            if (e->d_name[0] != '.') files.push_back({e->d_name, readFile(dir + "/" + e->d_name)});
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end(),
+              [](const NamedFile& a, const NamedFile& b) { return a.name < b.name; });
+    return files;
 }
 
 } // namespace clearway::test
