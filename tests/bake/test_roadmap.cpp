@@ -336,6 +336,40 @@ TEST_SUITE("bake/roadmap") {
         CHECK(components == 1);
     }
 
+    TEST_CASE("portals link each layer's medial axis, so nav_test's floors connect at radius 0.3") {
+        // The ramp foot in nav_test is 14 short connections in a row; linking a portal to its own
+        // end (a zero-clearance corner leaf) left ground and ramp apart for every radius > 0.
+        const Roadmap rm = roadmapOf(peerFootprint("nav_test.obj"));
+        const double radius = 0.3;
+        std::vector<uint32_t> parent(rm.vertices.size());
+        std::iota(parent.begin(), parent.end(), 0u);
+        std::function<uint32_t(uint32_t)> find = [&](uint32_t v) {
+            return parent[v] == v ? v : parent[v] = find(parent[v]);
+        };
+        for (const RoadmapEdge& e : rm.edges)
+            if (e.min_clearance >= radius) parent[find(e.a)] = find(e.b);
+        auto nearest = [&](uint32_t layer, Vec2 p) {
+            uint32_t best = UINT32_MAX;
+            for (uint32_t v = 0; v < rm.vertices.size(); ++v)
+                if (rm.vertices[v].layer == layer && rm.vertices[v].clearance >= radius &&
+                    (best == UINT32_MAX ||
+                     dist(p, {rm.vertices[v].position.x, rm.vertices[v].position.y}) <
+                         dist(p, {rm.vertices[best].position.x, rm.vertices[best].position.y})))
+                    best = v;
+            REQUIRE(best != UINT32_MAX);
+            return best;
+        };
+        // A pair Detour connects but the old roadmap did not (local coordinates): ramp, then ground.
+        CHECK(find(nearest(1, {23.44, -8.87})) == find(nearest(0, {29.37, -20.25})));
+        // No portal hangs on a wall corner: each side reaches a vertex off the walls.
+        for (const RoadmapEdge& e : rm.edges)
+            if (e.portal)
+                for (uint32_t end : {e.a, e.b})
+                    for (const RoadmapEdge& link : rm.edges)
+                        if (!link.portal && (link.a == end || link.b == end))
+                            CHECK(rm.vertices[link.a == end ? link.b : link.a].clearance > 0);
+    }
+
     TEST_CASE("min-clearance drops narrow edges and keeps wide ones") {
         const Footprint fp = footprintOf(scenes::boxRoom());
         RoadmapOptions options = defaultRoadmapOptions();

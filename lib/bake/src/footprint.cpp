@@ -1161,8 +1161,12 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             }
             std::sort(comp_area.rbegin(), comp_area.rend());
             std::string biggest;
-            for (size_t k = 0; k < std::min<size_t>(6, comp_area.size()); ++k)
-                biggest += std::to_string(int(comp_area[k])) + " ";
+            for (size_t k = 0; k < std::min<size_t>(6, comp_area.size()); ++k) {
+                // Printed as a double: an absurd mesh's area does not fit an int (fuzzer finding).
+                char area[32];
+                std::snprintf(area, sizeof area, "%.0f ", comp_area[k]);
+                biggest += area;
+            }
             log.log(LogLevel::Debug, name + ": " + std::to_string(comp_area.size()) +
                                          " walkable components, largest m2: " + biggest);
             log.log(LogLevel::Debug, name + ": " + std::to_string(links.size()) + " shared edges (" +

@@ -364,6 +364,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
 
 void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
     const Footprint& fp = rm.footprint;
+    const uint32_t medial_count = uint32_t(rm.vertices.size());
     for (const Connection& c : fp.connections) {
         const Vec2 m{(c.p0.x + c.p1.x) / 2, (c.p0.y + c.p1.y) / 2};
         uint32_t ends[2] = {UINT32_MAX, UINT32_MAX};
@@ -371,17 +372,23 @@ void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
         const double heights[2] = {(c.z_a0 + c.z_a1) / 2, (c.z_b0 + c.z_b1) / 2};
         for (int side = 0; side < 2; ++side) {
             const uint32_t layer = layers[side];
-            // Nearest vertex of that layer the portal midpoint sees with positive clearance.
+            // Nearest medial-axis vertex of that layer the portal midpoint sees with positive
+            // clearance. Zero-clearance vertices are leaves at wall corners (often the portal's own
+            // ends) whose one edge has clearance 0, and earlier portal vertices may only chain to
+            // such leaves: linking to either strands the portal for every radius > 0. A leaf is
+            // still better than no link when the layer has nothing else in sight.
             double best = INFINITY, best_clearance = 0;
             uint32_t best_vertex = UINT32_MAX;
-            for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
-                if (rm.vertices[v].layer != layer) continue;
-                const double d = dist(m, xy(rm.vertices[v].position));
-                if (d >= best) continue;
-                const double clearance = walls[layer].segmentClearance(m, xy(rm.vertices[v].position));
-                if (clearance <= 0) continue;
-                best = d, best_vertex = v, best_clearance = clearance;
-            }
+            for (int pass = 0; pass < 2 && best_vertex == UINT32_MAX; ++pass)
+                for (uint32_t v = 0; v < medial_count; ++v) {
+                    if (rm.vertices[v].layer != layer || (pass == 0 && rm.vertices[v].clearance <= 0))
+                        continue;
+                    const double d = dist(m, xy(rm.vertices[v].position));
+                    if (d >= best) continue;
+                    const double clearance = walls[layer].segmentClearance(m, xy(rm.vertices[v].position));
+                    if (clearance <= 0) continue;
+                    best = d, best_vertex = v, best_clearance = clearance;
+                }
             if (best_vertex == UINT32_MAX) break;
             RoadmapVertex portal;
             portal.position = {m.x, m.y, heights[side]};
