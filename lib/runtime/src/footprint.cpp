@@ -4,6 +4,8 @@
 
 #include <clearway/schema/footprint_generated.h>
 
+#include "asset_load.h"
+
 #include <cmath>
 #include <limits>
 
@@ -216,20 +218,10 @@ Status checkAssetBuffer(const void* data, size_t size, const char identifier[4])
 }
 
 Status loadFootprint(const void* data, size_t size, FootprintView* out) {
-    if (!out) return Status::InvalidArgument;
-    *out = FootprintView{};
-    if (const Status s = checkAssetBuffer(data, size, fb::FootprintIdentifier()); s != Status::Ok) return s;
-    const auto* bytes = static_cast<const uint8_t*>(data);
-
-    flatbuffers::Verifier verifier(bytes, size);
-    if (!fb::VerifyFootprintBuffer(verifier)) return Status::CorruptAsset;
-
-    const Status semantic = checkSemantics(*fb::GetFootprint(bytes));
-    if (semantic != Status::Ok) return semantic;
-
-    out->data = bytes;
-    out->size = size;
-    return Status::Ok;
+    return detail::loadAsset(
+        data, size, fb::FootprintIdentifier(),
+        [](flatbuffers::Verifier& v) { return fb::VerifyFootprintBuffer(v); },
+        [](const uint8_t* bytes) { return checkSemantics(*fb::GetFootprint(bytes)); }, out);
 }
 
 Status footprintInfo(const FootprintView& view, FootprintInfo* out) {
@@ -399,7 +391,7 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
         for (uint32_t j = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny); j <= j1; ++j)
             for (uint32_t i = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx); i <= i1; ++i)
                 for (uint32_t k = start->Get(j * nx + i), end = start->Get(j * nx + i + 1); k < end; ++k)
-                                        if (visit(items->Get(k))) return Status::Ok; // within the inside test's slack
+                    if (visit(items->Get(k))) return Status::Ok; // within the inside test's slack
     }
 
     const double tol = tolerance;

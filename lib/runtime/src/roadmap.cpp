@@ -4,6 +4,8 @@
 
 #include <clearway/schema/roadmap_generated.h>
 
+#include "asset_load.h"
+
 #include <cmath>
 
 namespace clearway {
@@ -129,20 +131,10 @@ Vec2f vec(float x, float y) {
 } // namespace
 
 Status loadRoadmap(const void* data, size_t size, RoadmapView* out) {
-    if (!out) return Status::InvalidArgument;
-    *out = RoadmapView{};
-    if (const Status s = checkAssetBuffer(data, size, fb::RoadmapIdentifier()); s != Status::Ok) return s;
-    const auto* bytes = static_cast<const uint8_t*>(data);
-
-    flatbuffers::Verifier verifier(bytes, size);
-    if (!fb::VerifyRoadmapBuffer(verifier)) return Status::CorruptAsset;
-
-    const Status semantic = checkSemantics(*fb::GetRoadmap(bytes));
-    if (semantic != Status::Ok) return semantic;
-
-    out->data = bytes;
-    out->size = size;
-    return Status::Ok;
+    return detail::loadAsset(
+        data, size, fb::RoadmapIdentifier(),
+        [](flatbuffers::Verifier& v) { return fb::VerifyRoadmapBuffer(v); },
+        [](const uint8_t* bytes) { return checkSemantics(*fb::GetRoadmap(bytes)); }, out);
 }
 
 Status roadmapInfo(const RoadmapView& view, RoadmapInfo* out) {
