@@ -4,14 +4,16 @@
 CLEARWAY_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLEARWAY_BUILD="${CLEARWAY_BUILD:-$CLEARWAY_ROOT/build}"
 
-# Debian packages the build and the tests need. librecast-dev is only the peer for benchmarks.
+# Debian packages the build and the tests need. librecast-dev is only the peer for benchmarks;
+# chromium renders the cw-inspect previews in a test; libtbb-dev runs bake stages in parallel.
 CLEARWAY_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libcgal-dev libgmp-dev libmpfr-dev libboost-dev
   libassimp-dev libcli11-dev libflatbuffers-dev flatbuffers-compiler
   libspdlog-dev doctest-dev librecast-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libtbb-dev
   clang libclang-rt-14-dev
+  chromium libpng-dev
 )
 
 clearway_install_deps() {
