@@ -290,6 +290,7 @@ TEST_CASE("follower drives a kinematic bicycle along a curved path") {
 TEST_CASE("stuck manager: reverse twice, then teleport, in a scripted blockage") {
     const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
     FollowerSettings settings = followerDefaults();
+    settings.blocked_time = 0; // the stuck manager alone (the back-off has its own test)
     const StuckSettings& st = settings.stuck;
     FollowerState state{};
     REQUIRE(followerStart(path, 3, &state) == Status::Ok);
@@ -338,6 +339,97 @@ TEST_CASE("stuck manager: reverse twice, then teleport, in a scripted blockage")
     }
     CHECK(state.stuck_events == 3u);
     CHECK(state.teleport_events == 1u);
+}
+
+TEST_CASE("stuck manager: reversing flips the commanded curvature with the wheels") {
+    // Reversing with opposite lock turns the body the same way as the turn the vehicle wants to make.
+    // A vehicle steering by curvature (yaw rate = speed * curvature) must do the same.
+    const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
+    FollowerSettings settings = followerDefaults();
+    settings.blocked_time = 0;
+    FollowerState state{};
+    REQUIRE(followerStart(path, 3, &state) == Status::Ok);
+    const FollowerVehicle stuck_facing_right{10, 3, -0.5, 0}; // path to the right and ahead
+    FollowerCommand cmd{};
+    bool reversed = false;
+    for (int i = 0; i < 40 && !reversed; ++i) {
+        REQUIRE(followerStep(settings, path, 3, stuck_facing_right, 0.1, &state, &cmd) == Status::Ok);
+        if (!cmd.reversing) continue;
+        reversed = true;
+        CHECK(cmd.steer * cmd.curvature > 0); // wheel angle and curvature agree
+        const double wanted = purePursuitCurvature(
+            Pose2d{stuck_facing_right.x, stuck_facing_right.y, stuck_facing_right.heading}, cmd.target_point);
+        const double yaw_rate_reversing = -1.0 * cmd.curvature; // at -1 m/s
+        CHECK(wanted < 0);
+        CHECK(yaw_rate_reversing < 0);
+    }
+    CHECK(reversed);
+}
+
+TEST_CASE("follower backs off at once when a wall blocks it, and the stuck window still counts") {
+    const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
+    const FollowerSettings settings = followerDefaults();
+    REQUIRE(settings.blocked_time > 0);
+    FollowerState state{};
+    REQUIRE(followerStart(path, 3, &state) == Status::Ok);
+    const FollowerVehicle blocked{10, 0, 0, 0}; // never moves, whatever the throttle
+    const double dt = 0.1;
+    double first_reverse = -1, first_stuck = -1;
+    FollowerCommand cmd{};
+    for (int step = 0; step < 40; ++step) {
+        REQUIRE(followerStep(settings, path, 3, blocked, dt, &state, &cmd) == Status::Ok);
+        if (cmd.reversing && first_reverse < 0) first_reverse = step * dt;
+        if (state.stuck_events > 0 && first_stuck < 0) first_stuck = step * dt;
+    }
+    CHECK(first_reverse == doctest::Approx(settings.blocked_time).epsilon(0.25));
+    CHECK(state.backoff_events >= 1u);
+    // Backing off gains nothing here: the 3 s window is not reset by it.
+    CHECK(first_stuck == doctest::Approx(settings.stuck.window - dt).epsilon(0.05));
+
+    SUBCASE("the baseline has no back-off") {
+        const FollowerSettings baseline = followerBaselineDefaults();
+        FollowerState b{};
+        REQUIRE(followerStart(path, 3, &b) == Status::Ok);
+        for (int step = 0; step < 25; ++step) {
+            REQUIRE(followerStep(baseline, path, 3, blocked, dt, &b, &cmd) == Status::Ok);
+            CHECK_FALSE(cmd.reversing);
+        }
+        CHECK(b.backoff_events == 0u);
+    }
+}
+
+TEST_CASE("follower learns the lateral acceleration a sliding vehicle holds") {
+    // A 25 m radius circle driven by a bicycle whose tyres hold 0.15 g: the default a_lat (0.4 g)
+    // asks for more, the vehicle slides wide, and the follower lowers a_lat to what it reached.
+    std::vector<std::pair<double, double>> legs{{20, 0}};
+    for (int i = 0; i < 3; ++i)
+        legs.push_back({2 * kPi * 25, 1 / 25.0});
+    const auto path = polyline(chain(Pose2d{0, 0, 0}, legs), 1.0);
+    const uint32_t n = uint32_t(path.size());
+    auto drive = [&](double grip_g, FollowerState* state) {
+        const FollowerSettings settings = followerDefaults();
+        REQUIRE(followerStart(path.data(), n, state) == Status::Ok);
+        Bicycle car;
+        const double dt = 0.02;
+        for (double t = 0; t < 40; t += dt) {
+            FollowerCommand cmd{};
+            REQUIRE(followerStep(settings, path.data(), n, car.vehicle(), dt, state, &cmd) == Status::Ok);
+            const double heading_before = car.heading;
+            car.step(cmd, dt);
+            // Traction: no more yaw than the grip allows at this speed.
+            const double yaw_rate = (car.heading - heading_before) / dt, cap = grip_g * 9.81;
+            if (std::fabs(car.speed * yaw_rate) > cap)
+                car.heading = heading_before + yaw_rate * cap / std::fabs(car.speed * yaw_rate) * dt;
+        }
+    };
+    FollowerState slippery{}, grippy{};
+    drive(0.15, &slippery);
+    drive(2.0, &grippy);
+    MESSAGE("learned a_lat: slippery " << slippery.learned_lateral_accel << " g, grippy "
+                                       << grippy.learned_lateral_accel << " g");
+    CHECK(slippery.learned_lateral_accel > 0.1);
+    CHECK(slippery.learned_lateral_accel <= 0.15 + 1e-9);
+    CHECK(grippy.learned_lateral_accel == 0.0); // never slid: nothing learned
 }
 
 TEST_CASE("follower: bad input") {

@@ -179,7 +179,7 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
 
 struct Trial {
     bool arrived = false;
-    uint32_t stuck = 0, teleports = 0;
+    uint32_t stuck = 0, teleports = 0, backoffs = 0;
     double time = 0, cte_sum = 0, speed_sum = 0;
     uint64_t steps = 0, inside = 0;
     std::vector<Vec2f> trajectory;
@@ -251,6 +251,7 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
     if (!trial.arrived) trial.time = limit;
     trial.stuck = state.stuck_events;
     trial.teleports = state.teleport_events;
+    trial.backoffs = state.backoff_events;
     trial.trajectory.push_back(Vec2f{float(x), float(y)});
     return trial;
 }
@@ -258,7 +259,8 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
 // One column of Table I.
 struct Column {
     std::string name;
-    uint32_t trials = 0, stuck_trials = 0, stuck = 0, teleports = 0, arrived = 0, clean_arrivals = 0;
+    uint32_t trials = 0, stuck_trials = 0, stuck = 0, teleports = 0, backoffs = 0, arrived = 0,
+             clean_arrivals = 0;
     uint32_t stuck_by_vehicle[kVehicleCount] = {};
     double cte_sum = 0, time_sum = 0, speed_sum = 0;
     uint64_t steps = 0, inside = 0;
@@ -267,6 +269,7 @@ struct Column {
         stuck_trials += t.stuck > 0 ? 1 : 0;
         stuck += t.stuck;
         teleports += t.teleports;
+        backoffs += t.backoffs;
         arrived += t.arrived ? 1 : 0;
         clean_arrivals += t.arrived && t.stuck == 0 ? 1 : 0;
         stuck_by_vehicle[vehicle] += t.stuck;
@@ -489,11 +492,13 @@ int main(int argc, char** argv) {
             const Column& c = cols[ci];
             std::printf(
                 "%s\"%s\": {\"trials\": %u, \"stuck_trials\": %u, \"stuck_events\": %u, \"teleports\": %u, "
+                "\"backoffs\": %u, "
                 "\"arrived\": %u, \"arrived_without_stuck\": %u, \"cross_track_error_mean\": %.4f, "
                 "\"time_mean\": %.3f, \"inside_corridor_percent\": %.2f, \"speed_mean\": %.4f, "
                 "\"stuck_by_vehicle\": [",
                 ci ? ", " : "", jsonEscape(c.name).c_str(), c.trials, c.stuck_trials, c.stuck, c.teleports,
-                c.arrived, c.clean_arrivals, c.cteMean(), c.timeMean(), c.insidePercent(), c.speedMean());
+                c.backoffs, c.arrived, c.clean_arrivals, c.cteMean(), c.timeMean(), c.insidePercent(),
+                c.speedMean());
             for (size_t vi = 0; vi < kVehicleCount; ++vi)
                 std::printf("%s{\"vehicle\": \"%s\", \"stuck_events\": %u}", vi ? ", " : "",
                             kVehicles[vi].name, c.stuck_by_vehicle[vi]);
@@ -530,6 +535,7 @@ int main(int argc, char** argv) {
     rowU("trials with a stuck event", [](const Column& c) { return c.stuck_trials; });
     rowU("stuck events", [](const Column& c) { return c.stuck; });
     rowU("teleports", [](const Column& c) { return c.teleports; });
+    rowU("back-offs (wall ahead)", [](const Column& c) { return c.backoffs; });
     rowU("arrived", [](const Column& c) { return c.arrived; });
     rowD("cross-track error mean (m)", [](const Column& c) { return c.cteMean(); });
     rowD("time mean (s)", [](const Column& c) { return c.timeMean(); });

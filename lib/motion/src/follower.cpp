@@ -13,6 +13,8 @@ namespace {
 bool finite(double v) {
     return std::isfinite(v);
 }
+constexpr double kPi = 3.14159265358979323846;
+
 double clampTo(double v, double lo, double hi) {
     return v < lo ? lo : (v > hi ? hi : v);
 }
@@ -234,6 +236,8 @@ FollowerSettings followerDefaults() {
     s.stop_decel = 2.0;
     s.arrive_distance = 1.5;
     s.search_window = 25.0;
+    s.learn_lateral_accel = true;
+    s.blocked_time = 0.5;
     return s;
 }
 
@@ -241,6 +245,8 @@ FollowerSettings followerBaselineDefaults() {
     FollowerSettings s = followerDefaults();
     s.mode = TargetSpeedMode::BaselineAngle;
     s.speed_control.ki = 0.0;
+    s.learn_lateral_accel = false;
+    s.blocked_time = 0.0;
     return s;
 }
 
@@ -333,10 +339,35 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
     cmd.cross_track_error = cte;
     const Cursor here{state->segment, state->segment_start, state->progress - state->segment_start};
 
+    // Grip: compare the turn the last command asked for with the turn the vehicle made since.
+    TargetSpeedSettings speed_settings = settings.target_speed;
+    if (settings.learn_lateral_accel && state->has_last && dt > 0.0) {
+        const double gravity = speed_settings.gravity;
+        const double yaw_rate = std::remainder(vehicle.heading - state->last_heading, 2.0 * kPi) / dt;
+        const double reached = std::fabs(vehicle.speed * yaw_rate);
+        const double asked = vehicle.speed * vehicle.speed * std::fabs(state->last_curvature);
+        // Steering lag also turns less than asked for a moment; only a sustained gap counts.
+        if (std::fabs(vehicle.speed) > 1.0 && asked > 0.25 * speed_settings.lateral_accel * gravity &&
+            reached < 0.8 * asked) {
+            state->slip_time += dt;
+            state->slip_peak = std::fmax(state->slip_peak, reached);
+        } else {
+            state->slip_time = 0.0;
+            state->slip_peak = 0.0;
+        }
+        if (state->slip_time >= 0.25) {
+            const double held = std::fmax(0.05, state->slip_peak / gravity);
+            if (state->learned_lateral_accel == 0.0 || held < state->learned_lateral_accel)
+                state->learned_lateral_accel = held;
+        }
+    }
+    if (state->learned_lateral_accel > 0.0)
+        speed_settings.lateral_accel = std::fmin(speed_settings.lateral_accel, state->learned_lateral_accel);
+
     // Target speed, then capped so the vehicle can brake to a stop at the path's end.
     double target = 0.0;
     if (settings.mode == TargetSpeedMode::Bezier)
-        target = targetSpeedAt(settings.target_speed, path, count, position, here, &cmd.max_curvature);
+        target = targetSpeedAt(speed_settings, path, count, position, here, &cmd.max_curvature);
     else
         target = baselineSpeedAt(settings.baseline_speed, path, count, pose, here);
     const double remaining = std::fmax(0.0, state->path_length - state->progress);
@@ -360,8 +391,12 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         state->reverse_left -= dt;
         cmd.reversing = true;
         cmd.throttle = -stuck.reverse_throttle;
-        cmd.steer = -cmd.steer; // reversing with opposite lock swings the nose towards the path
+        // Reversing with opposite lock swings the nose towards the path. The curvature flips with the
+        // wheel angle: yaw rate = speed * curvature, and the speed is now negative.
+        cmd.steer = -cmd.steer;
+        cmd.curvature = -cmd.curvature;
         state->speed.integral = 0.0;
+        state->has_last = false; // grip is learned driving forwards only
         if (state->reverse_left <= 0.0) {
             state->reverse_left = 0.0;
             state->window_time = 0.0;
@@ -371,6 +406,27 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         return Status::Ok;
     }
     cmd.throttle = speedControlStep(settings.speed_control, &state->speed, target - vehicle.speed, dt);
+    if (state->backoff_left > 0.0) {
+        state->backoff_left -= dt;
+        cmd.reversing = true;
+        cmd.throttle = -stuck.reverse_throttle;
+        cmd.steer = -cmd.steer;
+        cmd.curvature = -cmd.curvature;
+        state->speed.integral = 0.0;
+    } else if (settings.blocked_time > 0.0 && !cmd.arrived && cmd.throttle > 0.3 &&
+               std::fabs(vehicle.speed) < 0.2) {
+        state->blocked_for += dt;
+        if (state->blocked_for >= settings.blocked_time) {
+            state->blocked_for = 0.0;
+            state->backoff_left = stuck.reverse_time;
+            ++state->backoff_events;
+        }
+    } else {
+        state->blocked_for = 0.0;
+    }
+    state->last_heading = vehicle.heading;
+    state->last_curvature = cmd.curvature;
+    state->has_last = !cmd.reversing;
     if (cmd.arrived) {
         state->window_time = 0.0;
         state->window_progress = state->progress;
@@ -391,14 +447,17 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
             ++state->attempts;
             ++state->reverse_events;
             state->reverse_left = stuck.reverse_time;
+            state->backoff_left = 0.0;
             cmd.reversing = true;
             cmd.throttle = -stuck.reverse_throttle;
             cmd.steer = -cmd.steer;
+            cmd.curvature = -cmd.curvature;
             state->speed.integral = 0.0;
         } else {
             // Last resort: a pose on the path ahead, facing along it.
             ++state->teleport_events;
             state->attempts = 0;
+            state->backoff_left = 0.0;
             state->speed.integral = 0.0;
             const Cursor c =
                 locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
@@ -410,6 +469,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         }
         state->window_time = 0.0;
         state->window_progress = state->progress;
+        state->has_last = false;
     }
     *out = cmd;
     return Status::Ok;

@@ -197,8 +197,17 @@ struct FollowerSettings {
     double stop_decel;      // m/s^2: the target speed also lets the vehicle stop at the path's end
     double arrive_distance; // m from the end of the path that counts as arrived
     double search_window;   // m of path searched around the last progress for the vehicle's projection
+    // Learn the vehicle's grip: when it turns for half a second at clearly less lateral acceleration
+    // than commanded (it slides, or its steering is at the limit), a_lat drops to what it reached.
+    // One set of defaults then fits a hovercraft and a kart alike (the paper tunes a_lat per vehicle).
+    bool learn_lateral_accel;
+    // Seconds pressing the throttle without moving (against a wall) before backing off with
+    // opposite lock for stuck.reverse_time, long before the stuck window runs out. The stuck window
+    // keeps running meanwhile, so a back-off that gains nothing still ends in a stuck event.
+    // 0 disables it (the baseline).
+    double blocked_time;
 };
-FollowerSettings followerDefaults();         // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m
+FollowerSettings followerDefaults(); // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning
 FollowerSettings followerBaselineDefaults(); // the paper's baseline: angle heuristic, P-only control
 
 struct FollowerState {
@@ -217,6 +226,15 @@ struct FollowerState {
     uint32_t stuck_events;  // totals since followerStart
     uint32_t reverse_events;
     uint32_t teleport_events;
+    double learned_lateral_accel; // fraction of g the vehicle is known to hold, 0 = not learned
+    double slip_time;             // s the vehicle has been turning less than commanded
+    double slip_peak;             // the largest lateral acceleration reached meanwhile, m/s^2
+    double last_heading;          // the previous frame's heading and commanded curvature
+    double last_curvature;
+    bool has_last;
+    double blocked_for;  // s pressing the throttle without moving
+    double backoff_left; // s of backing off still to do
+    uint32_t backoff_events;
 };
 // Resets the state for a new path (a path that changes must be started again).
 Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state);
@@ -559,10 +577,11 @@ struct WallGrid {
     float origin_x = 0, origin_y = 0, inv_cell = 0;
 };
 // Bytes buildWallGrid needs. InvalidArgument for a bad layer or cell size, or a grid over 2^22 cells.
-Status wallGridMemorySize(const FootprintView& view, uint32_t layer, const WallGridSettings& settings, size_t* bytes);
+Status wallGridMemorySize(const FootprintView& view, uint32_t layer, const WallGridSettings& settings,
+                          size_t* bytes);
 // `memory` must be 8-byte aligned and outlive the grid; the footprint may be released afterwards.
-Status buildWallGrid(const FootprintView& view, uint32_t layer, const WallGridSettings& settings, void* memory,
-                     size_t bytes, WallGrid* out);
+Status buildWallGrid(const FootprintView& view, uint32_t layer, const WallGridSettings& settings,
+                     void* memory, size_t bytes, WallGrid* out);
 // Does a disc of `radius` moving from p0 to p1 touch a wall? Crossing one always counts; a disc that
 // starts within radius of a wall only hits it by moving closer (it may always back away).
 bool wallGridHitsSegment(const WallGrid& grid, Vec2f p0, Vec2f p1, float radius);
