@@ -207,6 +207,17 @@ void project(const Vec2f* path, uint32_t count, Point2d p, double window, Follow
     *cte = best_cross;
 }
 
+// Reverse with opposite lock: it swings the nose towards the path. The curvature flips with the
+// wheel angle (yaw rate = speed * curvature, and the speed is now negative).
+void reverseCommand(const StuckSettings& stuck, FollowerState* state, FollowerCommand* cmd) {
+    cmd->reversing = true;
+    cmd->throttle = -stuck.reverse_throttle;
+    cmd->steer = -cmd->steer;
+    cmd->curvature = -cmd->curvature;
+    state->speed.integral = 0.0;
+    state->has_last = false; // grip is learned driving forwards only
+}
+
 } // namespace
 
 TargetSpeedSettings targetSpeedDefaults() {
@@ -389,14 +400,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
     const StuckSettings& stuck = settings.stuck;
     if (state->reverse_left > 0.0) {
         state->reverse_left -= dt;
-        cmd.reversing = true;
-        cmd.throttle = -stuck.reverse_throttle;
-        // Reversing with opposite lock swings the nose towards the path. The curvature flips with the
-        // wheel angle: yaw rate = speed * curvature, and the speed is now negative.
-        cmd.steer = -cmd.steer;
-        cmd.curvature = -cmd.curvature;
-        state->speed.integral = 0.0;
-        state->has_last = false; // grip is learned driving forwards only
+        reverseCommand(stuck, state, &cmd);
         if (state->reverse_left <= 0.0) {
             state->reverse_left = 0.0;
             state->window_time = 0.0;
@@ -408,11 +412,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
     cmd.throttle = speedControlStep(settings.speed_control, &state->speed, target - vehicle.speed, dt);
     if (state->backoff_left > 0.0) {
         state->backoff_left -= dt;
-        cmd.reversing = true;
-        cmd.throttle = -stuck.reverse_throttle;
-        cmd.steer = -cmd.steer;
-        cmd.curvature = -cmd.curvature;
-        state->speed.integral = 0.0;
+        reverseCommand(stuck, state, &cmd);
     } else if (settings.blocked_time > 0.0 && !cmd.arrived && cmd.throttle > 0.3 &&
                std::fabs(vehicle.speed) < 0.2) {
         state->blocked_for += dt;
@@ -448,11 +448,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
             ++state->reverse_events;
             state->reverse_left = stuck.reverse_time;
             state->backoff_left = 0.0;
-            cmd.reversing = true;
-            cmd.throttle = -stuck.reverse_throttle;
-            cmd.steer = -cmd.steer;
-            cmd.curvature = -cmd.curvature;
-            state->speed.integral = 0.0;
+            reverseCommand(stuck, state, &cmd);
         } else {
             // Last resort: a pose on the path ahead, facing along it.
             ++state->teleport_events;
