@@ -393,6 +393,92 @@ double bareSegmentDelaunaySeconds(const std::vector<WallSegment>& walls, double 
 // the path (clearway's findPath, Detour's straight path): a ground-plane polyline against the walls
 // of the layers it crosses. Code: lib/bake/src/path_metrics.cpp.
 
+// ---------------------------------------------------------------------------------------------
+// ===== inspect (cw-inspect; lib/bake/src/inspect.cpp) =====
+// What a baked asset holds, checked by the runtime's own verifying loaders (loadFootprint,
+// loadRoadmap, trims::loadTable), and a picture of it for designers: an SVG and a self-contained
+// HTML page (pan, zoom, layer toggles, and a two-click path query over the roadmap in the page).
+
+enum class AssetKind : uint8_t { Footprint = 0, Roadmap = 1, Trims = 2 };
+const char* assetKindName(AssetKind kind); // "footprint", "roadmap", "trims"
+
+struct InspectLayer {
+    uint32_t polygons = 0, holes = 0, walls = 0; // walls: boundary segments
+    double area = 0;                             // m^2
+    double height_min = 0, height_max = 0;       // local z of the surface
+    uint32_t vertices = 0, edges = 0;            // roadmap only
+    double clearance_min = 0, clearance_max = 0; // roadmap only: over its non-portal edges' minima
+};
+
+struct InspectTrims {
+    std::string vehicle;
+    uint32_t dimension = 2, controls = 0, trims = 0, steps = 0;
+    uint32_t samples[3] = {1, 1, 1};  // yaw, pitch, roll
+    double max_rate[3] = {0, 0, 0};   // rad/s
+    double interval = 0, speed = 0;   // s, m/s
+    bool symmetric = false;
+    double max_chord_deviation = 0;   // metres at the bake speed
+    double reach_min = 0, reach_max = 0; // straight distance covered by one trim, metres
+};
+
+struct InspectSummary {
+    std::string file;
+    size_t bytes = 0;
+    AssetKind kind = AssetKind::Footprint;
+    std::string status = "ok"; // the loader's statusString
+    uint32_t format_version = 0;
+    std::string baker_version, source_name;
+    uint64_t input_hash = 0, options_hash = 0;
+    // Footprint and roadmap (a roadmap embeds its footprint).
+    ImportOptions import_options;
+    RoadmapOptions roadmap_options; // roadmap only
+    Vec3 origin;                    // internal-frame position of local (0,0,0)
+    double grid_spacing = 0;
+    uint32_t connections = 0, walls = 0;
+    std::vector<InspectLayer> layers;
+    Vec3 local_min, local_max; // boundary and surface bounds, local frame (z up)
+    Vec3 world_min, world_max; // the same box in the mesh's own coordinates (origin and up axis undone)
+    // Roadmap only.
+    uint32_t vertices = 0, edges = 0, portal_edges = 0, points = 0, blends = 0, arcs = 0; // arcs: radius > 0
+    double clearance_min = 0, clearance_max = 0; // over non-portal edges' min_clearance
+    // Trims only.
+    InspectTrims trims;
+};
+
+// Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
+// runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
+// the loader's status ("asset is corrupt", ...) for anything that does not verify.
+Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out);
+// Human summary (several lines) and one JSON object with the same content.
+std::string inspectText(const InspectSummary& summary);
+std::string inspectJson(const InspectSummary& summary);
+// "NAME: KIND asset, verified (ok)" / {"file", "kind", "bytes", "status"}.
+std::string inspectVerifyText(const InspectSummary& summary);
+std::string inspectVerifyJson(const InspectSummary& summary);
+
+// Drawings of verified bytes (empty when they do not verify). Footprints and roadmaps: each layer's
+// floor in its own tint, walls black, connections magenta, roadmap edges coloured by clearance
+// (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
+// selection), every trajectory from it in top view. The drawing group carries
+// data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
+std::string inspectSvg(const void* data, size_t size);
+// The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
+// checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
+// the page over the exported roadmap graph, edges usable when min clearance >= radius).
+std::string inspectHtml(const void* data, size_t size, const std::string& title);
+// The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
+// drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
+// yellow and green, to blue = wide.
+uint32_t clearanceColour(double clearance, double max_clearance);
+
+struct InspectRequest {
+    std::string path;
+    std::string svg_path, html_path; // optional
+};
+// cw-inspect: reads and verifies request.path, writes the pictures asked for.
+Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log);
+// ===== end inspect =====
+
 } // namespace clearway::bake
 namespace clearway {
 struct PathSegment; // runtime.h: one line or arc of a findPath result
