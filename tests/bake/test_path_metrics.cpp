@@ -72,7 +72,7 @@ TEST_SUITE("path metrics measure clearance against the walls") {
         CHECK(diagonal.mean_clearance == doctest::Approx(0.75).epsilon(1e-12));
     }
 
-    TEST_CASE("each sample uses the walls of its layer; a piece changing layer switches halfway") {
+    TEST_CASE("each sample uses the walls of its layer, a piece changing layer switches halfway") {
         // Layer 0 has a wall 1 m below the path, layer 1 a wall 2 m above it.
         using Walls = std::vector<WallSegment>;
         const std::vector<WallGrid> walls{WallGrid(Walls{{{-10, 0}, {10, 0}}}),
@@ -153,7 +153,7 @@ TEST_SUITE("path metrics count heading discontinuities and measure curvature") {
         CHECK(m.length == doctest::Approx(2 * kPi).epsilon(1e-4)); // chords: 2.5e-5 short
     }
 
-    TEST_CASE("line, tight arc of radius 0.2, line: C1, so no discontinuity; curvature 5") {
+    TEST_CASE("line, tight arc of radius 0.2, line: C1, so no discontinuity, curvature 5") {
         const PathSegment segs[] = {line({0, 5}, {5, 5}), arc({5, 5.2}, 0.2, -kPi / 2, kPi / 2),
                                     line({5.2, 5.2}, {5.2, 8})};
         const std::vector<Vec2> pts = pathPolyline(segs, 3);

@@ -337,7 +337,7 @@ TEST_SUITE("tools/query") {
         CHECK(same.at("points").size() == 1);
     }
 
-    TEST_CASE("bad input: exit 2 with the file and the problem named; an unwritable SVG: 4") {
+    TEST_CASE("bad input: exit 2 with the file and the problem named, an unwritable SVG: 4") {
         const Baked& b = baked(sampleLevel("box_room.obj"));
         const std::string dir = test::makeTempDir("cw-query-bad");
         const std::string q = tool("cw-query") + " ";

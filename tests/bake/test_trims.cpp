@@ -197,7 +197,7 @@ TEST_SUITE("trims bake") {
         }
     }
 
-    TEST_CASE("same model, same bytes; another model, another options hash") {
+    TEST_CASE("same model, same bytes, another model, another options hash") {
         VehicleModel m;
         REQUIRE(!parseVehicleModel(kBoat, "boat.json", &m));
         CHECK(bakeBytes(m) == bakeBytes(m));

@@ -140,7 +140,7 @@ TEST_SUITE("trims behaviours") {
               pursueGoodness(Pursue{{0, 10, 0}, {20, 0, 0}}, s));
     }
 
-    TEST_CASE("composite is the product; every behaviour stays in [0, 1] on random segments") {
+    TEST_CASE("composite is the product, every behaviour stays in [0, 1] on random segments") {
         Seek seek{{5, 7, -3}};
         Flee flee{{-20, 4, 1}, 0};
         Pursue pursue{{3, 3, 3}, {1, -2, 0.5f}};

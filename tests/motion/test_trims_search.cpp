@@ -170,7 +170,7 @@ TEST_SUITE("trims search") {
         CHECK(r.visited <= 1 + 17 + 9 + 9 + 9);
     }
 
-    TEST_CASE("seek straight ahead flies straight; left and right targets turn towards them, mirrored") {
+    TEST_CASE("seek straight ahead flies straight, left and right targets turn towards them, mirrored") {
         for (auto strategy :
              {SearchStrategy::SingleStep, SearchStrategy::Uniform, SearchStrategy::Adaptive}) {
             SearchSettings s = settingsFor(strategy);
@@ -216,7 +216,7 @@ TEST_SUITE("trims search") {
         CHECK(k < 60);
     }
 
-    TEST_CASE("same seed, same decisions; the plan starts with the first control") {
+    TEST_CASE("same seed, same decisions, the plan starts with the first control") {
         SearchSettings s = settingsFor(SearchStrategy::Adaptive);
         s.seed = 77;
         std::vector<uint32_t> a, b;

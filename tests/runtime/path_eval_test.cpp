@@ -230,7 +230,7 @@ TEST_SUITE("runtime/path evaluation") {
         }
     }
 
-    TEST_CASE("sampling: every step from 0, then the exact end; count and small buffers") {
+    TEST_CASE("sampling: every step from 0, then the exact end, count and small buffers") {
         const Level level;
         const PathSegment path[] = {line(1, 1, 5, 1), arc({5, 1}, {5, 3}, kPi / 2)};
         const double total = 4 + kPi;
