@@ -2,13 +2,67 @@
 #               [OUTPUTS <variable>])
 #
 # Bakes each level mesh into <OUTPUT_DIR>/<mesh name without extension>.cwrm at build time, one
-# custom command per level: a level is baked again only when its mesh, OPTIONS or cw-bake itself
-# changed. OUTPUT_DIR defaults to the current binary directory; relative LEVELS are relative to the
+# custom command per level: a level is baked again only when its mesh, its designer edits
+# (<mesh without extension>.cwedit beside it, if it exists at configure time), OPTIONS or cw-bake
+# itself changed. OUTPUT_DIR defaults to the current binary directory; relative LEVELS are relative to the
 # current source directory. If <name> is an existing target it depends on the bakes, otherwise a
 # target <name> is created (built by default). OUTPUTS receives the list of .cwrm paths.
 # Needs cw-bake: find_package(clearway COMPONENTS bake), or inside clearway's own build tree.
+#
+# Tiled worlds (README "Tiled worlds"): with TILE_SIZE <T> TILES_X <n> TILES_Y <m> [TILE_MARGIN <M>]
+# each level is baked as n x m tiles (I = 0..n-1, J = 0..m-1; cw-bake --tile-size T --tile I,J, one
+# custom command each, into <OUTPUT_DIR>/<name>.tiles/) and joined by one cw-stitch command into
+# <OUTPUT_DIR>/<name>.cwrm: `ninja -jN` bakes N tiles at once and re-bakes only what changed.
+# One command per tile and a stitch command (a macro: it reads and extends clearway_bake's variables).
+macro(_clearway_bake_tiles)
+  if(NOT arg_TILES_X OR NOT arg_TILES_Y)
+    message(FATAL_ERROR "clearway_bake: TILE_SIZE needs TILES_X and TILES_Y")
+  endif()
+  if(TARGET clearway::cw-stitch)
+    set(stitcher clearway::cw-stitch)
+  elseif(TARGET cw-stitch)
+    set(stitcher cw-stitch)
+  else()
+    message(FATAL_ERROR "clearway_bake: cw-stitch not found (needed for TILE_SIZE)")
+  endif()
+  get_target_property(stitch_imported ${stitcher} IMPORTED)
+  if(stitch_imported)
+    set(stitch_dependency "$<TARGET_FILE:${stitcher}>")
+  else()
+    set(stitch_dependency ${stitcher})
+  endif()
+  set(tile_options --tile-size ${arg_TILE_SIZE})
+  if(arg_TILE_MARGIN)
+    list(APPEND tile_options --tile-margin ${arg_TILE_MARGIN})
+  endif()
+  set(tile_dir "${out_dir}/${name}.tiles")
+  file(MAKE_DIRECTORY "${tile_dir}")
+  set(tiles)
+  math(EXPR last_i "${arg_TILES_X} - 1")
+  math(EXPR last_j "${arg_TILES_Y} - 1")
+  foreach(i RANGE ${last_i})
+    foreach(j RANGE ${last_j})
+      set(tile "${tile_dir}/${name}_${i}_${j}.cwrm")
+      list(APPEND tiles "${tile}")
+      add_custom_command(
+        OUTPUT "${tile}"
+        COMMAND ${baker} "${mesh}" -o "${tile}" ${arg_OPTIONS} ${tile_options} --tile ${i},${j} --quiet
+        DEPENDS "${mesh}" ${edits} "${options_file}" ${baker_dependency}
+        COMMENT "clearway: baking ${name} tile ${i},${j}"
+        VERBATIM)
+    endforeach()
+  endforeach()
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND ${stitcher} ${tiles} -o "${output}" --quiet
+    DEPENDS ${tiles} ${stitch_dependency}
+    COMMENT "clearway: stitching ${name}.cwrm"
+    VERBATIM)
+endmacro()
+
 function(clearway_bake)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;OUTPUT_DIR;OUTPUTS" "LEVELS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;OUTPUT_DIR;OUTPUTS;TILE_SIZE;TILES_X;TILES_Y;TILE_MARGIN"
+                        "LEVELS;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "clearway_bake: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -58,10 +112,21 @@ function(clearway_bake)
       message(FATAL_ERROR "clearway_bake: two levels bake to ${output}: rename one mesh")
     endif()
     list(APPEND outputs "${output}")
+    # The designer edits next to the mesh (README "Designer edits"), when present at configure time.
+    get_filename_component(mesh_dir "${mesh}" DIRECTORY)
+    get_filename_component(mesh_stem "${mesh}" NAME_WLE)
+    set(edits)
+    if(EXISTS "${mesh_dir}/${mesh_stem}.cwedit")
+      set(edits "${mesh_dir}/${mesh_stem}.cwedit")
+    endif()
+    if(arg_TILE_SIZE)
+      _clearway_bake_tiles()
+      continue()
+    endif()
     add_custom_command(
       OUTPUT "${output}"
       COMMAND ${baker} "${mesh}" -o "${output}" ${arg_OPTIONS} --quiet
-      DEPENDS "${mesh}" "${options_file}" ${baker_dependency}
+      DEPENDS "${mesh}" ${edits} "${options_file}" ${baker_dependency}
       COMMENT "clearway: baking ${name}.cwrm"
       VERBATIM)
   endforeach()

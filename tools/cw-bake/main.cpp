@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
                    "Also write an SVG preview: walls, roadmap coloured by clearance, blends");
     cli::addImportOptions(app, request.import_options);
     cli::addRoadmapOptions(app, request.roadmap_options);
+    cli::addTileOptions(app, request);
+    cli::addEditsOptions(app, request.edits_path, request.use_edits);
     cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv);

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--svg", request.svg_path, "Also write an SVG preview: layers, holes, connections");
     cli::addImportOptions(app, request.options);
+    cli::addEditsOptions(app, request.edits_path, request.use_edits);
     cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv);

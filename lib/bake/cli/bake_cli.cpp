@@ -270,6 +270,17 @@ bool exists(const std::string& path) {
     return stat(path.c_str(), &info) == 0;
 }
 
+// The designer sidecar's bytes fold into the input hash exactly as the bake records it; a sidecar
+// that does not parse gives no stamp (the bake reports it).
+bool foldEdits(const std::string& mesh, const std::string& edits_path, bool use_edits, uint64_t* hash) {
+    const std::string path = bake::editsPathFor(mesh, edits_path, use_edits);
+    if (path.empty()) return true;
+    bake::LevelEdits edits;
+    if (bake::loadEdits(path, &edits)) return false;
+    *hash = bake::inputHashWithEdits(*hash, edits);
+    return true;
+}
+
 } // namespace
 
 bool readAssetStamp(const std::string& path, AssetStamp* out) {
@@ -308,6 +319,17 @@ bool readAssetStamp(const std::string& path, AssetStamp* out) {
 
 bool meshRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out) {
     if (!meshHash(request.input_path, &out->input_hash)) return false;
+    // The options hash is the same for every tile of a world (cw-stitch checks that), so a tile
+    // asset is up to date only if it also is the tile asked for: else no stamp, and it bakes.
+    if (request.tile_size != 0) {
+        bake::Roadmap existing;
+        if (bake::readRoadmapFile(request.output_path, &existing)) return false;
+        const bake::RoadmapTile& tile = existing.tile;
+        if (tile.size != request.tile_size || tile.i != request.tile_i || tile.j != request.tile_j ||
+            (request.tile_margin >= 0 && tile.margin != request.tile_margin))
+            return false;
+    }
+    if (!foldEdits(request.input_path, request.edits_path, request.use_edits, &out->input_hash)) return false;
     out->options_hash = bake::roadmapOptionsHash(request.import_options, request.roadmap_options);
     out->baker_version = bake::bakerVersion();
     return true;
@@ -325,6 +347,7 @@ bool footprintRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out)
 
 bool importStamp(const bake::ImportRequest& request, AssetStamp* out) {
     if (!meshHash(request.mesh_path, &out->input_hash)) return false;
+    if (!foldEdits(request.mesh_path, request.edits_path, request.use_edits, &out->input_hash)) return false;
     out->options_hash = hashOf(bake::canonicalString(request.options));
     out->baker_version = bake::bakerVersion();
     return true;
@@ -371,6 +394,29 @@ bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::str
 
 // ----- shared options and reports -----
 
+namespace {
+
+constexpr const char* kThreadsHelp =
+    "Threads the bake may use (0: every core); the output is byte-identical for any value";
+
+// --threads belongs to the import and to the roadmap options; cw-bake has both, and one flag
+// sets the two (CLI11 allows each name once, so the second target rides on the first option).
+void addThreadsOption(CLI::App& app, unsigned& target) {
+    if (CLI::Option* existing = app.get_option_no_throw("--threads")) {
+        existing->each([&target](const std::string& value) {
+            try {
+                target = unsigned(std::stoul(value));
+            } catch (const std::exception&) {
+                // Not a number: the option's own conversion reports it.
+            }
+        });
+        return;
+    }
+    app.add_option("--threads", target, kThreadsHelp)->check(CLI::Range(0u, 4096u))->capture_default_str();
+}
+
+} // namespace
+
 void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
     app.add_option_function<std::string>(
            "--up", [&o](const std::string& v) { o.up = v == "z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
@@ -390,6 +436,7 @@ void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
     app.add_option("--epsilon", o.epsilon,
                    "Metres: walls are simplified no further than this from the mesh's exact boundary")
         ->capture_default_str();
+    addThreadsOption(app, o.threads);
 }
 
 void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
@@ -402,6 +449,41 @@ void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o) {
         ->capture_default_str();
     app.add_flag("!--no-merge", o.merge_chains,
                  "Keep every medial-axis vertex (no straightening of degree-2 chains)");
+    addThreadsOption(app, o.threads);
+}
+
+void addEditsOptions(CLI::App& app, std::string& edits_path, bool& use_edits) {
+    auto* edits =
+        app.add_option("--edits", edits_path,
+                       "Designer edits to apply (obstacles, weighted areas, manual nodes and edges) "
+                       "[default: <mesh without extension>.cwedit when it exists]");
+    app.add_flag("!--no-edits", use_edits, "Ignore every designer edits file, even the one next to the mesh")
+        ->excludes(edits);
+}
+
+void addTileOptions(CLI::App& app, bake::RoadmapRequest& r) {
+    CLI::Option* size =
+        app.add_option("--tile-size", r.tile_size,
+                       "World units: bake one square tile of this size (with --tile) instead of the "
+                       "whole level; cw-stitch joins the tiles");
+    app.add_option_function<std::string>(
+           "--tile",
+           [&r](const std::string& text) {
+               long long i = 0, j = 0;
+               char tail = 0;
+               if (std::sscanf(text.c_str(), "%lld,%lld%c", &i, &j, &tail) != 2 || i < INT32_MIN ||
+                   i > INT32_MAX || j < INT32_MIN || j > INT32_MAX)
+                   throw CLI::ValidationError("--tile", "must be I,J (two integers), got '" + text + "'");
+               r.tile_i = int32_t(i), r.tile_j = int32_t(j);
+           },
+           "I,J: the tile covering [I*T, (I+1)*T) x [J*T, (J+1)*T) in the world's horizontal plane (x and z "
+           "for --up y, x and y for --up z)")
+        ->needs(size);
+    app.add_option(
+           "--tile-margin", r.tile_margin,
+           "World units of geometry read around the tile (default: a quarter of --tile-size + 10 m); the "
+           "tile equals the untiled bake where the clearance is below it minus 10 m")
+        ->needs(size);
 }
 
 void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,

@@ -116,14 +116,18 @@ std::vector<uint8_t> serializeFootprint(const Footprint& footprint) {
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
-Error readFootprintFile(const std::string& path, Footprint* out) {
+Error readAssetFile(const std::string& path, std::vector<uint8_t>* out) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) return {ErrorCode::FileNotFound, path + ": no such file"};
     std::ifstream stream(path, std::ios::binary);
     if (!stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
-    // std::vector<uint8_t> storage is suitably aligned for the verifier (operator new alignment).
-    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(stream)),
-                                     std::istreambuf_iterator<char>());
+    out->assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+    return {};
+}
+
+Error readFootprintFile(const std::string& path, Footprint* out) {
+    std::vector<uint8_t> bytes;
+    if (Error e = readAssetFile(path, &bytes)) return e;
     return readFootprintBytes(bytes, path, out);
 }
 
@@ -132,7 +136,11 @@ Error readFootprintBytes(const std::vector<uint8_t>& bytes, const std::string& n
     const Status status = loadFootprint(bytes.data(), bytes.size(), &view);
     if (status != Status::Ok)
         return {ErrorCode::ReadFailed, name + ": not a valid footprint asset: " + statusString(status)};
-    const fb::Footprint* root = fb::GetFootprint(bytes.data());
+    readFootprintTable(fb::GetFootprint(bytes.data()), out);
+    return {};
+}
+
+void readFootprintTable(const fb::Footprint* root, Footprint* out) {
     Footprint fp;
     if (const fb::ImportOptions* o = root->options()) {
         fp.options.up = o->up_axis() == fb::UpAxis::Y ? UpAxis::Y : UpAxis::Z;
@@ -189,7 +197,6 @@ Error readFootprintBytes(const std::vector<uint8_t>& bytes, const std::string& n
             fp.connections.push_back(conn);
         }
     *out = std::move(fp);
-    return {};
 }
 
 } // namespace clearway::bake

@@ -8,5 +8,11 @@ namespace clearway::bake {
 
 flatbuffers::Offset<clearway::schema::Footprint> writeFootprintTable(flatbuffers::FlatBufferBuilder& builder,
                                                                      const Footprint& footprint);
+// The reverse, for a table the runtime's loader has verified (roadmap assets embed one).
+void readFootprintTable(const clearway::schema::Footprint* root, Footprint* out);
+
+// A whole asset file: FileNotFound or ReadFailed naming the path. std::vector<uint8_t> storage is
+// suitably aligned for the verifier (operator new alignment).
+Error readAssetFile(const std::string& path, std::vector<uint8_t>* out);
 
 } // namespace clearway::bake

@@ -16,6 +16,9 @@
 //  6. links between layers become connections (portals).
 #include <clearway/bake.h>
 
+#include "geometry2d.h"
+#include "parallel.h"
+
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
 #include <CGAL/Constrained_triangulation_plus_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -118,23 +121,24 @@ class Grid {
         cells_.resize(static_cast<size_t>(nx_) * ny_);
     }
     void insert(uint32_t id, double x0, double y0, double x1, double y1) {
-        forCells(x0, y0, x1, y1, [&](std::vector<uint32_t>& c) { c.push_back(id); });
+        forCells(x0, y0, x1, y1, [&](size_t c) { cells_[c].push_back(id); });
     }
-    // Ids whose boxes may overlap the query box, sorted and unique.
-    void query(double x0, double y0, double x1, double y1, std::vector<uint32_t>& out) {
+    // Ids whose boxes may overlap the query box, sorted and unique. Const: parallel bake tasks
+    // query one grid at once.
+    void query(double x0, double y0, double x1, double y1, std::vector<uint32_t>& out) const {
         out.clear();
         forCells(x0, y0, x1, y1,
-                 [&](std::vector<uint32_t>& c) { out.insert(out.end(), c.begin(), c.end()); });
+                 [&](size_t c) { out.insert(out.end(), cells_[c].begin(), cells_[c].end()); });
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
   private:
-    template <class F> void forCells(double x0, double y0, double x1, double y1, F&& f) {
+    template <class F> void forCells(double x0, double y0, double x1, double y1, F&& f) const {
         const int i0 = clampX(x0), i1 = clampX(x1), j0 = clampY(y0), j1 = clampY(y1);
         for (int j = j0; j <= j1; ++j)
             for (int i = i0; i <= i1; ++i)
-                f(cells_[static_cast<size_t>(j) * nx_ + i]);
+                f(static_cast<size_t>(j) * nx_ + i);
     }
     // Clamped in double before the conversion: a far coordinate must not overflow an int.
     int clampX(double x) const {
@@ -403,8 +407,8 @@ double rayHit(const Vec3& origin, const Vec3& dir, const Tri& tri) {
 // when the first face straight above it and the first face in each of the four horizontal axis
 // directions (within kSolidProbeReach) are all seen from behind. Requiring both keeps the floor
 // under a one-sided upper storey (seen from behind above, but walls seen from the front around).
-bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::vector<Tri>& tris, Grid& grid,
-                        std::vector<uint32_t>& scratch) {
+bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::vector<Tri>& tris,
+                        const Grid& grid, std::vector<uint32_t>& scratch) {
     grid.query(std::min(p.x, p.x + d.x * reach), std::min(p.y, p.y + d.y * reach),
                std::max(p.x, p.x + d.x * reach), std::max(p.y, p.y + d.y * reach), scratch);
     double best = reach;
@@ -420,7 +424,8 @@ bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::v
     return from_behind;
 }
 
-bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, Grid& grid, std::vector<uint32_t>& scratch) {
+bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, const Grid& grid,
+                 std::vector<uint32_t>& scratch) {
     if (!firstHitFromBehind(p, {0, 0, 1}, INFINITY, tris, grid, scratch)) return false;
     const Vec3 dirs[4] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
     for (const Vec3& d : dirs)
@@ -470,6 +475,22 @@ struct Piece {
     double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     double area = 0;
 };
+
+// Evaluates every vertex of the piece exactly, inside the task that built it. A lazy value
+// refines its cached approximation when first evaluated exactly (and drops the expression that
+// made it), so later readers on other threads see only settled values: what they compute cannot
+// depend on which thread evaluated a shared vertex first.
+void freeze(const Piece& piece) {
+    auto ring = [](const Polygon& polygon) {
+        for (auto v = polygon.vertices_begin(); v != polygon.vertices_end(); ++v)
+            CGAL::exact(*v);
+    };
+    for (const PolygonWH& p : piece.polys) {
+        ring(p.outer_boundary());
+        for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
+            ring(*h);
+    }
+}
 
 struct Link {
     uint32_t a = 0, b = 0; // piece indices, a < b
@@ -737,6 +758,7 @@ struct LayerBoundary {
 Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
                     double epsilon, double q, const std::string& where, LayerBoundary* out) {
     PolygonSet set = region;
+    std::vector<Polygon> strips;
     for (const auto& [a, b] : cliffs) {
         // A height jump inside one layer without a wall: keep a thin wall there.
         const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
@@ -747,7 +769,13 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
         strip.push_back(Point(b.x + tx - nx, b.y + ty - ny));
         strip.push_back(Point(b.x + tx + nx, b.y + ty + ny));
         strip.push_back(Point(a.x - tx + nx, a.y - ty + ny));
-        set.difference(strip);
+        strips.push_back(std::move(strip));
+    }
+    // One difference with all strips at once: each difference sweeps the whole layer.
+    if (!strips.empty()) {
+        PolygonSet cut;
+        cut.join(strips.begin(), strips.end());
+        set.difference(cut);
     }
     std::vector<PolygonWH> pwhs;
     set.polygons_with_holes(std::back_inserter(pwhs));
@@ -835,29 +863,6 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
         }
     }
     return {};
-}
-
-// CGAL's output order can follow memory addresses; assets must not. Start every ring at its
-// smallest vertex, sort holes and polygons by that vertex.
-bool lessVec(const Vec2& a, const Vec2& b) {
-    return std::tie(a.x, a.y) < std::tie(b.x, b.y);
-}
-
-void canonicalize(std::vector<PolygonWithHoles>& polygons) {
-    auto rotate = [](Ring& ring) {
-        if (!ring.empty())
-            std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), lessVec), ring.end());
-    };
-    for (PolygonWithHoles& p : polygons) {
-        rotate(p.outer);
-        for (Ring& h : p.holes)
-            rotate(h);
-        std::sort(p.holes.begin(), p.holes.end(),
-                  [](const Ring& a, const Ring& b) { return lessVec(a[0], b[0]); });
-    }
-    std::sort(polygons.begin(), polygons.end(), [](const PolygonWithHoles& a, const PolygonWithHoles& b) {
-        return lessVec(a.outer[0], b.outer[0]);
-    });
 }
 
 struct VertexKey {
@@ -952,13 +957,19 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             if (tris[i].walkable) planes[i] = planeOf(tris[i]);
 
         lap("classify");
-        // Stages 2 and 3: free pieces.
-        std::vector<Piece> pieces;
-        std::vector<uint32_t> near, probe_scratch;
-        size_t dropped_in_solid = 0;
-        for (uint32_t ti = 0; ti < tris.size(); ++ti) {
+        // Stages 2 and 3: free pieces, one task per walkable triangle. A task builds its CGAL
+        // objects from the doubles in `tris` and leaves its piece frozen (below), so nothing lazy
+        // is shared between tasks; pieces are kept in triangle order.
+        std::vector<uint32_t> walkable_ids;
+        walkable_ids.reserve(walkable_count);
+        for (uint32_t ti = 0; ti < tris.size(); ++ti)
+            if (tris[ti].walkable) walkable_ids.push_back(ti);
+        std::vector<Piece> slots(walkable_ids.size());
+        std::vector<uint32_t> dropped(walkable_ids.size(), 0);
+        parallel::forEach(walkable_ids.size(), options.threads, [&](size_t k) {
+            const uint32_t ti = walkable_ids[k];
             const Tri& t = tris[ti];
-            if (!t.walkable) continue;
+            std::vector<uint32_t> near, probe_scratch;
             tri_grid.query(t.min[0], t.min[1], t.max[0], t.max[1], near);
             std::vector<Polygon> blockers;
             for (uint32_t gi : near) {
@@ -974,7 +985,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 if (blocks) blockers.push_back(std::move(blocker));
             }
             const Polygon base = makePolygon(projectedCcw(t));
-            if (base.size() < 3) continue;
+            if (base.size() < 3) return;
             PolygonSet free_set(base);
             if (!blockers.empty()) {
                 PolygonSet blocked;
@@ -983,7 +994,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             }
             std::vector<PolygonWH> components;
             free_set.polygons_with_holes(std::back_inserter(components));
-            Piece piece;
+            Piece& piece = slots[k];
             piece.tri = ti;
             for (PolygonWH& component : components) {
                 std::vector<Triangle2> surface = triangulate(component);
@@ -999,7 +1010,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                     const Vec3 probe{c.x, c.y,
                                      planes[ti].at(c.x, c.y) + (options.max_step + options.agent_height) / 2};
                     if (insideSolid(probe, tris, tri_grid, probe_scratch)) {
-                        ++dropped_in_solid;
+                        ++dropped[k];
                         continue;
                     }
                 }
@@ -1008,7 +1019,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 piece.surface.insert(piece.surface.end(), surface.begin(), surface.end());
                 piece.polys.push_back(std::move(component));
             }
-            if (piece.polys.empty()) continue;
+            if (piece.polys.empty()) return;
             piece.min_x = piece.min_y = INFINITY;
             piece.max_x = piece.max_y = -INFINITY;
             for (const Triangle2& s : piece.surface)
@@ -1016,8 +1027,15 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                     piece.min_x = std::min(piece.min_x, p.x), piece.max_x = std::max(piece.max_x, p.x);
                     piece.min_y = std::min(piece.min_y, p.y), piece.max_y = std::max(piece.max_y, p.y);
                 }
-            pieces.push_back(std::move(piece));
+            freeze(piece);
+        });
+        std::vector<Piece> pieces;
+        size_t dropped_in_solid = 0;
+        for (size_t k = 0; k < slots.size(); ++k) {
+            dropped_in_solid += dropped[k];
+            if (!slots[k].polys.empty()) pieces.push_back(std::move(slots[k]));
         }
+        slots.clear();
         if (pieces.empty())
             return {ErrorCode::NoWalkableSurface,
                     name + ": no walkable surface (every walkable triangle lacks agent-height clearance)"};
@@ -1037,8 +1055,12 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         Grid piece_grid(lo.x - origin.x, lo.y - origin.y, hi.x - origin.x, hi.y - origin.y, cell);
         for (uint32_t i = 0; i < pieces.size(); ++i)
             piece_grid.insert(i, pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y);
-        std::vector<std::vector<uint32_t>> conflicts(pieces.size());
-        for (uint32_t i = 0; i < pieces.size(); ++i) {
+        lap("links");
+        // Overlapping piece pairs, one task per piece i (pairs i < j): exact booleans on frozen
+        // pieces, each task on its own polygon sets. Applied below in (i, j) order.
+        std::vector<std::vector<std::pair<uint32_t, bool>>> overlaps(pieces.size()); // (j, stacked)
+        parallel::forEach(pieces.size(), options.threads, [&](size_t i) {
+            std::vector<uint32_t> near;
             piece_grid.query(pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y, near);
             for (uint32_t j : near) {
                 if (j <= i) continue;
@@ -1074,6 +1096,12 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                     stacked = stacked || std::abs(planes[pieces[i].tri].at(x, y) -
                                                   planes[pieces[j].tri].at(x, y)) > kCoverGap * 10;
                 }
+                overlaps[i].push_back({j, stacked});
+            }
+        });
+        std::vector<std::vector<uint32_t>> conflicts(pieces.size());
+        for (uint32_t i = 0; i < pieces.size(); ++i)
+            for (const auto& [j, stacked] : overlaps[i]) {
                 if (!stacked) {
                     // Coplanar overlap (modular floor tiles laid over each other): one floor.
                     neighbours[i].push_back(j);
@@ -1083,7 +1111,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 conflicts[i].push_back(j);
                 conflicts[j].push_back(i);
             }
-        }
+        lap("overlaps");
         constexpr uint32_t kNone = UINT32_MAX;
         std::vector<uint32_t> layer_of(pieces.size(), kNone);
         uint32_t layer_count = 0;
@@ -1188,9 +1216,14 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         for (const Link& link : links)
             if (!link.walkable && layer_of[link.a] == layer_of[link.b])
                 cliffs[layer_of[link.a]].push_back({link.p0, link.p1});
-        for (uint32_t layer = 0; layer < layer_count; ++layer) {
+        // One task per layer: a piece belongs to one layer, so no two tasks share its CGAL objects.
+        std::vector<FootprintLayer> layer_slots(layer_count);
+        std::vector<Error> layer_errors(layer_count);
+        std::vector<double> layer_seconds(layer_count), layer_join_seconds(layer_count);
+        parallel::forEach(layer_count, options.threads, [&](size_t layer) {
+            const auto layer_start = std::chrono::steady_clock::now();
             std::vector<PolygonWH> polys;
-            FootprintLayer out_layer;
+            FootprintLayer& out_layer = layer_slots[layer];
             std::map<VertexKey, uint32_t> vertex_ids;
             auto vertexId = [&](double x, double y, double z) {
                 const VertexKey key{double(float(x)), double(float(y)), double(float(z))};
@@ -1212,12 +1245,16 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             }
             PolygonSet region;
             region.join(polys.begin(), polys.end());
+            layer_join_seconds[layer] =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
             LayerBoundary boundary;
             if (Error e = buildBoundary(region, cliffs[layer], options.epsilon, q,
-                                        name + " layer " + std::to_string(layer), &boundary))
-                return e;
+                                        name + " layer " + std::to_string(layer), &boundary)) {
+                layer_errors[layer] = e;
+                return;
+            }
             out_layer.polygons = std::move(boundary.polygons);
-            canonicalize(out_layer.polygons);
+            geometry::canonicalize(out_layer.polygons);
             out_layer.area = boundary.area;
             out_layer.height_min = INFINITY;
             out_layer.height_max = -INFINITY;
@@ -1225,8 +1262,22 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 out_layer.height_min = std::min(out_layer.height_min, v.z);
                 out_layer.height_max = std::max(out_layer.height_max, v.z);
             }
-            footprint.layers.push_back(std::move(out_layer));
+            layer_seconds[layer] =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
+        });
+        for (uint32_t layer = 0; layer < layer_count; ++layer)
+            if (layer_errors[layer]) return layer_errors[layer];
+        {
+            std::string per_layer;
+            for (uint32_t layer = 0; layer < layer_count; ++layer) {
+                char text[48];
+                std::snprintf(text, sizeof text, "%s%.3f s (join %.3f s)", layer ? ", " : "",
+                              layer_seconds[layer], layer_join_seconds[layer]);
+                per_layer += text;
+            }
+            log.log(LogLevel::Debug, name + ": boundary per layer: " + per_layer);
         }
+        footprint.layers = std::move(layer_slots);
 
         lap("boundaries");
         // Stage 6: connections, merged into maximal collinear portals per layer pair.

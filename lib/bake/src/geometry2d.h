@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 namespace clearway::bake::geometry {
 
@@ -28,6 +30,24 @@ inline double segmentSegmentDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
     if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
     return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d), pointSegmentDistance(c, a, b),
                      pointSegmentDistance(d, a, b)});
+}
+
+inline bool lessVec(const Vec2& a, const Vec2& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); }
+
+// CGAL's output order can follow memory addresses; assets must not. Start every ring at its
+// smallest vertex, sort holes and polygons by that vertex (the footprint's canonical order).
+inline void canonicalize(std::vector<PolygonWithHoles>& polygons) {
+    auto rotate = [](Ring& ring) {
+        if (!ring.empty()) std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), lessVec), ring.end());
+    };
+    for (PolygonWithHoles& p : polygons) {
+        rotate(p.outer);
+        for (Ring& h : p.holes)
+            rotate(h);
+        std::sort(p.holes.begin(), p.holes.end(), [](const Ring& a, const Ring& b) { return lessVec(a[0], b[0]); });
+    }
+    std::sort(polygons.begin(), polygons.end(),
+              [](const PolygonWithHoles& a, const PolygonWithHoles& b) { return lessVec(a.outer[0], b.outer[0]); });
 }
 
 } // namespace clearway::bake::geometry

@@ -7,10 +7,16 @@ namespace clearway::bake {
 
 Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log) {
     const auto start = std::chrono::steady_clock::now();
+    LevelEdits edits; // designer sidecar (edits.cpp): obstacles cut the footprint
+    const std::string edits_path = editsPathFor(request.mesh_path, request.edits_path, request.use_edits);
+    if (!edits_path.empty())
+        if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.mesh_path, request.options, &mesh, log)) return e;
     Footprint footprint;
     if (Error e = buildFootprint(mesh, request.options, &footprint, log)) return e;
+    if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
+    footprint.input_hash = inputHashWithEdits(footprint.input_hash, edits);
     const std::vector<uint8_t> bytes = serializeFootprint(footprint);
     if (!request.output_path.empty())
         if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;

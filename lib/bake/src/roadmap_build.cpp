@@ -5,8 +5,11 @@
 
 #include "asset_internal.h"
 #include "geometry2d.h"
+#include "parallel.h"
+#include "roadmap_internal.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -154,6 +157,8 @@ class Walls {
     std::vector<std::vector<uint32_t>> cells_;
 };
 
+} // namespace
+
 double surfaceHeight(const FootprintLayer& layer, Vec2 p) {
     double best_distance = INFINITY, best_height = layer.height_min;
     for (const SurfaceTriangle& t : layer.surface_triangles) {
@@ -177,6 +182,83 @@ double surfaceHeight(const FootprintLayer& layer, Vec2 p) {
     }
     return best_height;
 }
+
+namespace {
+
+// surfaceHeight's answer without testing every triangle of the layer for every vertex: the first
+// triangle (in layer order) passing its containment test is among those whose box, widened by a
+// margin, holds the point (thin triangles, whose test rounding could pass far away, are always
+// tried); when none passes, the full scan finds the nearest as before.
+class SurfaceIndex {
+  public:
+    explicit SurfaceIndex(const FootprintLayer& layer) : layer_(layer) {
+        const size_t count = layer.surface_triangles.size();
+        std::vector<std::array<double, 4>> boxes;
+        std::vector<uint32_t> boxed;
+        for (uint32_t i = 0; i < count; ++i) {
+            const Vec3 &a = vertex(i, 0), &b = vertex(i, 1), &c = vertex(i, 2);
+            const double det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+            if (det == 0) continue; // surfaceHeight skips these too
+            const double x0 = std::min({a.x, b.x, c.x}), x1 = std::max({a.x, b.x, c.x});
+            const double y0 = std::min({a.y, b.y, c.y}), y1 = std::max({a.y, b.y, c.y});
+            const double diagonal = std::hypot(x1 - x0, y1 - y0);
+            if (std::abs(det) < 1e-6 * diagonal * diagonal || !std::isfinite(diagonal)) {
+                thin_.push_back(i);
+                continue;
+            }
+            const double m = 1e-6 * diagonal + 1e-9;
+            boxes.push_back({x0 - m, y0 - m, x1 + m, y1 + m});
+            boxed.push_back(i);
+        }
+        if (boxes.empty()) return;
+        lo_ = {INFINITY, INFINITY}, hi_ = {-INFINITY, -INFINITY};
+        for (const auto& box : boxes)
+            lo_ = {std::min(lo_.x, box[0]), std::min(lo_.y, box[1])},
+            hi_ = {std::max(hi_.x, box[2]), std::max(hi_.y, box[3])};
+        cell_ = std::max(std::sqrt((hi_.x - lo_.x) * (hi_.y - lo_.y) / double(boxes.size())) * 2, 1e-3);
+        while ((hi_.x - lo_.x) / cell_ * (hi_.y - lo_.y) / cell_ > 4e6)
+            cell_ *= 2;
+        nx_ = int((hi_.x - lo_.x) / cell_) + 1;
+        ny_ = int((hi_.y - lo_.y) / cell_) + 1;
+        cells_.resize(size_t(nx_) * size_t(ny_));
+        for (size_t k = 0; k < boxes.size(); ++k)
+            for (int j = cy(boxes[k][1]); j <= cy(boxes[k][3]); ++j)
+                for (int i = cx(boxes[k][0]); i <= cx(boxes[k][2]); ++i)
+                    cells_[size_t(j) * nx_ + i].push_back(boxed[k]); // ascending: pushed in order
+    }
+
+    double height(Vec2 p) const {
+        static const std::vector<uint32_t> none;
+        const bool in_grid = !cells_.empty() && p.x >= lo_.x && p.x <= hi_.x && p.y >= lo_.y && p.y <= hi_.y;
+        const std::vector<uint32_t>& cell = in_grid ? cells_[size_t(cy(p.y)) * nx_ + cx(p.x)] : none;
+        // Both lists ascend: merge them so the first passing triangle is the scan's first.
+        for (size_t i = 0, j = 0; i < cell.size() || j < thin_.size();) {
+            const uint32_t t =
+                j == thin_.size() || (i < cell.size() && cell[i] < thin_[j]) ? cell[i++] : thin_[j++];
+            const Vec3 &a = vertex(t, 0), &b = vertex(t, 1), &c = vertex(t, 2);
+            // The same arithmetic as surfaceHeight, so the same bits.
+            const double det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+            const double u = ((p.x - a.x) * (c.y - a.y) - (c.x - a.x) * (p.y - a.y)) / det;
+            const double v = ((b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y)) / det;
+            if (u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) return a.z + u * (b.z - a.z) + v * (c.z - a.z);
+        }
+        return surfaceHeight(layer_, p); // inside no triangle: the nearest one
+    }
+
+  private:
+    const Vec3& vertex(uint32_t t, int k) const {
+        const SurfaceTriangle& s = layer_.surface_triangles[t];
+        return layer_.surface_vertices[k == 0 ? s.a : k == 1 ? s.b : s.c];
+    }
+    int cx(double x) const { return std::clamp(int(std::floor((x - lo_.x) / cell_)), 0, nx_ - 1); }
+    int cy(double y) const { return std::clamp(int(std::floor((y - lo_.y) / cell_)), 0, ny_ - 1); }
+    const FootprintLayer& layer_;
+    std::vector<uint32_t> thin_;
+    Vec2 lo_, hi_;
+    double cell_ = 1;
+    int nx_ = 1, ny_ = 1;
+    std::vector<std::vector<uint32_t>> cells_;
+};
 
 } // namespace
 
@@ -302,7 +384,11 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
         incident[rm.edges[e].a].push_back(e);
         incident[rm.edges[e].b].push_back(e);
     }
-    for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+    // One task per vertex, its blends into its own slot; appended in vertex order below.
+    std::vector<std::vector<Blend>> slots(rm.vertices.size());
+    parallel::forEach(rm.vertices.size(), rm.options.threads, [&](size_t vertex) {
+        const uint32_t v = uint32_t(vertex);
+        std::vector<Blend>& out = slots[v];
         const Vec2 pv = xy(rm.vertices[v].position);
         for (size_t i = 0; i < incident[v].size(); ++i)
             for (size_t j = i + 1; j < incident[v].size(); ++j) {
@@ -323,7 +409,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                 // Within 1e-4 rad of straight the arc radius would exceed 2e4 times its length:
                 // the edges continue each other and need no arc.
                 if (angle > M_PI - 1e-4 || angle < 1e-6) {
-                    rm.blends.push_back(blend); // straight through (or folded back): no arc
+                    out.push_back(blend); // straight through (or folded back): no arc
                     continue;
                 }
                 // Start where the paper does (halfway along the first pieces) and shrink until
@@ -357,9 +443,11 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                         break;
                     }
                 }
-                rm.blends.push_back(blend);
+                out.push_back(blend);
             }
-    }
+    });
+    for (const std::vector<Blend>& slot : slots)
+        rm.blends.insert(rm.blends.end(), slot.begin(), slot.end());
 }
 
 void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
@@ -481,25 +569,75 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
         rm.options = options;
         RoadmapStats local;
         const auto voronoi_start = Clock::now();
-        std::vector<Walls> walls;
-        for (uint32_t l = 0; l < footprint.layers.size(); ++l) {
+        // Medial axis and solid walls per layer, one task per layer into its own slot (each its
+        // own CGAL diagram). Appending the slots in layer order with offset indices gives exactly
+        // what building the layers one after another into one list gives.
+        const size_t layer_count = footprint.layers.size();
+        struct LayerAxis {
+            std::vector<RoadmapVertex> vertices;
+            std::vector<RoadmapEdge> edges;
+            std::vector<WallSegment> solid_walls;
             size_t sites = 0;
-            if (Error e = medialAxis(layerWalls(footprint.layers[l]), footprint.layers[l].polygons,
-                                     footprint.grid_spacing, options, l, &rm.vertices, &rm.edges, &sites))
-                return {e.code, footprint.source_name + ": " + e.message};
-            local.walls += sites;
-            walls.emplace_back(solidLayerWalls(footprint, l));
+            Error error;
+        };
+        std::vector<LayerAxis> axes(layer_count);
+        parallel::forEach(layer_count, options.threads, [&](size_t l) {
+            LayerAxis& axis = axes[l];
+            try {
+                axis.error = medialAxis(layerWalls(footprint.layers[l]), footprint.layers[l].polygons,
+                                        footprint.grid_spacing, options, uint32_t(l), &axis.vertices,
+                                        &axis.edges, &axis.sites);
+                if (!axis.error) axis.solid_walls = solidLayerWalls(footprint, uint32_t(l));
+            } catch (const std::exception& e) {
+                // The first failing layer is reported, whichever thread failed first.
+                axis.error = {ErrorCode::Internal, std::string("geometry kernel failure: ") + e.what()};
+            }
+        });
+        std::vector<Walls> walls;
+        for (size_t l = 0; l < layer_count; ++l) {
+            LayerAxis& axis = axes[l];
+            if (axis.error) return {axis.error.code, footprint.source_name + ": " + axis.error.message};
+            const uint32_t base = uint32_t(rm.vertices.size());
+            for (RoadmapEdge& e : axis.edges)
+                e.a += base, e.b += base;
+            rm.vertices.insert(rm.vertices.end(), axis.vertices.begin(), axis.vertices.end());
+            rm.edges.insert(rm.edges.end(), std::make_move_iterator(axis.edges.begin()),
+                            std::make_move_iterator(axis.edges.end()));
+            local.walls += axis.sites;
+            walls.emplace_back(std::move(axis.solid_walls));
         }
+        axes.clear();
         local.seconds_voronoi = secondsSince(voronoi_start);
         const auto roadmap_start = Clock::now();
+        // Per-step wall time, logged at debug level (cw-roadmap --verbose).
+        auto step_start = roadmap_start;
+        std::string timings;
+        auto lap = [&](const char* step) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%s %.3f s; ", step, secondsSince(step_start));
+            timings += text;
+            step_start = Clock::now();
+        };
         // Canonical order before anything that visits vertices in order (chain merging).
         canonicalOrder(rm);
         if (options.merge_chains) mergeChains(rm, walls);
+        lap("merge");
         joinLayers(rm, walls);
-        for (RoadmapVertex& v : rm.vertices)
-            v.position.z = surfaceHeight(footprint.layers[v.layer], xy(v.position));
+        lap("join");
+        // Heights: a pure function of each vertex, one slot each.
+        std::vector<SurfaceIndex> surfaces;
+        for (const FootprintLayer& layer : footprint.layers)
+            surfaces.emplace_back(layer);
+        parallel::forEach(rm.vertices.size(), options.threads, [&](size_t v) {
+            RoadmapVertex& vertex = rm.vertices[v];
+            vertex.position.z = surfaces[vertex.layer].height(xy(vertex.position));
+        });
+        lap("heights");
         canonicalOrder(rm);
         addBlends(rm, walls);
+        lap("blends");
+        log.log(LogLevel::Debug, footprint.source_name + ": roadmap voronoi " +
+                                     std::to_string(local.seconds_voronoi) + " s; " + timings);
         rm.options_hash = roadmapOptionsHash(footprint.options, options);
         local.seconds_roadmap = secondsSince(roadmap_start);
         local.layers = footprint.layers.size();
@@ -590,10 +728,33 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                                          builder.CreateVector(cell_start), builder.CreateVector(cell_edges));
     const auto options = fb::CreateRoadmapOptions(builder, rm.options.min_clearance, rm.options.epsilon,
                                                   rm.options.merge_chains);
+    // Designer areas (edits.cpp): absent without any, so assets without edits keep their bytes.
+    flatbuffers::Offset<flatbuffers::Vector<float>> edge_weights;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::WeightedArea*>> areas;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::Vec2*>> area_vertices;
+    if (!rm.areas.empty()) {
+        std::vector<fb::WeightedArea> area_structs;
+        std::vector<fb::Vec2> area_points;
+        for (const RoadmapArea& a : rm.areas) {
+            area_structs.emplace_back(a.layer, float(a.weight), uint32_t(area_points.size()),
+                                      uint32_t(a.polygon.size()));
+            for (const Vec2& p : a.polygon)
+                area_points.emplace_back(float(p.x), float(p.y));
+        }
+        const std::vector<float> weights(rm.edge_weights.begin(), rm.edge_weights.end());
+        edge_weights = builder.CreateVector(weights);
+        areas = builder.CreateVectorOfStructs(area_structs);
+        area_vertices = builder.CreateVectorOfStructs(area_points);
+    }
+    flatbuffers::Offset<fb::RoadmapTile> tile = 0;
+    if (rm.tile.size > 0)
+        tile = fb::CreateRoadmapTile(builder, rm.tile.size, rm.tile.margin, rm.tile.i, rm.tile.j,
+                                     builder.CreateVector(rm.tile.border_vertices), rm.tile.margin_reached);
     const auto root = fb::CreateRoadmap(
         builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
         footprint, builder.CreateVectorOfStructs(vertices), builder.CreateVectorOfStructs(edges),
-        builder.CreateVectorOfStructs(points), builder.CreateVectorOfStructs(blends), grid);
+        builder.CreateVectorOfStructs(points), builder.CreateVectorOfStructs(blends), grid, edge_weights,
+        areas, area_vertices, tile);
     fb::FinishRoadmapBuffer(builder, root);
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
@@ -664,6 +825,17 @@ std::string roadmapSvg(const Roadmap& rm) {
     return svg;
 }
 
+Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
+                          size_t* bytes) {
+    const std::vector<uint8_t> asset = serializeRoadmap(rm);
+    *bytes = asset.size();
+    if (!output_path.empty())
+        if (Error e = writeFileAtomic(output_path, asset.data(), asset.size())) return e;
+    if (!svg_path.empty())
+        if (Error e = writeFileAtomic(svg_path, roadmapSvg(rm))) return e;
+    return {};
+}
+
 std::string roadmapJson(const RoadmapResult& r) {
     char text[1024];
     std::snprintf(text, sizeof text,
@@ -675,22 +847,30 @@ std::string roadmapJson(const RoadmapResult& r) {
                   r.stats.layers, r.stats.vertices, r.stats.edges, r.stats.arcs, r.stats.blends,
                   r.stats.walls, r.bytes, r.seconds_total, r.seconds_import, r.stats.seconds_voronoi,
                   r.stats.seconds_roadmap, r.seconds_write);
-    return text;
+    std::string json = text;
+    if (const RoadmapTile& t = r.roadmap.tile; t.size > 0) { // cw-bake --tile-size
+        std::snprintf(text, sizeof text,
+                      ", \"tile\": {\"i\": %d, \"j\": %d, \"size\": %.10g, \"margin\": %.10g, "
+                      "\"border_vertices\": %zu, \"margin_reached\": %u}}",
+                      t.i, t.j, t.size, t.margin, t.border_vertices.size(), t.margin_reached);
+        json.pop_back();
+        json += text;
+    }
+    return json;
 }
 
 namespace {
 
 Error finishRoadmap(const RoadmapRequest& request, const Footprint& footprint, RoadmapResult* result,
-                    LogContext& log, Clock::time_point start) {
+                    LogContext& log, Clock::time_point start, const LevelEdits& edits = {}) {
     if (Error e = buildRoadmap(footprint, request.roadmap_options, &result->roadmap, &result->stats, log))
         return e;
+    if (Error e = applyRoadmapEdits(edits, &result->roadmap, log)) return e;
+    result->stats.vertices = result->roadmap.vertices.size(); // with the designer's nodes and edges
+    result->stats.edges = result->roadmap.edges.size();
     const auto write_start = Clock::now();
-    const std::vector<uint8_t> bytes = serializeRoadmap(result->roadmap);
-    result->bytes = bytes.size();
-    if (!request.output_path.empty())
-        if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;
-    if (!request.svg_path.empty())
-        if (Error e = writeFileAtomic(request.svg_path, roadmapSvg(result->roadmap))) return e;
+    if (Error e = writeRoadmapOutputs(result->roadmap, request.output_path, request.svg_path, &result->bytes))
+        return e;
     result->seconds_write = secondsSince(write_start);
     result->seconds_total = secondsSince(start);
     return {};
@@ -707,17 +887,35 @@ Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result,
 }
 
 Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    if (request.tile_size != 0) return bakeTile(request, result, log); // cw-bake --tile-size (tiles.cpp)
     const auto start = Clock::now();
+    LevelEdits edits; // designer sidecar (edits.cpp), read first so its errors come before the import
+    const std::string edits_path = editsPathFor(request.input_path, request.edits_path, request.use_edits);
+    if (!edits_path.empty())
+        if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
     Footprint built, footprint;
     if (Error e = buildFootprint(mesh, request.import_options, &built, log)) return e;
+    if (Error e = applyFootprintEdits(edits, &built, log)) return e;
+    built.input_hash = inputHashWithEdits(built.input_hash, edits);
     // Continue from exactly what the asset stores (floats), so cw-bake gives the same roadmap
     // as cw-import + cw-roadmap, and in-memory low bits (which follow CGAL's output order)
     // cannot reach the roadmap.
     if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    return finishRoadmap(request, footprint, result, log, start);
+    return finishRoadmap(request, footprint, result, log, start, edits);
+}
+
+void finishRoadmapGraph(Roadmap& rm) {
+    std::vector<Walls> walls;
+    for (uint32_t l = 0; l < rm.footprint.layers.size(); ++l)
+        walls.emplace_back(solidLayerWalls(rm.footprint, l));
+    canonicalOrder(rm);
+    if (rm.options.merge_chains) mergeChains(rm, walls);
+    canonicalOrder(rm);
+    rm.blends.clear();
+    addBlends(rm, walls);
 }
 
 } // namespace clearway::bake

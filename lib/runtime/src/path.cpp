@@ -332,8 +332,9 @@ size_t alignUp(size_t v, size_t a) {
 
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
-    size_t adj_start, adj, blend_start, blend_ids, edge_length, g, f, parent, stamp, heap_pos, heap, route,
-        corners, corner_clearance, corner_origin, wall_grids, wall_cell_start, wall_cell_items;
+    size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, area_used, g, f, parent, stamp,
+        heap_pos, heap, route, corners, corner_clearance, corner_origin, wall_grids, wall_cell_start,
+        wall_cell_items;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -353,6 +354,8 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.blend_start = take((v + 1) * 4);
     l.blend_ids = take(b * 4);
     l.edge_length = take(e * 8);
+    l.edge_weight = take(e * 8);
+    l.area_used = take(sizeOf(rm.areas()));
     l.g = take(v * 8);
     l.f = take(v * 8);
     l.parent = take(v * 4);
@@ -414,6 +417,9 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->blend_start = reinterpret_cast<uint32_t*>(base + l.blend_start);
     s->blend_ids = reinterpret_cast<uint32_t*>(base + l.blend_ids);
     s->edge_length = reinterpret_cast<double*>(base + l.edge_length);
+    s->edge_weight = reinterpret_cast<double*>(base + l.edge_weight);
+    s->area_count = sizeOf(rm->areas());
+    s->area_used = base + l.area_used;
     s->g = reinterpret_cast<double*>(base + l.g);
     s->f = reinterpret_cast<double*>(base + l.f);
     s->parent = reinterpret_cast<uint32_t*>(base + l.parent);
@@ -471,6 +477,13 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
                 norm(pt(points->Get(edge->first_point() + k + 1)) - pt(points->Get(edge->first_point() + k)));
         s->edge_length[e] = len;
     }
+    // Designer areas: cost per metre of each edge, and the least of them for the heuristic.
+    const auto* weights = rm->edge_weights();
+    s->heuristic_scale = 1.0;
+    for (uint32_t e = 0; e < ne; ++e) {
+        s->edge_weight[e] = sizeOf(weights) == ne ? double(weights->Get(e)) : 1.0;
+        if (s->edge_weight[e] < s->heuristic_scale) s->heuristic_scale = s->edge_weight[e];
+    }
     *out = s;
     return Status::Ok;
 }
@@ -507,7 +520,7 @@ struct CornerList {
             if (std::fabs(last.x - corner.x) <= kSamePoint && std::fabs(last.y - corner.y) <= kSamePoint) {
                 // One corner: the stronger kind (a snap's or endpoint's arc is checked against the
                 // walls, a vertex's blend only fits two roadmap edges), at its own position; the
-                                // later one says what follows: the portal flag and the layer (a zero-length
+                // later one says what follows: the portal flag and the layer (a zero-length
                 // connection edge merges its two ends, one per layer, into this corner).
                 const bool portal = corner.portal;
                 const uint32_t layer = corner.layer;
@@ -630,7 +643,12 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                                       wallsNearest(*rm, s, goal.layer, pg, nullptr));
         line_clearance = std::fmax(radius, std::fmin(preferred_clearance, ends));
     }
-    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, line_clearance)) {
+    // Designer areas: the line must not enter an avoided area that neither end lies in.
+    clearAreaMarks(&s);
+    markAreas(*rm, &s, start.layer, ps, ps);
+    markAreas(*rm, &s, goal.layer, pg, pg);
+    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, line_clearance) &&
+        areasAllow(*rm, s, start.layer, ps, pg)) {
         PathSegment seg{};
         seg.type = PathSegmentType::Line;
         seg.layer = start.layer;
@@ -661,34 +679,37 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         s.generation = 1;
     }
     s.heap_size = 0;
+    // Costs are lengths times the edges' area weights (1 without designer areas); the heuristic
+    // is scaled by the least weight so it never overestimates.
     auto h = [&](uint32_t v) {
         const fb::RoadmapVertex* vx = vertices->Get(v);
-        return norm(P{vx->x(), vx->y()} - goal_snap);
+        return norm(P{vx->x(), vx->y()} - goal_snap) * s.heuristic_scale;
     };
+    const double w_s = s.edge_weight[qs.edge], w_g = s.edge_weight[qg.edge];
     double best = kInf;
     uint32_t best_vertex = kNone;
     bool goal_from_a = true;
     // Along a shared edge (only one usable as a whole: a partly clear edge may dip in between).
     if (qs.edge == qg.edge && double(es.min_clearance()) >= radius) {
-        best = std::fabs(s_along - g_along);
+        best = std::fabs(s_along - g_along) * w_s;
         best_vertex = kNone;
     }
-    if (dirs_s & kTowardsA) relax(&s, es.a(), s_along, h(es.a()), kStartBackward);
-    if (dirs_s & kTowardsB) relax(&s, es.b(), len_s - s_along, h(es.b()), kStartForward);
+    if (dirs_s & kTowardsA) relax(&s, es.a(), s_along * w_s, h(es.a()), kStartBackward);
+    if (dirs_s & kTowardsB) relax(&s, es.b(), (len_s - s_along) * w_s, h(es.b()), kStartForward);
     while (s.heap_size > 0) {
         if (s.f[s.heap[0]] >= best) break;
         const uint32_t v = heapPop(&s);
         const double gv = s.g[v];
-        if (v == eg.a() && (dirs_g & kTowardsA) && gv + g_along < best)
-            best = gv + g_along, best_vertex = v, goal_from_a = true;
-        if (v == eg.b() && (dirs_g & kTowardsB) && gv + (len_g - g_along) < best)
-            best = gv + (len_g - g_along), best_vertex = v, goal_from_a = false;
+        if (v == eg.a() && (dirs_g & kTowardsA) && gv + g_along * w_g < best)
+            best = gv + g_along * w_g, best_vertex = v, goal_from_a = true;
+        if (v == eg.b() && (dirs_g & kTowardsB) && gv + (len_g - g_along) * w_g < best)
+            best = gv + (len_g - g_along) * w_g, best_vertex = v, goal_from_a = false;
         for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k) {
             const uint32_t e = s.adj[k];
             const fb::RoadmapEdge& edge = *edges->Get(e);
             if (double(edge.min_clearance()) < radius) continue;
             const uint32_t w = otherEnd(edge, v);
-            relax(&s, w, gv + s.edge_length[e], h(w), e);
+            relax(&s, w, gv + s.edge_length[e] * s.edge_weight[e], h(w), e);
         }
     }
     if (!(best < kInf)) return Status::NotFound;

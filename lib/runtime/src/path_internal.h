@@ -172,11 +172,15 @@ struct PathScratch {
     uint32_t vertex_count, edge_count, blend_count, corner_capacity, layer_count;
     uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
     uint32_t heap_size;
-    uint32_t* adj_start;   // vertex_count + 1
-    uint32_t* adj;         // incident edges, self-loops left out
-    uint32_t* blend_start; // vertex_count + 1
-    uint32_t* blend_ids;   // blends grouped by vertex
-    double* edge_length;   // polyline length per edge
+    uint32_t* adj_start;    // vertex_count + 1
+    uint32_t* adj;          // incident edges, self-loops left out
+    uint32_t* blend_start;  // vertex_count + 1
+    uint32_t* blend_ids;    // blends grouped by vertex
+    double* edge_length;    // polyline length per edge
+    double* edge_weight;    // A* cost per metre of each edge (designer areas; 1 without)
+    double heuristic_scale; // the smallest edge weight (<= 1), so the A* heuristic stays admissible
+    uint32_t area_count;
+    uint8_t* area_used; // per designer area: the route (or a straight line's ends) enters it
     double* g;
     double* f;
     uint32_t* parent; // edge index, or a start marker
@@ -233,6 +237,15 @@ bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P 
 // each corner's trim (arc size). Corners may move and be removed; portal pieces stay.
 void shortenCorners(const fb::Roadmap& rm, PathScratch* s, uint32_t* count, double radius,
                     double preferred_clearance);
+
+// shorten.cpp, designer areas: a line the query makes up (the straight start-goal line, a
+// shortened piece) must not enter an avoided area (weight > 1) the route itself did not enter.
+// Clears every area's mark.
+void clearAreaMarks(PathScratch* s);
+// Marks every avoided area of `layer` that segment a-b (a point when a == b) touches.
+void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b);
+// No unmarked avoided area of `layer` touches a-b.
+bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b);
 
 } // namespace detail
 } // namespace clearway

@@ -76,6 +76,27 @@ bool checkGrid(const fb::EdgeGrid& g, uint32_t edge_count) {
     return true;
 }
 
+// Designer areas: edge weights finite and > 0 (one per edge, or none: A* costs must stay positive
+// and finite), each area a ring of >= 3 finite vertices on an existing layer with a finite weight > 0.
+bool checkAreas(const fb::Roadmap& rm, uint32_t edge_count, uint32_t layer_count) {
+    const auto* weights = rm.edge_weights();
+    if (sizeOf(weights) != 0 && sizeOf(weights) != edge_count) return false;
+    for (uint32_t i = 0, n = sizeOf(weights); i < n; ++i)
+        if (!finite(weights->Get(i)) || !(weights->Get(i) > 0.0f)) return false;
+    const auto* vertices = rm.area_vertices();
+    const uint32_t vertex_count = sizeOf(vertices);
+    for (uint32_t i = 0; i < vertex_count; ++i)
+        if (!finite(vertices->Get(i)->x()) || !finite(vertices->Get(i)->y())) return false;
+    const auto* areas = rm.areas();
+    for (uint32_t i = 0, n = sizeOf(areas); i < n; ++i) {
+        const fb::WeightedArea* a = areas->Get(i);
+        if (a->layer() >= layer_count || !finite(a->weight()) || !(a->weight() > 0.0f)) return false;
+        if (a->vertex_count() < 3 || !rangeWithin(a->first_vertex(), a->vertex_count(), vertex_count))
+            return false;
+    }
+    return true;
+}
+
 Status checkSemantics(const fb::Roadmap& rm) {
     const uint32_t version = rm.format_version();
     if (version == 0) return Status::CorruptAsset;
@@ -117,6 +138,7 @@ Status checkSemantics(const fb::Roadmap& rm) {
         if (!checkBlend(*blends->Get(i), vertex_count, edge_count)) return Status::CorruptAsset;
 
     if (!checkGrid(*rm.grid(), edge_count)) return Status::CorruptAsset;
+    if (!checkAreas(rm, edge_count, layer_count)) return Status::CorruptAsset;
     return Status::Ok;
 }
 

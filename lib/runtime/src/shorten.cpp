@@ -53,7 +53,9 @@ struct Run {
     uint32_t layer;
     double hard, preferred;
 
-    bool clear(P a, P b, double clearance) const { return wallsSegmentClear(rm, s, layer, a, b, clearance); }
+    bool clear(P a, P b, double clearance) const {
+        return wallsSegmentClear(rm, s, layer, a, b, clearance) && areasAllow(rm, s, layer, a, b);
+    }
 };
 
 // Tangent from external point a to the circle (w, r), leaving a so that the circle lies on side
@@ -93,12 +95,33 @@ double routeClearance(const fb::Roadmap& rm, const PathScratch& s, const Corner&
     return wallsNearest(rm, s, c.layer, at(c), nullptr);
 }
 
+// The arc at a corner lies in the triangle of its tangent points and the corner, whose sides
+// along the pieces were checked with them: the chord and the area vertices inside decide.
+bool arcAreasAllow(const Run& run, P corner, P u, P w, double trim) {
+    const uint32_t count = run.s.area_count;
+    if (count == 0) return true;
+    const P a = corner - u * trim, b = corner + w * trim;
+    if (!areasAllow(run.rm, run.s, run.layer, a, b)) return false;
+    const double sense = orient(a, corner, b) > 0 ? 1.0 : -1.0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const fb::WeightedArea& area = *run.rm.areas()->Get(i);
+        if (run.s.area_used[i] || area.layer() != run.layer || !(area.weight() > 1.0f)) continue;
+        for (uint32_t k = 0; k < area.vertex_count(); ++k) {
+            const P v = pt(run.rm.area_vertices()->Get(area.first_vertex() + k));
+            if (sense * orient(a, corner, v) >= 0 && sense * orient(corner, b, v) >= 0 &&
+                sense * orient(b, a, v) >= 0)
+                return false;
+        }
+    }
+    return true;
+}
+
 // Arcs for one run's corners [first, last]: pinned corners keep their tangent construction, the
 // others get the largest arc that keeps the hard clearance. With `use_pins` false, or when a pin's
 // arc or a line between arcs is not clear, returns false (the caller falls back).
 bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool use_pins) {
     auto pieceLen = [&](uint32_t k) { return norm(at(c[k + 1]) - at(c[k])); };
-        // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece, and an
+    // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece, and an
     // added corner whose pin failed sits at a guess, not on the relaxed path: both fall back.
     if (use_pins)
         for (uint32_t k = first; k < last; ++k)
@@ -117,10 +140,15 @@ bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool us
             if (!(c[k].trim > 0.0)) return false;
             const CornerArc arc = cornerArc(Pk, u, turn, c[k].trim);
             if (!wallsArcClear(run.rm, run.s, run.layer, arc.center, arc.start, turn, run.hard)) return false;
+            if (!arcAreasAllow(run, Pk, u, unitOf(B - Pk), c[k].trim)) return false;
             continue;
         }
         const double room = 0.5 * (pieceLen(k - 1) < pieceLen(k) ? pieceLen(k - 1) : pieceLen(k));
         c[k].trim = largestClearTrim(run.rm, run.s, run.layer, run.layer, Pk, u, turn, room, run.hard);
+        // Smaller arcs stay nearer the corner, whose two pieces keep out of avoided areas.
+        while (c[k].trim > 1e-6 && !arcAreasAllow(run, Pk, u, unitOf(B - Pk), c[k].trim))
+            c[k].trim *= 0.5;
+        if (!(c[k].trim > 1e-6)) c[k].trim = 0.0;
         if (use_pins && !(c[k].trim > 0.0)) return false;
     }
     if (!use_pins) return true; // pieces of the checked polyline, arcs checked one by one
@@ -134,7 +162,44 @@ bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool us
     return true;
 }
 
+// Segment a-b (a point when a == b) touches area polygon `area`: an end inside, or a boundary
+// edge meeting it. Boundary contact counts, so a route grazing an area marks it.
+bool touchesArea(const fb::Roadmap& rm, const fb::WeightedArea& area, P a, P b) {
+    const auto* v = rm.area_vertices();
+    const uint32_t first = area.first_vertex(), count = area.vertex_count();
+    bool inside = false;
+    for (uint32_t i = 0, j = count - 1; i < count; j = i++) {
+        const P p = pt(v->Get(first + i)), q = pt(v->Get(first + j));
+        if (segmentsIntersect(a, b, p, q)) return true;
+        if ((p.y > a.y) != (q.y > a.y) && a.x < (q.x - p.x) * (a.y - p.y) / (q.y - p.y) + p.x)
+            inside = !inside;
+    }
+    return inside;
+}
+
 } // namespace
+
+void clearAreaMarks(PathScratch* s) {
+    for (uint32_t i = 0; i < s->area_count; ++i)
+        s->area_used[i] = 0;
+}
+
+void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b) {
+    for (uint32_t i = 0; i < s->area_count; ++i) {
+        const fb::WeightedArea& area = *rm.areas()->Get(i);
+        if (!s->area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
+            s->area_used[i] = 1;
+    }
+}
+
+bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b) {
+    for (uint32_t i = 0; i < s.area_count; ++i) {
+        const fb::WeightedArea& area = *rm.areas()->Get(i);
+        if (!s.area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
+            return false;
+    }
+    return true;
+}
 
 void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
                     double preferred_clearance) {
@@ -147,6 +212,10 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
     // always fits at a corner even when its pin fails.
     const double floor = hard + kArcRoom * radius;
     const double preferred = preferred_clearance > floor ? preferred_clearance : floor;
+    // Avoided areas the route enters may be crossed by its shortcuts; no others (README).
+    clearAreaMarks(&s);
+    for (uint32_t k = 0; k + 1 < n; ++k)
+        markAreas(rm, &s, c[k].layer, at(c[k]), at(c[k + 1]));
     for (uint32_t k = 0; k < n; ++k) {
         m[k] = routeClearance(rm, s, c[k]);
         c[k].trim = 0.0;
@@ -168,7 +237,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
         const Run run{rm, s, c[i0].layer, hard, preferred};
         // Required clearance of a piece replacing route corners a..b: the preferred clearance,
         // capped by the least the corridor offers along them, never below the radius.
-                // Queried with one anchor a at a time: the running minimum from a is cached in the
+        // Queried with one anchor a at a time: the running minimum from a is cached in the
         // corners' relax_slack (unused until the relaxation, and only at indices >= a).
         uint32_t min_anchor = 0xffffffffu, min_upto = 0;
         auto required = [&](uint32_t a, uint32_t b) {

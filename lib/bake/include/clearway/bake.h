@@ -58,6 +58,9 @@ struct ImportOptions {
     double max_slope_deg = 45; // steepest walkable surface, degrees from horizontal
     double max_step = 0.4;     // metres: obstacles and ledges up to this height are stepped over
     double epsilon = 0.01;     // metres: boundaries are simplified no further than this
+    // Threads the bake may use (0: every core). The output is byte-identical for any value, so
+    // it is neither hashed (canonicalString) nor stored in assets.
+    unsigned threads = 0;
 };
 
 ImportOptions defaultImportOptions();
@@ -192,6 +195,8 @@ struct ImportRequest {
     std::string output_path; // .cwfp
     std::string svg_path;    // optional
     ImportOptions options;
+    std::string edits_path; // designer edits; empty: <mesh without extension>.cwedit when it exists
+    bool use_edits = true;  // false: ignore every sidecar (--no-edits)
 };
 
 struct ImportResult {
@@ -208,6 +213,7 @@ struct RoadmapOptions {
     double min_clearance = 0; // metres: drop medial-axis edges narrower than this (0 keeps all radii)
     double epsilon = 0.01;    // metres: parabolic arcs become chords within this distance
     bool merge_chains = true; // replace degree-2 chains by straight edges where clearance allows
+    unsigned threads = 0;     // threads the bake may use (0: every core); not hashed, output identical
 };
 RoadmapOptions defaultRoadmapOptions();
 
@@ -247,6 +253,22 @@ struct Blend {
     double min_clearance = 0; // exact minimum distance from the arc to the walls
 };
 
+// A designer's weighted area on one layer (see "Designer edits"): a path's cost per metre inside
+// it is multiplied by `weight` (> 1 avoided, < 1 preferred; overlapping areas multiply).
+struct RoadmapArea {
+    uint32_t layer = 0;
+    double weight = 1;
+    Ring polygon; // local, counter-clockwise, simple
+};
+
+// One tile of a tiled bake (cw-bake --tile-size; "Tiled worlds" in README). size 0: not a tile.
+struct RoadmapTile {
+    double size = 0, margin = 0;           // world (mesh file) units, in the horizontal plane of the world
+    int32_t i = 0, j = 0;                  // the tile covers [i*size, (i+1)*size) x [j*size, (j+1)*size)
+    std::vector<uint32_t> border_vertices; // vertices on the core's border (cut points), sorted
+    uint32_t margin_reached = 0;           // core edges with clearance >= margin - 10 m (may differ untiled)
+};
+
 struct Roadmap {
     Footprint footprint; // walls and surfaces travel with the roadmap (one file per level)
     RoadmapOptions options;
@@ -254,6 +276,9 @@ struct Roadmap {
     std::vector<RoadmapEdge> edges;
     std::vector<Blend> blends;
     uint64_t options_hash = 0;
+    std::vector<RoadmapArea> areas;
+    std::vector<double> edge_weights; // empty, or per edge: cost per metre (areas along it)
+    RoadmapTile tile;                 // tile bakes only
 };
 
 struct RoadmapStats {
@@ -292,6 +317,12 @@ struct RoadmapRequest {
     std::string svg_path;
     ImportOptions import_options;
     RoadmapOptions roadmap_options;
+    std::string edits_path; // cw-bake: designer edits; empty: <mesh without extension>.cwedit if present
+    bool use_edits = true;  // false: ignore every sidecar (--no-edits)
+    // cw-bake --tile-size/--tile/--tile-margin (world units; margin < 0: the default, size / 4 + 10 m).
+    double tile_size = 0; // 0: bake the whole level
+    int32_t tile_i = 0, tile_j = 0;
+    double tile_margin = -1;
 };
 struct RoadmapResult {
     Roadmap roadmap;
@@ -392,92 +423,6 @@ double bareSegmentDelaunaySeconds(const std::vector<WallSegment>& walls, double 
 // One measure of path quality for every benchmark (cw-bench query, cw-compare), whatever produced
 // the path (clearway's findPath, Detour's straight path): a ground-plane polyline against the walls
 // of the layers it crosses. Code: lib/bake/src/path_metrics.cpp.
-
-// ---------------------------------------------------------------------------------------------
-// ===== inspect (cw-inspect; lib/bake/src/inspect.cpp) =====
-// What a baked asset holds, checked by the runtime's own verifying loaders (loadFootprint,
-// loadRoadmap, trims::loadTable), and a picture of it for designers: an SVG and a self-contained
-// HTML page (pan, zoom, layer toggles, and a two-click path query over the roadmap in the page).
-
-enum class AssetKind : uint8_t { Footprint = 0, Roadmap = 1, Trims = 2 };
-const char* assetKindName(AssetKind kind); // "footprint", "roadmap", "trims"
-
-struct InspectLayer {
-    uint32_t polygons = 0, holes = 0, walls = 0; // walls: boundary segments
-    double area = 0;                             // m^2
-    double height_min = 0, height_max = 0;       // local z of the surface
-    uint32_t vertices = 0, edges = 0;            // roadmap only
-    double clearance_min = 0, clearance_max = 0; // roadmap only: over its non-portal edges' minima
-};
-
-struct InspectTrims {
-    std::string vehicle;
-    uint32_t dimension = 2, controls = 0, trims = 0, steps = 0;
-    uint32_t samples[3] = {1, 1, 1};  // yaw, pitch, roll
-    double max_rate[3] = {0, 0, 0};   // rad/s
-    double interval = 0, speed = 0;   // s, m/s
-    bool symmetric = false;
-    double max_chord_deviation = 0;   // metres at the bake speed
-    double reach_min = 0, reach_max = 0; // straight distance covered by one trim, metres
-};
-
-struct InspectSummary {
-    std::string file;
-    size_t bytes = 0;
-    AssetKind kind = AssetKind::Footprint;
-    std::string status = "ok"; // the loader's statusString
-    uint32_t format_version = 0;
-    std::string baker_version, source_name;
-    uint64_t input_hash = 0, options_hash = 0;
-    // Footprint and roadmap (a roadmap embeds its footprint).
-    ImportOptions import_options;
-    RoadmapOptions roadmap_options; // roadmap only
-    Vec3 origin;                    // internal-frame position of local (0,0,0)
-    double grid_spacing = 0;
-    uint32_t connections = 0, walls = 0;
-    std::vector<InspectLayer> layers;
-    Vec3 local_min, local_max; // boundary and surface bounds, local frame (z up)
-    Vec3 world_min, world_max; // the same box in the mesh's own coordinates (origin and up axis undone)
-    // Roadmap only.
-    uint32_t vertices = 0, edges = 0, portal_edges = 0, points = 0, blends = 0, arcs = 0; // arcs: radius > 0
-    double clearance_min = 0, clearance_max = 0; // over non-portal edges' min_clearance
-    // Trims only.
-    InspectTrims trims;
-};
-
-// Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
-// runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
-// the loader's status ("asset is corrupt", ...) for anything that does not verify.
-Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out);
-// Human summary (several lines) and one JSON object with the same content.
-std::string inspectText(const InspectSummary& summary);
-std::string inspectJson(const InspectSummary& summary);
-// "NAME: KIND asset, verified (ok)" / {"file", "kind", "bytes", "status"}.
-std::string inspectVerifyText(const InspectSummary& summary);
-std::string inspectVerifyJson(const InspectSummary& summary);
-
-// Drawings of verified bytes (empty when they do not verify). Footprints and roadmaps: each layer's
-// floor in its own tint, walls black, connections magenta, roadmap edges coloured by clearance
-// (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
-// selection), every trajectory from it in top view. The drawing group carries
-// data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
-std::string inspectSvg(const void* data, size_t size);
-// The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
-// checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
-// the page over the exported roadmap graph, edges usable when min clearance >= radius).
-std::string inspectHtml(const void* data, size_t size, const std::string& title);
-// The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
-// drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
-// yellow and green, to blue = wide.
-uint32_t clearanceColour(double clearance, double max_clearance);
-
-struct InspectRequest {
-    std::string path;
-    std::string svg_path, html_path; // optional
-};
-// cw-inspect: reads and verifies request.path, writes the pictures asked for.
-Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log);
-// ===== end inspect =====
 
 } // namespace clearway::bake
 namespace clearway {
@@ -835,5 +780,208 @@ std::string queryJson(const QueryResult& result);
 // The human summary: one line, then one line per segment.
 std::string queryText(const QueryResult& result, const std::string& level);
 // ===== end query =====
+
+// ---------------------------------------------------------------------------------------------
+// ===== inspect (cw-inspect; lib/bake/src/inspect.cpp) =====
+// What a baked asset holds, checked by the runtime's own verifying loaders (loadFootprint,
+// loadRoadmap, trims::loadTable), and a picture of it for designers: an SVG and a self-contained
+// HTML page (pan, zoom, layer toggles, and a two-click path query over the roadmap in the page).
+
+enum class AssetKind : uint8_t { Footprint = 0, Roadmap = 1, Trims = 2 };
+const char* assetKindName(AssetKind kind); // "footprint", "roadmap", "trims"
+
+struct InspectLayer {
+    uint32_t polygons = 0, holes = 0, walls = 0; // walls: boundary segments
+    double area = 0;                             // m^2
+    double height_min = 0, height_max = 0;       // local z of the surface
+    uint32_t vertices = 0, edges = 0;            // roadmap only
+    double clearance_min = 0, clearance_max = 0; // roadmap only: over its non-portal edges' minima
+};
+
+struct InspectTrims {
+    std::string vehicle;
+    uint32_t dimension = 2, controls = 0, trims = 0, steps = 0;
+    uint32_t samples[3] = {1, 1, 1};  // yaw, pitch, roll
+    double max_rate[3] = {0, 0, 0};   // rad/s
+    double interval = 0, speed = 0;   // s, m/s
+    bool symmetric = false;
+    double max_chord_deviation = 0;   // metres at the bake speed
+    double reach_min = 0, reach_max = 0; // straight distance covered by one trim, metres
+};
+
+struct InspectSummary {
+    std::string file;
+    size_t bytes = 0;
+    AssetKind kind = AssetKind::Footprint;
+    std::string status = "ok"; // the loader's statusString
+    uint32_t format_version = 0;
+    std::string baker_version, source_name;
+    uint64_t input_hash = 0, options_hash = 0;
+    // Footprint and roadmap (a roadmap embeds its footprint).
+    ImportOptions import_options;
+    RoadmapOptions roadmap_options; // roadmap only
+    Vec3 origin;                    // internal-frame position of local (0,0,0)
+    double grid_spacing = 0;
+    uint32_t connections = 0, walls = 0;
+    std::vector<InspectLayer> layers;
+    Vec3 local_min, local_max; // boundary and surface bounds, local frame (z up)
+    Vec3 world_min, world_max; // the same box in the mesh's own coordinates (origin and up axis undone)
+    // Roadmap only.
+    uint32_t vertices = 0, edges = 0, portal_edges = 0, points = 0, blends = 0, arcs = 0; // arcs: radius > 0
+    double clearance_min = 0, clearance_max = 0; // over non-portal edges' min_clearance
+    // Trims only.
+    InspectTrims trims;
+};
+
+// Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
+// runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
+// the loader's status ("asset is corrupt", ...) for anything that does not verify.
+Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out);
+// Human summary (several lines) and one JSON object with the same content.
+std::string inspectText(const InspectSummary& summary);
+std::string inspectJson(const InspectSummary& summary);
+// "NAME: KIND asset, verified (ok)" / {"file", "kind", "bytes", "status"}.
+std::string inspectVerifyText(const InspectSummary& summary);
+std::string inspectVerifyJson(const InspectSummary& summary);
+
+// Drawings of verified bytes (empty when they do not verify). Footprints and roadmaps: each layer's
+// floor in its own tint, walls black, connections magenta, roadmap edges coloured by clearance
+// (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
+// selection), every trajectory from it in top view. The drawing group carries
+// data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
+std::string inspectSvg(const void* data, size_t size);
+// The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
+// checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
+// the page over the exported roadmap graph, edges usable when min clearance >= radius).
+std::string inspectHtml(const void* data, size_t size, const std::string& title);
+// The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
+// drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
+// yellow and green, to blue = wide.
+uint32_t clearanceColour(double clearance, double max_clearance);
+
+struct InspectRequest {
+    std::string path;
+    std::string svg_path, html_path; // optional
+};
+// cw-inspect: reads and verifies request.path, writes the pictures asked for.
+Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log);
+// ===== end inspect =====
+
+// ---------------------------------------------------------------------------------------------
+// ===== designer edits (lib/bake/src/edits.cpp; README "Designer edits") =====
+// A line-based sidecar next to the mesh (<mesh without extension>.cwedit) with fake obstacles,
+// weighted areas and manual roadmap nodes and edges, in the mesh's world coordinates. cw-import
+// and cw-bake pick it up; its bytes are part of the assets' input hash. Every problem is an Error
+// (ReadFailed, exit code 2) whose message is "FILE:LINE: what is wrong".
+
+// Polygons use the two horizontal world axes (x, z with --up y; x, y with --up z), `floor` and
+// node heights the up axis; everything in mesh units (--scale applies).
+struct EditPolygon {
+    uint32_t line = 0;
+    std::vector<Vec2> points; // world horizontal coordinates, as written (any winding)
+    bool has_floor = false;
+    double floor = 0; // world up coordinate: the layer whose surface is nearest this height there
+};
+struct EditArea {
+    EditPolygon polygon;
+    double weight = 1; // > 0
+};
+struct EditNode {
+    uint32_t line = 0;
+    std::string name; // empty for a point written directly in an edge statement
+    Vec3 world;
+};
+struct EditEdge {
+    uint32_t line = 0;
+    uint32_t a = 0, b = 0; // indices into LevelEdits::nodes
+};
+struct LevelEdits {
+    std::string source; // the file, for messages; empty: no edits
+    std::string text;   // its bytes (hashed into the assets' input hash)
+    std::vector<EditPolygon> obstacles;
+    std::vector<EditArea> areas;
+    std::vector<EditNode> nodes;
+    std::vector<EditEdge> edges;
+};
+
+// "<dir>/<name without its last extension>.cwedit".
+std::string defaultEditsPath(const std::string& mesh_path);
+// The sidecar a request uses: `explicit_path` when set, else the default one when it exists;
+// empty when there is none or `use_edits` is false.
+std::string editsPathFor(const std::string& mesh_path, const std::string& explicit_path, bool use_edits);
+Error parseEdits(const std::string& text, const std::string& source, LevelEdits* out);
+// FileNotFound / ReadFailed naming the path, or parseEdits' errors.
+Error loadEdits(const std::string& path, LevelEdits* out);
+// A mesh's input hash with the sidecar's bytes folded in (unchanged without edits).
+uint64_t inputHashWithEdits(uint64_t mesh_hash, const LevelEdits& edits);
+// Obstacles cut the walkable area of their layers (exact booleans, boundary rounded onto the
+// footprint grid, connections clipped); nodes and edges are checked against the result.
+Error applyFootprintEdits(const LevelEdits& edits, Footprint* footprint, LogContext& log);
+// On a roadmap built from the edited footprint: manual nodes (each linked to the nearest roadmap
+// vertex it sees) and edges with exact clearance, the weighted areas and every edge's weight.
+Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& log);
+// ===== end designer edits =====
+
+// ---------------------------------------------------------------------------------------------
+// ===== tiles (worlds larger than one bake; lib/bake/src/tiles.cpp, README "Tiled worlds") =====
+// cw-bake --tile-size T --tile I,J bakes one square tile of a level's world horizontal plane (its
+// geometry plus a margin) into a tile roadmap asset; cw-stitch welds tiles into one roadmap asset
+// that equals the untiled bake up to subdivision wherever the clearance is below the margin.
+
+// Reads a roadmap asset back into the bake-side structs (verifies it with the runtime's loader).
+Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& name, Roadmap* out);
+Error readRoadmapFile(const std::string& path, Roadmap* out);
+
+// cw-bake --tile-size: one tile (request.tile_*) of request.input_path -> request.output_path.
+// bakeLevel calls this when request.tile_size != 0.
+Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext& log);
+
+struct StitchOptions {
+    double weld_epsilon = 1e-3; // metres: border vertices of neighbouring tiles closer than this are one
+};
+struct StitchStats {
+    size_t tiles = 0, welded = 0; // welded: border vertices joined to a neighbour's
+    size_t unmatched = 0;         // border vertices no other tile continues (the world's edge, or the margin)
+    size_t margin_reached = 0;    // summed over the tiles
+    size_t layers = 0, vertices = 0, edges = 0, blends = 0, walls = 0; // walls: footprint ring edges
+};
+// Joins tiles of one world (same mesh, options, tile size and margin; distinct I,J). `names`
+// name the tiles in messages. The result is a plain roadmap asset (no tile record).
+Error stitchTiles(const std::vector<Roadmap>& tiles, const std::vector<std::string>& names,
+                  const StitchOptions& options, Roadmap* out, StitchStats* stats, LogContext& log);
+
+struct StitchRequest {
+    std::vector<std::string> tile_paths;
+    std::string output_path; // .cwrm
+    std::string svg_path;
+    StitchOptions options;
+};
+struct StitchResult {
+    Roadmap roadmap;
+    StitchStats stats;
+    size_t bytes = 0;
+    double seconds_read = 0, seconds_stitch = 0, seconds_total = 0;
+};
+// cw-stitch: reads every tile, stitches, writes the world asset atomically.
+Error stitchFiles(const StitchRequest& request, StitchResult* result, LogContext& log);
+std::string stitchJson(const StitchResult& result);
+
+// "Same roadmap up to subdivision": the junctions (degree != 2) of both match one to one within
+// position_epsilon (ground plane; heights within height_epsilon) and clearance_epsilon, and so do
+// the chains of degree-2 vertices between them: same end junctions, minimum clearance within
+// clearance_epsilon (closed loops without a junction are matched by clearance alone).
+struct TopologyOptions {
+    double position_epsilon = 0.01, height_epsilon = 0.05, clearance_epsilon = 0.01;
+};
+struct TopologyComparison {
+    bool equal = false;
+    size_t junctions_a = 0, junctions_b = 0, chains_a = 0, chains_b = 0;
+    size_t unmatched_junctions = 0, unmatched_chains = 0;   // on either side
+    double max_position_error = 0, max_clearance_error = 0; // over matched junctions and chains
+    std::vector<std::string> differences; // the first few, in words (local coordinates of a)
+};
+TopologyComparison compareRoadmapTopology(const Roadmap& a, const Roadmap& b,
+                                          const TopologyOptions& options = {});
+// ===== end tiles =====
 
 } // namespace clearway::bake

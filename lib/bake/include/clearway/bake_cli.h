@@ -132,6 +132,10 @@ bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::str
 // The options shared by every tool that imports a mesh (cw-import, cw-bake, ...).
 void addImportOptions(CLI::App& app, bake::ImportOptions& o);
 void addRoadmapOptions(CLI::App& app, bake::RoadmapOptions& o);
+// cw-bake --tile-size T --tile I,J [--tile-margin M]: bake one tile (README "Tiled worlds").
+void addTileOptions(CLI::App& app, bake::RoadmapRequest& request);
+// --edits F / --no-edits (cw-import, cw-bake): which designer sidecar to read (README "Designer edits").
+void addEditsOptions(CLI::App& app, std::string& edits_path, bool& use_edits);
 
 // The one-line (or --json) report of a roadmap bake, shared by cw-roadmap and cw-bake.
 void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,

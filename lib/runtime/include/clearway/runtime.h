@@ -222,10 +222,12 @@ struct PathSegment {
 };
 
 // Path from start to goal keeping clearance >= radius from the layer walls (every ring of the
-// footprint layer, portal pieces included): a straight line when one is clear; else start ->
+// footprint layer, portal pieces included): a straight line when one is clear (and enters no
+// avoided designer area that neither end lies in); else start ->
 // nearest usable roadmap point reachable by a clear straight line (or, failing that, a visible
 // point on a narrower edge whose way to one of its vertices is checked clear) -> A* over edges
-// with min_clearance >= radius, cost = polyline length -> goal. Joins: the stored blends at
+// with min_clearance >= radius, cost = polyline length times the edge's designer-area weight
+// (README "Designer edits"; 1 without areas) -> goal. Joins: the stored blends at
 // roadmap vertices (scaled down where a piece is cut short; only blends whose own clearance >=
 // radius), arcs checked against the walls at the two snap points, arcs checked against the focus
 // at chord corners of parabolic edges; portal ends stay sharp. Consecutive segments share

@@ -1,0 +1,22 @@
+// Roadmap stages shared with tiled bakes (lib/bake/src/tiles.cpp) and designer edits (edits.cpp).
+#pragma once
+
+#include <clearway/bake.h>
+
+namespace clearway::bake {
+
+// The stages of buildRoadmap after the medial axis and the layer joins: chain merging (when
+// rm.options.merge_chains), canonical order and every blend, against the solid walls of
+// rm.footprint. A tile runs them after cutting its axis at the tile border, cw-stitch after
+// welding the tiles. Existing blends are replaced.
+void finishRoadmapGraph(Roadmap& rm);
+
+// The roadmap asset (and its SVG preview when svg_path is set) written atomically; *bytes = asset size.
+Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
+                          size_t* bytes);
+
+// Height of the layer's surface at p: the triangle containing it, else the nearest point of the
+// nearest triangle (designer edits pick floors with it).
+double surfaceHeight(const FootprintLayer& layer, Vec2 p);
+
+} // namespace clearway::bake
