@@ -6,7 +6,7 @@ CLEARWAY_BUILD="${CLEARWAY_BUILD:-$CLEARWAY_ROOT/build}"
 
 # Debian packages the build and the tests need. librecast-dev is only the peer for benchmarks;
 # chromium renders the cw-inspect previews in a test; libtbb-dev runs bake stages in parallel;
-# python3 runs the city generator of scripts/bench-tiles.
+# python3 and GNU time run scripts/bench-tiles (city generator, per-command time and memory).
 CLEARWAY_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libcgal-dev libgmp-dev libmpfr-dev libboost-dev
@@ -14,7 +14,7 @@ CLEARWAY_PACKAGES=(
   libspdlog-dev doctest-dev librecast-dev
   nlohmann-json3-dev libtbb-dev
   clang libclang-rt-14-dev
-  chromium libpng-dev python3
+  chromium libpng-dev python3 time
 )
 
 clearway_install_deps() {

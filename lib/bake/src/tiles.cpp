@@ -432,9 +432,9 @@ std::vector<PolygonWithHoles> rebuildPolygons(std::vector<PolygonWithHoles> poly
                 cover += events[k++].second;
             if (k == events.size() || cover == 0) continue;
             const double next = events[k].first;
-            auto point = [&](double t) {
-                return line.first == 0 ? Vec2{line.second, t} : Vec2{t, line.second};
-            };
+            const int axis = line.first; // a structured binding cannot be captured in C++17
+            const double offset = line.second;
+            auto point = [axis, offset](double t) { return axis == 0 ? Vec2{offset, t} : Vec2{t, offset}; };
             for (int n = 0; n < std::abs(cover); ++n)
                 edges.push_back(cover > 0 ? Directed{point(at), point(next)}
                                           : Directed{point(next), point(at)});
