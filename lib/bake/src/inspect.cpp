@@ -327,6 +327,20 @@ std::string polyline(const Vec2f* p, uint32_t n, bool close) {
     return close ? d + "Z" : d;
 }
 
+// Every boundary ring of one layer as one SVG path (closed sub-paths).
+std::string layerRingsPath(const FootprintView& fp, uint32_t l) {
+    FootprintLayerInfo layer{};
+    footprintLayer(fp, l, &layer);
+    std::string d;
+    for (uint32_t r = 0; r < layer.ring_count; ++r) {
+        const Vec2f* ring = nullptr;
+        uint32_t n = 0;
+        footprintRing(fp, l, r, &ring, &n);
+        d += polyline(ring, n, true);
+    }
+    return d;
+}
+
 std::string fileTitle(const std::string& name) {
     const size_t slash = name.find_last_of('/');
     return slash == std::string::npos ? name : name.substr(slash + 1);
@@ -343,15 +357,7 @@ std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const Inspe
     // Floors, one tint per layer (stacked layers blend where they overlap in the projection).
     svg += "<g id=\"floors\" fill-rule=\"evenodd\" stroke=\"none\" fill-opacity=\"0.75\">\n";
     for (uint32_t l = 0; l < layers; ++l) {
-        FootprintLayerInfo layer{};
-        footprintLayer(fp, l, &layer);
-        std::string d;
-        for (uint32_t r = 0; r < layer.ring_count; ++r) {
-            const Vec2f* ring = nullptr;
-            uint32_t n = 0;
-            footprintRing(fp, l, r, &ring, &n);
-            d += polyline(ring, n, true);
-        }
+        const std::string d = layerRingsPath(fp, l);
         svg += "<path class=\"L" + std::to_string(l) + "\" fill=\"" + colourHex(kLayerTints[l % 8]) +
                "\" d=\"" + d + "\"/>\n";
     }
@@ -397,15 +403,7 @@ std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const Inspe
     svg += "<g id=\"walls\" fill=\"none\" stroke=\"" + std::string(kWallColour) +
            "\" stroke-width=\"2\" stroke-linejoin=\"round\">\n";
     for (uint32_t l = 0; l < layers; ++l) {
-        FootprintLayerInfo layer{};
-        footprintLayer(fp, l, &layer);
-        std::string d;
-        for (uint32_t r = 0; r < layer.ring_count; ++r) {
-            const Vec2f* ring = nullptr;
-            uint32_t n = 0;
-            footprintRing(fp, l, r, &ring, &n);
-            d += polyline(ring, n, true);
-        }
+        const std::string d = layerRingsPath(fp, l);
         svg += "<path class=\"L" + std::to_string(l) + "\" d=\"" + d + "\"/>\n";
     }
     svg += "</g>\n<g id=\"connections\" stroke=\"" + std::string(kPortalColour) +
