@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "pillar_loop.h"
+
 #include <cmath>
 #include <vector>
 
@@ -26,11 +28,6 @@ struct AreaSpec {
     std::vector<fb::Vec2> area_vertices;
 };
 
-fb::RoadmapEdge edge(uint32_t a, uint32_t b, uint32_t first, uint32_t count) {
-    return fb::RoadmapEdge(a, b, first, count, 2.0f, fb::ClearanceSite::Walls, false, 0, 0, 0, 0, 0, 0, 0, 0,
-                           0, 0, 0, 0);
-}
-
 std::vector<uint8_t> build(const AreaSpec& s) {
     flatbuffers::FlatBufferBuilder b;
     const std::vector<fb::Vec2> boundary = {{0, 0}, {10, 0}, {10, 10}, {0, 10},
@@ -46,25 +43,12 @@ std::vector<uint8_t> build(const AreaSpec& s) {
     const fb::Vec3d origin(0, 0, 0);
     auto footprint = fb::CreateFootprint(b, kFootprintFormatVersion, b.CreateString("test"), 1, 2, 0, &origin,
                                          0.25, b.CreateVector(layers));
-    const std::vector<fb::RoadmapVertex> vertices = {
-        {2, 2, 0, 2, 0}, {8, 2, 0, 2, 0}, {8, 8, 0, 2, 0}, {2, 8, 0, 2, 0}};
-    const std::vector<fb::Vec2> points = {{2, 2}, {8, 2}, {8, 2}, {8, 8}, {8, 8},
-                                          {2, 8}, {2, 8}, {2, 5}, {2, 2}};
-    const std::vector<fb::RoadmapEdge> edges = {edge(0, 1, 0, 2), edge(1, 2, 2, 2), edge(2, 3, 4, 2),
-                                                edge(3, 0, 6, 3)};
-    const std::vector<fb::Blend> blends = {{1, 0, 1, 7, 3, 1, 7, 2, 8, 3, true, 2.2f},
-                                           {2, 1, 2, 7, 7, 1, 8, 7, 7, 8, true, 2.2f},
-                                           {3, 2, 3, 3, 7, 1, 3, 8, 2, 7, true, 2.2f},
-                                           {0, 3, 0, 3, 3, 1, 2, 3, 3, 2, true, 2.2f}};
-    const std::vector<uint32_t> cell_start = {0, 2, 4, 6, 8}, cell_edges = {0, 3, 0, 1, 2, 3, 1, 2};
-    auto grid = fb::CreateEdgeGrid(b, 2, 2, 3, 2, 2, b.CreateVector(cell_start), b.CreateVector(cell_edges));
-    auto options = fb::CreateRoadmapOptions(b, 0.0, 0.01, true);
+    const test::PillarLoopRoadmap loop = test::pillarLoopRoadmap(b);
     auto weights = s.edge_weights.empty() ? 0 : b.CreateVector(s.edge_weights);
     auto areas = s.areas.empty() ? 0 : b.CreateVectorOfStructs(s.areas);
     auto area_vertices = s.area_vertices.empty() ? 0 : b.CreateVectorOfStructs(s.area_vertices);
-    auto root = fb::CreateRoadmap(b, kRoadmapFormatVersion, b.CreateString("0.1.0"), 1, 2, options, footprint,
-                                  b.CreateVectorOfStructs(vertices), b.CreateVectorOfStructs(edges),
-                                  b.CreateVectorOfStructs(points), b.CreateVectorOfStructs(blends), grid,
+    auto root = fb::CreateRoadmap(b, kRoadmapFormatVersion, b.CreateString("0.1.0"), 1, 2, loop.options,
+                                  footprint, loop.vertices, loop.edges, loop.points, loop.blends, loop.grid,
                                   weights, areas, area_vertices);
     fb::FinishRoadmapBuffer(b, root);
     return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
