@@ -429,6 +429,47 @@ TEST_SUITE("runtime/roadmap") {
         CHECK(path[0].length == doctest::Approx(std::hypot(8, 0.5)));
     }
 
+    TEST_CASE("a shortened path wraps both pillar corners it passes, taut") {
+        // From the middle of the west edge to the middle of the east one, round the 2 m pillar
+        // (4..6): the shortest path keeping clearance q leaves (2,5) on the tangent to the disc
+        // of radius q round one pillar corner, runs along the pillar side q away from it and
+        // comes back symmetrically: 2 sqrt(5 - q^2) + 2 + 2 q (atan(1/2) + asin(q / sqrt(5))).
+        // The route's four corners give no room to split one corner into two pins: relaxation
+        // used to stall both against the first pillar corner and fall back to a path 1.8 m longer.
+        const auto bytes = build(validSpec());
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        size_t bytes_needed = 0;
+        REQUIRE(pathScratchSize(view, &bytes_needed) == Status::Ok);
+        std::vector<uint8_t> memory(bytes_needed);
+        PathScratch* scratch = nullptr;
+        REQUIRE(pathScratchInit(view, memory.data(), bytes_needed, &scratch) == Status::Ok);
+        auto taut = [](double q) {
+            return 2 * std::sqrt(5 - q * q) + 2 + 2 * q * (std::atan(0.5) + std::asin(q / std::sqrt(5.0)));
+        };
+        // Preferred clearance 1; and 0.5 at radius 0.5, kept at the floor radius + 1e-5 + 2 %.
+        for (const auto& [preferred, q] : {std::pair<double, double>{1.0, 1.0}, {0.5, 0.5 + 1e-5 + 0.01}}) {
+            PathSegment out[32];
+            uint32_t count = 0;
+            REQUIRE(findPath(view, scratch, {2, 5, 0}, {8, 5, 0}, 0.5, preferred, out, &count, 32) ==
+                    Status::Ok);
+            double length = 0;
+            int arcs_round_pillar = 0;
+            for (uint32_t i = 0; i < count; ++i) {
+                length += out[i].length;
+                if (out[i].type != PathSegmentType::Arc) continue;
+                const double cx = out[i].center.x, cy = out[i].center.y;
+                if ((std::fabs(cx - 4) < 1e-6 || std::fabs(cx - 6) < 1e-6) &&
+                    (std::fabs(cy - 4) < 1e-6 || std::fabs(cy - 6) < 1e-6) &&
+                    out[i].radius == doctest::Approx(q).epsilon(1e-6))
+                    ++arcs_round_pillar;
+            }
+            CHECK(arcs_round_pillar == 2);
+            // Six tangent sweeps settle the corners to about 1e-8 m.
+            CHECK(length == doctest::Approx(taut(q)).epsilon(1e-7));
+        }
+    }
+
     TEST_CASE("findPath statuses: no path, outside, small buffer, bad arguments") {
         const auto bytes = build(validSpec());
         RoadmapView view;

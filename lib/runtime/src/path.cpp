@@ -333,8 +333,8 @@ size_t alignUp(size_t v, size_t a) {
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, area_used, g, f, parent, stamp,
-        heap_pos, heap, route, corners, corner_clearance, corner_origin, wall_grids, wall_cell_start,
-        wall_cell_items;
+        heap_pos, heap, route, corners, corner_clearance, relaxed_run, relaxed_requirement, wall_grids,
+        wall_cell_start, wall_cell_items;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -368,7 +368,8 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.corner_capacity = uint32_t(2 * p + 8);
     l.corners = take(size_t(l.corner_capacity) * sizeof(Corner));
     l.corner_clearance = take(size_t(l.corner_capacity) * sizeof(double));
-    l.corner_origin = take(size_t(l.corner_capacity) * sizeof(uint32_t));
+    l.relaxed_run = take(size_t(l.corner_capacity) * sizeof(Corner));
+    l.relaxed_requirement = take(size_t(l.corner_capacity) * sizeof(double));
     uint64_t cell_entries = 0, items = 0;
     wallGridSizes(rm, &cell_entries, &items);
     l.wall_grids = take(sizeOf(rm.footprint()->layers()) * sizeof(WallGrid));
@@ -429,7 +430,8 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->route = reinterpret_cast<uint32_t*>(base + l.route);
     s->corners = reinterpret_cast<Corner*>(base + l.corners);
     s->corner_clearance = reinterpret_cast<double*>(base + l.corner_clearance);
-    s->corner_origin = reinterpret_cast<uint32_t*>(base + l.corner_origin);
+    s->relaxed_run = reinterpret_cast<Corner*>(base + l.relaxed_run);
+    s->relaxed_requirement = reinterpret_cast<double*>(base + l.relaxed_requirement);
     s->wall_grids = reinterpret_cast<WallGrid*>(base + l.wall_grids);
     s->wall_cell_start = reinterpret_cast<uint32_t*>(base + l.wall_cell_start);
     s->wall_cell_items = reinterpret_cast<WallRef*>(base + l.wall_cell_items);

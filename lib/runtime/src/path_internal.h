@@ -187,12 +187,13 @@ struct PathScratch {
     uint32_t* stamp;
     uint32_t* heap_pos; // kClosed once expanded
     uint32_t* heap;
-    uint32_t* route;              // edges of the found route, in order
-    detail::PathCorner* corners;  // path polyline before blending
-    double* corner_clearance;     // shortening: wall distance at each corner
-    uint32_t* corner_origin;      // shortening: index of the route corner a taut corner came from
-    detail::WallGrid* wall_grids; // layer_count
-    uint32_t* wall_cell_start;    // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
+    uint32_t* route;                 // edges of the found route, in order
+    detail::PathCorner* corners;     // path polyline before blending
+    double* corner_clearance;        // shortening: wall distance at each corner
+    detail::PathCorner* relaxed_run; // shortening: one run's relaxed polyline, the fallback
+    double* relaxed_requirement;     // and the clearance each of its pieces keeps
+    detail::WallGrid* wall_grids;    // layer_count
+    uint32_t* wall_cell_start;       // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
     detail::WallRef* wall_cell_items;
 };
 

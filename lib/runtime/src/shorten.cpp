@@ -32,6 +32,7 @@ constexpr int kRelaxSteps = 6;
 constexpr int kPinSweeps = 6;
 constexpr double kArcRoom = 0.02;
 constexpr int kInsertRounds = 4;
+constexpr double kMergeTurn = 0.75 * kPi;
 
 P unitOf(P d) {
     const double n = norm(d);
@@ -78,6 +79,31 @@ bool intersect(P a, P u, P b, P v, double* t, double* s) {
     *t = cross(b - a, v) / den;
     *s = cross(b - a, u) / den;
     return true;
+}
+
+// Tangent sweeps: each pinned corner moves to where the tangents from its neighbours to its
+// disc meet; a few sweeps make adjacent tangents agree. A pin that cannot hold (a neighbour inside
+// its disc, tangents meeting behind) is dropped and the corner goes back to where it was.
+void sweepPinnedCorners(Corner* c, uint32_t first, uint32_t last) {
+    for (int sweep = 0; sweep < kPinSweeps; ++sweep) {
+        for (uint32_t k = first + 1; k < last; ++k) {
+            if (!c[k].pinned) continue;
+            const P A = at(c[k - 1]), B = at(c[k + 1]), pin{c[k].pin_x, c[k].pin_y};
+            const double side = c[k].pin_side;
+            P ua, ta, ub, tb;
+            double t_a, t_b;
+            if (!tangentFrom(A, pin, c[k].pin_radius, side, &ua, &ta) ||
+                !tangentFrom(B, pin, c[k].pin_radius, -side, &ub, &tb) ||
+                !intersect(A, ua, B, ub, &t_a, &t_b) || t_a < norm(ta - A) || t_b < norm(tb - B)) {
+                c[k].pinned = false;
+                c[k].x = c[k].relaxed_x, c[k].y = c[k].relaxed_y;
+                continue;
+            }
+            const P corner = A + ua * t_a;
+            c[k].x = corner.x, c[k].y = corner.y;
+            c[k].trim = t_a - norm(ta - A);
+        }
+    }
 }
 
 // Wall distance at a route corner: stored for roadmap vertices, the distance to the edge's
@@ -160,6 +186,19 @@ bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool us
         if (!run.clear(a + u * c[k].trim, b - u * c[k + 1].trim, run.hard)) return false;
     }
     return true;
+}
+
+// Length of a finished run: its pieces less the trims, plus the arcs (radius trim / tan(turn / 2)).
+double runLength(const Corner* c, uint32_t first, uint32_t last) {
+    double length = 0.0;
+    for (uint32_t k = first; k < last; ++k)
+        length += norm(at(c[k + 1]) - at(c[k]));
+    for (uint32_t k = first + 1; k < last; ++k) {
+        const double turn = std::fabs(signedTurn(at(c[k - 1]), at(c[k]), at(c[k + 1])));
+        if (!(c[k].trim > 0.0) || !(turn > 1e-9)) continue;
+        length += c[k].trim / std::tan(0.5 * turn) * turn - 2.0 * c[k].trim;
+    }
+    return length;
 }
 
 // Segment a-b (a point when a == b) touches area polygon `area`: an end inside, or a boundary
@@ -252,6 +291,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             return q > floor ? q : floor;
         };
 
+        uint32_t last = 0;
         // 1. Greedy string pulling. From here on m[k] for an output index k is the requirement
         // of output piece k (corner k to k + 1): written only once no read needs the old value.
         const uint32_t first = w;
@@ -287,7 +327,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             c[++w] = c[lo];
             a = lo;
         }
-        uint32_t last = w++; // the run's last corner stays fixed like its first
+        last = w++; // the run's last corner stays fixed like its first
 
         // 2. Relaxation towards the neighbours' chord.
         for (int pass = 0; pass < kRelaxPasses; ++pass) {
@@ -323,130 +363,161 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             }
         }
 
-        // 3. Pins: the wall points the two pieces at each corner settled against (one point when
-        // both touch the same one, else the corner splits in two), the arcs of the pieces'
-        // clearance round them, and corners where the tangents from the neighbours meet.
-        for (uint32_t k = first + 1; k < last; ++k) {
-            c[k].relaxed_x = c[k].x, c[k].relaxed_y = c[k].y;
-            const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
-            const double turn = signedTurn(A, Pk, B);
-            if (std::fabs(turn) < 1e-6 || std::fabs(turn) > kPi - 1e-3) continue;
-            const double side = turn > 0 ? 1.0 : -1.0;
-            const double radius_k = m[k - 1] < m[k] ? m[k - 1] : m[k];
-            // Relaxation stops up to its last step short of the blocking wall: reach past that.
-            const double reach = (m[k - 1] > m[k] ? m[k - 1] : m[k]) + c[k].relax_slack + 1e-3;
-            P wa, wb;
-            const bool has_a = wallsNearestToSegment(rm, s, run.layer, A, Pk, reach, side, &wa);
-            const bool has_b = wallsNearestToSegment(rm, s, run.layer, Pk, B, reach, side, &wb);
-            if (!has_a && !has_b) continue;
-            c[k].pinned = true;
-            c[k].pin_side = side;
-            c[k].pin_radius = radius_k;
-            const P first_pin = has_a ? wa : wb;
-            c[k].pin_x = first_pin.x, c[k].pin_y = first_pin.y;
-            // Two different wall points: a second corner right after this one, if the slot after
-            // the run is free (it never is when nothing was shortened; then one pin it is).
-            if (!has_a || !has_b || norm(wa - wb) < 1e-6 || last + 1 >= i1) continue;
-            for (uint32_t j = last + 1; j > k + 1; --j)
-                c[j] = c[j - 1];
-            for (uint32_t j = last; j > k; --j)
-                m[j] = m[j - 1];
-            m[k] = m[k - 1] > m[k + 1] ? m[k - 1] : m[k + 1]; // the new piece between the two
-            c[k + 1] = c[k];
-            c[k + 1].inserted = true;
-            c[k + 1].pin_x = wb.x, c[k + 1].pin_y = wb.y;
-            // Start the twins where each piece passes its wall point, so the tangent sweeps
-            // begin from a corner that already cuts the turn between them.
-            double t;
-            pointSegment2(wa, A, Pk, &t);
-            const P on_a = A + (Pk - A) * t;
-            pointSegment2(wb, Pk, B, &t);
-            const P on_b = Pk + (B - Pk) * t;
-            c[k].x = on_a.x, c[k].y = on_a.y;
-            c[k + 1].x = on_b.x, c[k + 1].y = on_b.y;
-            ++last;
-            ++w;
-            ++k;
+        // The relaxed run is clear at every piece's requirement: the fallback if the pins fail.
+        const uint32_t relaxed_last = last;
+        for (uint32_t k = first; k <= last; ++k) {
+            s.relaxed_run[k - first] = c[k];
+            s.relaxed_requirement[k - first] = m[k];
         }
-        auto sweepPins = [&]() {
-            for (int sweep = 0; sweep < kPinSweeps; ++sweep) {
-                for (uint32_t k = first + 1; k < last; ++k) {
-                    if (!c[k].pinned) continue;
-                    const P A = at(c[k - 1]), B = at(c[k + 1]), pin{c[k].pin_x, c[k].pin_y};
-                    const double side = c[k].pin_side;
-                    P ua, ta, ub, tb;
-                    double t_a, t_b;
-                    if (!tangentFrom(A, pin, c[k].pin_radius, side, &ua, &ta) ||
-                        !tangentFrom(B, pin, c[k].pin_radius, -side, &ub, &tb) ||
-                        !intersect(A, ua, B, ub, &t_a, &t_b) || t_a < norm(ta - A) || t_b < norm(tb - B)) {
-                        c[k].pinned = false;
-                        c[k].x = c[k].relaxed_x, c[k].y = c[k].relaxed_y;
-                        continue;
-                    }
-                    const P corner = A + ua * t_a;
-                    c[k].x = corner.x, c[k].y = corner.y;
-                    c[k].trim = t_a - norm(ta - A);
-                }
+        auto restoreRelaxed = [&]() {
+            for (uint32_t k = first; k <= relaxed_last; ++k) {
+                c[k] = s.relaxed_run[k - first];
+                m[k] = s.relaxed_requirement[k - first];
             }
+            w = w - last + relaxed_last;
+            last = relaxed_last;
         };
-        sweepPins();
-        // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
-        // opens the view past the next): pin that wall as well and sweep again.
-        for (int round = 0; round < kInsertRounds; ++round) {
-            bool more = false;
-            for (uint32_t k = first; k < last && last + 1 < i1; ++k) {
-                const P a = at(c[k]), b = at(c[k + 1]);
-                const P u = unitOf(b - a);
-                const P from = a + u * (c[k].pinned ? c[k].trim : 0.0);
-                const P to = b - u * (c[k + 1].pinned ? c[k + 1].trim : 0.0);
-                if (!(norm(to - from) > 0.0) || run.clear(from, to, hard)) continue;
-                // The new wall wraps the same way as the turn whose tangent exposed it.
-                const double side = c[k].pinned ? c[k].pin_side : c[k + 1].pinned ? c[k + 1].pin_side : 0.0;
-                // Walls it meets lie between it and the clear polyline it replaced.
-                const P region[4] = {from, c[k].pinned ? P{c[k].relaxed_x, c[k].relaxed_y} : a,
-                                     c[k + 1].pinned ? P{c[k + 1].relaxed_x, c[k + 1].relaxed_y} : b, to};
-                P wall;
-                if (side == 0.0 || !wallsMostIntruding(rm, s, run.layer, from, to, m[k], side, region, &wall))
-                    continue;
-                const bool use_left = side > 0.0;
+
+        // `merge_shared_pins`: the second attempt, after the first fell back (see below). It may
+        // also fill the run's last free slot, which the first leaves alone.
+        bool shared_pins = false; // the first attempt saw neighbours pinned to one wall point
+        auto pinRun = [&](bool merge_shared_pins) {
+            const uint32_t room_end = merge_shared_pins ? i1 + 1 : i1;
+            // 3. Pins: the wall points the two pieces at each corner settled against (one point when
+            // both touch the same one, else the corner splits in two), the arcs of the pieces'
+            // clearance round them, and corners where the tangents from the neighbours meet.
+            for (uint32_t k = first + 1; k < last; ++k) {
+                c[k].relaxed_x = c[k].x, c[k].relaxed_y = c[k].y;
+                const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
+                const double turn = signedTurn(A, Pk, B);
+                if (std::fabs(turn) < 1e-6 || std::fabs(turn) > kPi - 1e-3) continue;
+                const double side = turn > 0 ? 1.0 : -1.0;
+                const double radius_k = m[k - 1] < m[k] ? m[k - 1] : m[k];
+                // Relaxation stops up to its last step short of the blocking wall: reach past that.
+                const double reach = (m[k - 1] > m[k] ? m[k - 1] : m[k]) + c[k].relax_slack + 1e-3;
+                P wa, wb;
+                const bool has_a = wallsNearestToSegment(rm, s, run.layer, A, Pk, reach, side, &wa);
+                const bool has_b = wallsNearestToSegment(rm, s, run.layer, Pk, B, reach, side, &wb);
+                if (!has_a && !has_b) continue;
+                c[k].pinned = true;
+                c[k].pin_side = side;
+                c[k].pin_radius = radius_k;
+                const P first_pin = has_a ? wa : wb;
+                c[k].pin_x = first_pin.x, c[k].pin_y = first_pin.y;
+                // Two different wall points: a second corner right after this one, if the slot after
+                // the run is free (it never is when nothing was shortened; then one pin it is).
+                if (!has_a || !has_b || norm(wa - wb) < 1e-6 || last + 1 >= room_end) continue;
                 for (uint32_t j = last + 1; j > k + 1; --j)
                     c[j] = c[j - 1];
                 for (uint32_t j = last; j > k; --j)
                     m[j] = m[j - 1];
-                Corner& added = c[k + 1];
-                added = c[k];
-                added.kind = Corner::Interior;
-                added.pinned = added.inserted = true;
-                added.pin_x = wall.x, added.pin_y = wall.y;
-                added.pin_radius = m[k];
-                added.pin_side = use_left ? 1.0 : -1.0;
-                added.trim = 0.0;
-                // Start just outside its circle, beside the wall point, so the neighbours'
-                // tangents see it on the right side.
-                const P left_normal{-u.y, u.x};
-                const P start = wall - left_normal * (side * 1.5 * m[k]);
-                added.x = added.relaxed_x = start.x, added.y = added.relaxed_y = start.y;
+                m[k] = m[k - 1] > m[k + 1] ? m[k - 1] : m[k + 1]; // the new piece between the two
+                c[k + 1] = c[k];
+                c[k + 1].inserted = true;
+                c[k + 1].pin_x = wb.x, c[k + 1].pin_y = wb.y;
+                // Start the twins where each piece passes its wall point, so the tangent sweeps
+                // begin from a corner that already cuts the turn between them.
+                double t;
+                pointSegment2(wa, A, Pk, &t);
+                const P on_a = A + (Pk - A) * t;
+                pointSegment2(wb, Pk, B, &t);
+                const P on_b = Pk + (B - Pk) * t;
+                c[k].x = on_a.x, c[k].y = on_a.y;
+                c[k + 1].x = on_b.x, c[k + 1].y = on_b.y;
                 ++last;
                 ++w;
                 ++k;
-                more = true;
             }
-            if (!more) break;
+            // Neighbours pinned to one wall point from the same side wrap one disc, so one corner
+            // does: relaxation stalls both against the first wall they meet, short of the next one,
+            // which the tangent rounds below then find and pin (a taut path round two pillar corners).
+            bool merged = false;
+            for (uint32_t k = first + 2; k < last; ++k) {
+                if (!c[k].pinned || !c[k - 1].pinned || c[k].pin_side != c[k - 1].pin_side ||
+                    norm(P{c[k].pin_x - c[k - 1].pin_x, c[k].pin_y - c[k - 1].pin_y}) > 1e-9)
+                    continue;
+                // Twins whose neighbours turn more than kMergeTurn round the wall point wrap its
+                // disc too far for one corner's tangents (and merging them costs a second attempt).
+                const double wrap = signedTurn(at(c[k - 2]), P{c[k].pin_x, c[k].pin_y}, at(c[k + 1]));
+                if (std::fabs(wrap) > kMergeTurn) continue;
+                shared_pins = true;
+                if (!merge_shared_pins) break;
+                m[k - 1] = m[k - 1] > m[k] ? m[k - 1] : m[k];
+                c[k - 1].pin_radius = m[k - 2] < m[k - 1] ? m[k - 2] : m[k - 1];
+                for (uint32_t j = k; j < last; ++j) {
+                    c[j] = c[j + 1];
+                    m[j] = m[j + 1];
+                }
+                --last;
+                --w;
+                --k;
+                merged = true;
+            }
+            if (merge_shared_pins && !merged) return false; // it would repeat the first attempt
+            auto sweepPins = [&]() { sweepPinnedCorners(c, first, last); };
             sweepPins();
-        }
-        // 4. Arcs and the final check; on any failure the relaxed polyline with plain arcs.
-        if (!finishRun(run, c, first, last, true)) {
-            uint32_t kept = first + 1;
-            for (uint32_t k = first + 1; k <= last; ++k) {
-                if (c[k].inserted) continue; // it sat where its twin did
-                c[kept] = c[k];
-                if (k < last) c[kept].x = c[k].relaxed_x, c[kept].y = c[k].relaxed_y;
-                c[kept].pinned = false;
-                ++kept;
+            // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
+            // opens the view past the next): pin that wall as well and sweep again.
+            for (int round = 0; round < kInsertRounds; ++round) {
+                bool more = false;
+                for (uint32_t k = first; k < last && last + 1 < room_end; ++k) {
+                    const P a = at(c[k]), b = at(c[k + 1]);
+                    const P u = unitOf(b - a);
+                    const P from = a + u * (c[k].pinned ? c[k].trim : 0.0);
+                    const P to = b - u * (c[k + 1].pinned ? c[k + 1].trim : 0.0);
+                    if (!(norm(to - from) > 0.0) || run.clear(from, to, hard)) continue;
+                    // The new wall wraps the same way as the turn whose tangent exposed it.
+                    const double side = c[k].pinned       ? c[k].pin_side
+                                        : c[k + 1].pinned ? c[k + 1].pin_side
+                                                          : 0.0;
+                    // Walls it meets lie between it and the clear polyline it replaced.
+                    const P region[4] = {from, c[k].pinned ? P{c[k].relaxed_x, c[k].relaxed_y} : a,
+                                         c[k + 1].pinned ? P{c[k + 1].relaxed_x, c[k + 1].relaxed_y} : b, to};
+                    P wall;
+                    if (side == 0.0 ||
+                        !wallsMostIntruding(rm, s, run.layer, from, to, m[k], side, region, &wall))
+                        continue;
+                    const bool use_left = side > 0.0;
+                    for (uint32_t j = last + 1; j > k + 1; --j)
+                        c[j] = c[j - 1];
+                    for (uint32_t j = last; j > k; --j)
+                        m[j] = m[j - 1];
+                    Corner& added = c[k + 1];
+                    added = c[k];
+                    added.kind = Corner::Interior;
+                    added.pinned = added.inserted = true;
+                    added.pin_x = wall.x, added.pin_y = wall.y;
+                    added.pin_radius = m[k];
+                    added.pin_side = use_left ? 1.0 : -1.0;
+                    added.trim = 0.0;
+                    // Start just outside its circle, beside the wall point, so the neighbours'
+                    // tangents see it on the right side.
+                    const P left_normal{-u.y, u.x};
+                    const P start = wall - left_normal * (side * 1.5 * m[k]);
+                    added.x = added.relaxed_x = start.x, added.y = added.relaxed_y = start.y;
+                    ++last;
+                    ++w;
+                    ++k;
+                    more = true;
+                }
+                if (!more) break;
+                sweepPins();
             }
-            w -= last + 1 - kept;
-            last = kept - 1;
+            return finishRun(run, c, first, last, true);
+        };
+        // 4. Arcs and the final check; on any failure the relaxed polyline with plain arcs. Two
+        // neighbours pinned to one disc usually wrap it by a wide angle, which one tangent corner
+        // cannot; when they instead stalled short of the next wall, only merging them lets the
+        // tangent rounds reach it (a taut path round both corners of a pillar), so that is tried
+        // second and kept when it is shorter than the fallback.
+        if (!pinRun(false)) {
+            restoreRelaxed();
             finishRun(run, c, first, last, false);
+            const double fallback_length = runLength(c, first, last);
+            for (uint32_t k = first; k <= last; ++k)
+                s.relaxed_run[k - first] = c[k]; // the finished fallback, restored as it is
+            if (!(shared_pins && pinRun(true) && runLength(c, first, last) < fallback_length))
+                restoreRelaxed();
         }
         if (i1 + 1 >= n) break;
         if (c[i1].portal) {
