@@ -140,6 +140,21 @@ TEST_SUITE("trims behaviours") {
               pursueGoodness(Pursue{{0, 10, 0}, {20, 0, 0}}, s));
     }
 
+    TEST_CASE("pursue: a tail chase round a shared circle scores below 1/4 (the 3D meet's orbit)") {
+        // Two ships at 20 m/s turning at 1 rad/s on one 20 m circle, diametrically opposite. Over one
+        // second A moves from (20, 0) to 20 (cos 1, sin 1) and ends facing (-sin 1, cos 1); B is at
+        // (-20, 0) flying (0, -20). Linear prediction puts B at (-20, -20) when the segment ends:
+        // g = 0.17851 (hand-computed); against B's true position on the circle, 20 (-cos 1, -sin 1),
+        // g = 0.13014. Either way far below the approach's ~1: why the meet rows fall with time.
+        const float c = std::cos(1.0f), s = std::sin(1.0f);
+        const Segment a = segment({20, 0, 0}, {20 * c, 20 * s, 0}, {-s, c, 0});
+        CHECK(pursueGoodness(Pursue{{-20, 0, 0}, {0, -20, 0}}, a) == doctest::Approx(0.17851).epsilon(1e-4));
+        CHECK(seekGoodness(Seek{{-20 * c, -20 * s, 0}}, a) == doctest::Approx(0.13014).epsilon(1e-4));
+        // Head-on before the meet (B 300 m ahead, flying at A): 1.
+        const Segment head_on = segment({0, 0, 0}, {20, 0, 0}, {1, 0, 0});
+        CHECK(pursueGoodness(Pursue{{300, 0, 0}, {-20, 0, 0}}, head_on) == doctest::Approx(1.0));
+    }
+
     TEST_CASE("composite is the product, every behaviour stays in [0, 1] on random segments") {
         Seek seek{{5, 7, -3}};
         Flee flee{{-20, 4, 1}, 0};

@@ -212,7 +212,7 @@ struct StrategyConfig {
 
 // Overrides from the command line (negative / zero: keep the strategy's own value).
 struct Overrides {
-    int nodes = 0, depth = 0, min_leaf = -1;
+    int nodes = 0, depth = 0, min_leaf = -1, skip = 0;
     float optimism = -2, discount = -1, collapse = -1, damping = -1;
     bool prune = false;
 };
@@ -232,6 +232,7 @@ std::vector<StrategyConfig> strategies(bool spatial, uint32_t seed, const Overri
     for (SearchSettings* s : {&single, &uniform_s, &adaptive}) {
         s->seed = seed;
         if (o.nodes > 0 && s != &single) s->max_nodes = uint32_t(o.nodes);
+        if (o.skip > 0 && s != &single) s->skip = uint32_t(o.skip);
         if (o.depth > 0) s->max_depth = uint32_t(o.depth);
         if (o.min_leaf >= 0) s->min_leaf_depth = uint32_t(o.min_leaf);
         if (o.optimism >= -1) s->optimism = o.optimism;
@@ -256,6 +257,21 @@ struct Stats {
     // goodness per role: sum of per-run means, and run count
     std::vector<std::pair<std::string, std::pair<double, int>>> goodness;
     int collisions = 0, arrivals = 0, runs = 0;
+    // --profile: per role and decision step, sums of goodness, distance to the goal (target or
+    // prey), the facing's angle off the true direction to it and the net angle the facing turned
+    // over the flown interval (degrees; a loop wraps), and their count.
+    struct Step {
+        double goodness = 0, distance = 0, off_angle = 0, turn = 0;
+        int count = 0;
+    };
+    std::vector<std::pair<std::string, std::vector<Step>>> profile;
+    Step& step(const std::string& role, int at) {
+        auto it =
+            std::find_if(profile.begin(), profile.end(), [&](const auto& p) { return p.first == role; });
+        if (it == profile.end()) it = profile.insert(profile.end(), {role, {}});
+        if (int(it->second.size()) <= at) it->second.resize(size_t(at) + 1);
+        return it->second[size_t(at)];
+    }
     void addGoodness(const std::string& role, double g) {
         for (auto& r : goodness)
             if (r.first == role) {
@@ -359,6 +375,19 @@ World fly(const Scenario& sc, const TableView& table, SearchWorkspace* ws, bool 
             stats->visited += r.visited;
             s.goodness_sum += r.first_goodness;
             ++s.decisions;
+            {
+                const Vec3f goal = s.goal == Goal::Pursue ? w.ships[size_t(s.prey)].state.position : s.target;
+                const Vec3f to = sub(goal, s.state.position);
+                const float distance = norm(to);
+                const Vec3f facing = facingOf(s.state.orientation);
+                const float c =
+                    distance > 0 ? (facing.x * to.x + facing.y * to.y + facing.z * to.z) / distance : 1;
+                Stats::Step& p = stats->step(s.role, step);
+                p.goodness += r.first_goodness;
+                p.distance += distance;
+                p.off_angle += std::acos(std::max(-1.0f, std::min(1.0f, c))) * 57.29578f;
+                ++p.count;
+            }
             controls[i] = r.first_control;
             std::copy(plan.begin(), plan.begin() + r.plan_length, s.plan.begin());
             s.plan_length = r.plan_length;
@@ -369,6 +398,11 @@ World fly(const Scenario& sc, const TableView& table, SearchWorkspace* ws, bool 
             if (!s.active) continue;
             VehicleState next;
             applyTrim(table, s.state, controls[i], &next);
+            {
+                const Vec3f f0 = facingOf(s.state.orientation), f1 = facingOf(next.orientation);
+                const float c = f0.x * f1.x + f0.y * f1.y + f0.z * f1.z;
+                stats->step(s.role, step).turn += std::acos(std::max(-1.0f, std::min(1.0f, c))) * 57.29578f;
+            }
             if (sphereHashHitsSegment(hash, s.state.position, next.position, 0, interval, ship_radius))
                 ++s.collisions;
             s.state = next;
@@ -404,6 +438,7 @@ int main(int argc, char** argv) {
     int runs = 60;
     uint32_t seed = 1;
     std::string only_scenario = "all", only_strategy = "all", svg_dir;
+    int profile_every = 0;
     std::string vehicle2d = std::string(CLEARWAY_SAMPLES_DIR) + "/vehicles/boat.json";
     std::string vehicle3d = std::string(CLEARWAY_SAMPLES_DIR) + "/vehicles/spacecraft.json";
     cli::CommonFlags flags;
@@ -429,6 +464,8 @@ int main(int argc, char** argv) {
     app.add_option("--nodes", o.nodes,
                    "Visited-state budget of uniform and adaptive [default: 16384 uniform; adaptive 512 in "
                    "2D, 1024 in 3D]");
+    app.add_option("--skip", o.skip,
+                   "Skip factor of uniform and adaptive [default: uniform 2 in 2D, 4 in 3D; adaptive 1 / 2]");
     app.add_option("--depth", o.depth, "Search depth limit in intervals [default: 16]");
     app.add_option("--min-leaf", o.min_leaf, "Minimum depth of the chosen state [default: 4]");
     app.add_option("--optimism", o.optimism, "Optimism factor f in [-1, 1] [default: 0.5]");
@@ -440,6 +477,11 @@ int main(int argc, char** argv) {
     app.add_option("--svg", svg_dir,
                    "Write one SVG trajectory plot (first run, seen from above) per scenario and strategy "
                    "into this folder");
+    app.add_option(
+           "--profile", profile_every,
+           "Also print, per ship role and bucket of this many decisions, the mean goodness, distance to "
+           "the goal, facing's angle off it, facing turned per second and the mean goodness so far")
+        ->check(CLI::Range(1, 1000));
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
     cli::SpdlogContext log("cw-bench-trims");
@@ -501,6 +543,34 @@ int main(int argc, char** argv) {
                 std::printf("%-11s %-9s %-28s %9.4f %9.4f %9.1f %9.1f %8d %6llu\n", sc.name, cfg.name,
                             g.str().c_str(), median, p95, stats.expansions / n, stats.visited / n,
                             stats.collisions, static_cast<unsigned long long>(stats.allocations));
+            if (profile_every > 0 && !flags.json && !flags.quiet) {
+                // "so far": the mean goodness of every decision up to the bucket's end, i.e. what the
+                // row would read if the runs stopped there.
+                for (const auto& role : stats.profile) {
+                    std::printf(
+                        "  %s decisions  goodness  distance m  off goal deg  turned deg/s  so far  (runs)\n",
+                        role.first.c_str());
+                    const std::vector<Stats::Step>& steps = role.second;
+                    double so_far = 0;
+                    int so_far_count = 0;
+                    for (size_t b = 0; b < steps.size(); b += size_t(profile_every)) {
+                        const size_t e = std::min(steps.size(), b + size_t(profile_every));
+                        Stats::Step sum;
+                        for (size_t i = b; i < e; ++i) {
+                            sum.goodness += steps[i].goodness, sum.distance += steps[i].distance;
+                            sum.off_angle += steps[i].off_angle, sum.turn += steps[i].turn;
+                            sum.count += steps[i].count;
+                        }
+                        if (sum.count == 0) continue;
+                        so_far += sum.goodness, so_far_count += sum.count;
+                        const double n_steps = double(sum.count);
+                        std::printf("    %3zu-%-3zu %9.3f %11.1f %13.1f %13.1f %8.3f  (%d)\n", b, e - 1,
+                                    sum.goodness / n_steps, sum.distance / n_steps, sum.off_angle / n_steps,
+                                    sum.turn / n_steps / double(table.view.model.interval),
+                                    so_far / so_far_count, steps[b].count);
+                    }
+                }
+            }
             json << (first_json ? "" : ", ") << "{\"scenario\": \"" << sc.name << "\", \"strategy\": \""
                  << cfg.name << "\", \"goodness\": {";
             for (size_t i = 0; i < stats.goodness.size(); ++i)
