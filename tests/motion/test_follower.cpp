@@ -432,6 +432,117 @@ TEST_CASE("follower learns the lateral acceleration a sliding vehicle holds") {
     CHECK(grippy.learned_lateral_accel == 0.0); // never slid: nothing learned
 }
 
+TEST_CASE("follower looks at least 0.75 turning radii ahead when the turning radius is known") {
+    // Straight path, vehicle on it at x = 10. Default look-ahead: 0.8 s * |v| in [4, 20] m.
+    const Vec2f path[] = {{0, 0}, {100, 0}};
+    auto targetX = [&](double turning_radius, double speed) {
+        FollowerSettings settings = followerDefaults();
+        settings.turning_radius = turning_radius;
+        FollowerState state{};
+        REQUIRE(followerStart(path, 2, &state) == Status::Ok);
+        FollowerCommand cmd{};
+        REQUIRE(followerStep(settings, path, 2, FollowerVehicle{10, 0, 0, speed}, 0.05, &state, &cmd) ==
+                Status::Ok);
+        return cmd.target_point.x;
+    };
+    CHECK(targetX(0, 0) == doctest::Approx(14));        // unknown radius: the 4 m minimum
+    CHECK(targetX(10.3, 0) == doctest::Approx(17.725)); // truck: 0.75 * 10.3 m
+    CHECK(targetX(4.2, 0) == doctest::Approx(14));      // car: 3.15 m < 4 m, no change
+    CHECK(targetX(10.3, 20) == doctest::Approx(26));    // 0.8 s * 20 m/s = 16 m > 7.725 m
+    CHECK(targetX(40, 0) == doctest::Approx(40));       // 30 m: above the 20 m maximum too
+}
+
+namespace {
+// Drives `settings` along three laps of a 25 m circle with a bicycle whose tyres hold `grip_g`.
+void driveCircle(const FollowerSettings& settings, double grip_g, double max_steer, double seconds,
+                 FollowerState* state, FollowerCommand* first, FollowerCommand* last) {
+    std::vector<std::pair<double, double>> legs;
+    for (int i = 0; i < 3; ++i)
+        legs.push_back({2 * kPi * 25, 1 / 25.0});
+    const auto path = polyline(chain(Pose2d{0, 0, 0}, legs), 1.0);
+    const uint32_t n = uint32_t(path.size());
+    REQUIRE(followerStart(path.data(), n, state) == Status::Ok);
+    Bicycle car;
+    car.max_steer = max_steer;
+    const double dt = 0.02;
+    for (double t = 0; t < seconds; t += dt) {
+        FollowerCommand cmd{};
+        REQUIRE(followerStep(settings, path.data(), n, car.vehicle(), dt, state, &cmd) == Status::Ok);
+        if (t == 0) *first = cmd;
+        *last = cmd;
+        const double heading_before = car.heading;
+        car.step(cmd, dt);
+        const double yaw_rate = (car.heading - heading_before) / dt, cap = grip_g * 9.81;
+        if (std::fabs(car.speed * yaw_rate) > cap)
+            car.heading = heading_before + yaw_rate * cap / std::fabs(car.speed * yaw_rate) * dt;
+    }
+}
+} // namespace
+
+TEST_CASE("follower trusts only the grip a vehicle has shown, then raises it") {
+    // On a 25 m circle the 6 m chords subtend phi = 2 asin(3/25) = 0.24058 rad and the Bezier
+    // estimate is kappa = (1 - cos phi) / (25 sin^2 phi) = 0.020292 1/m. Before any turn the follower
+    // assumes initial_lateral_accel = 0.1: sqrt(0.1 * 9.81 / 0.020292) = 6.953 m/s (0.4 would give
+    // 13.9, capped at 10). Grip shown as G g counts as a_lat G / 2, raised 1.5x: at 6.95 m/s the
+    // vehicle holds 6.95^2 / 25 = 0.197 g -> a_lat 0.148 (8.45 m/s) -> 0.291 g -> 0.218 (10.3 m/s),
+    // capped at v_max 10.
+    const FollowerSettings settings = followerDefaults();
+    REQUIRE(settings.initial_lateral_accel == doctest::Approx(0.1));
+    FollowerState state{};
+    FollowerCommand first{}, last{};
+    driveCircle(settings, 2.0, 0.6, 30, &state, &first, &last);
+    CHECK(first.target_speed == doctest::Approx(6.953).epsilon(0.002));
+    CHECK(state.proven_lateral_accel > 0.19);
+    CHECK(last.target_speed == doctest::Approx(10.0));
+    CHECK(state.learned_lateral_accel == 0.0); // never slid
+
+    SUBCASE("the baseline has no initial limit") {
+        CHECK(followerBaselineDefaults().initial_lateral_accel == 0.0);
+    }
+}
+
+TEST_CASE("follower slows to the saturated speed while the path needs more than full lock") {
+    // Straight path along +x; the vehicle stands on it at x = 10 facing +y (across the path). The
+    // Bezier target is v_max (the path ahead is straight). With a 10 m turning radius the look-ahead
+    // is 7.5 m: target (17.5, 0), 7.5 m to the right, curvature 2 * 7.5 / 7.5^2 = 0.267 > 1/10, so
+    // the target speed drops to saturated_speed (3 m/s).
+    const Vec2f path[] = {{0, 0}, {100, 0}};
+    auto step = [&](double turning_radius) {
+        FollowerSettings settings = followerDefaults();
+        settings.turning_radius = turning_radius;
+        FollowerState state{};
+        REQUIRE(followerStart(path, 2, &state) == Status::Ok);
+        FollowerCommand cmd{};
+        REQUIRE(followerStep(settings, path, 2, FollowerVehicle{10, 0, kPi / 2, 0}, 0.05, &state, &cmd) ==
+                Status::Ok);
+        return cmd;
+    };
+    const FollowerCommand unknown = step(0), known = step(10);
+    CHECK(unknown.target_speed == doctest::Approx(10.0));
+    CHECK(known.curvature == doctest::Approx(-2 / 7.5));
+    CHECK(known.target_speed == doctest::Approx(3.0));
+    CHECK(followerDefaults().saturated_speed == doctest::Approx(3.0));
+    CHECK(followerBaselineDefaults().saturated_speed == 0.0);
+}
+
+TEST_CASE("follower: full lock at a known turning radius is no slide") {
+    // Wheels limited to atan(2.8 / 40) rad: a 40 m turning radius on a 25 m circle, tyres holding 2 g.
+    // The vehicle turns at most 1/40 where 1/25 is asked (62 %): without the turning radius the
+    // follower takes that for a slide and lowers a_lat; knowing the radius it asks for at most 1/40.
+    const double max_steer = std::atan(2.8 / 40.0);
+    FollowerSettings settings = followerDefaults();
+    settings.steering.max_steer = max_steer; // steer in [-1, 1] maps onto these wheels
+    FollowerState unknown{}, known{};
+    FollowerCommand first{}, last{};
+    driveCircle(settings, 2.0, max_steer, 20, &unknown, &first, &last);
+    settings.turning_radius = 40.0;
+    driveCircle(settings, 2.0, max_steer, 20, &known, &first, &last);
+    MESSAGE("learned a_lat: radius unknown " << unknown.learned_lateral_accel << " g, known "
+                                             << known.learned_lateral_accel << " g");
+    CHECK(unknown.learned_lateral_accel > 0.0);
+    CHECK(known.learned_lateral_accel == 0.0);
+}
+
 TEST_CASE("follower: bad input") {
     const Vec2f path[] = {{0, 0}, {50, 0}};
     FollowerState state{};

@@ -179,6 +179,8 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
 
 struct Trial {
     bool arrived = false;
+    double first_stuck_time = -1; // s, or -1 without a stuck event
+    Vec2f first_stuck_at{0, 0};
     uint32_t stuck = 0, teleports = 0, backoffs = 0;
     double time = 0, cte_sum = 0, speed_sum = 0;
     uint64_t steps = 0, inside = 0;
@@ -187,6 +189,7 @@ struct Trial {
 
 struct SimOptions {
     double dt = 0.05;
+    bool trace = false; // print every frame to stderr (one trial replayed with --trace)
     double time_base = 30, time_per_metre = 2; // time limit = base + per_metre * route length
 };
 
@@ -216,6 +219,18 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
         trial.speed_sum += std::fabs(speed);
         ++trial.steps;
         if (trial.steps % 4 == 1) trial.trajectory.push_back(Vec2f{float(x), float(y)});
+        if (state.stuck_events > 0 && trial.first_stuck_time < 0) {
+            trial.first_stuck_time = t;
+            trial.first_stuck_at = Vec2f{float(x), float(y)};
+        }
+        if (sim.trace)
+            std::fprintf(
+                stderr,
+                "t %.2f x %.2f y %.2f hdg %.3f v %.2f steer %.3f | thr %.2f kappa %.3f vt %.2f kmax %.3f "
+                "prog %.2f cte %.2f wall %.2f%s%s stuck %u\n",
+                t, x, y, heading, speed, steer, cmd.throttle, cmd.curvature, cmd.target_speed,
+                cmd.max_curvature, cmd.progress, cmd.cross_track_error, walls.distance(x, y, 5.0),
+                cmd.reversing ? " REV" : "", cmd.teleport ? " TELEPORT" : "", state.stuck_events);
         if (cmd.arrived) {
             trial.arrived = true;
             trial.time = t;
@@ -345,6 +360,9 @@ int main(int argc, char** argv) {
     uint64_t seed = 3;
     std::string svg_dir;
     bool raw = true;
+    bool list_trials = false;
+    int only_route = -1;
+    std::string only_vehicle, trace;
     SimOptions sim;
     cli::CommonFlags flags;
     app.add_option("--levels", levels, "Level meshes (OBJ, glTF, ...)")->required();
@@ -356,6 +374,12 @@ int main(int argc, char** argv) {
     app.add_option("--svg", svg_dir,
                    "Write one SVG per route and vehicle 0 (walls, route, both trajectories)");
     app.add_flag("!--no-raw", raw, "Skip the raw-polyline runs");
+    app.add_flag("--trials", list_trials,
+                 "Also print one line per trial (level, route, vehicle, controller)");
+    app.add_option("--route", only_route, "Only drive route N (index as in --trials and the SVG names)");
+    app.add_option("--vehicle", only_vehicle, "Only drive this vehicle (car, truck, ...)");
+    app.add_option("--trace", trace, "Print every frame of this controller's trials to stderr")
+        ->check(CLI::IsMember({"baseline", "clearway"}));
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
 
@@ -448,20 +472,48 @@ int main(int argc, char** argv) {
     // Paper column 3 ("vehicle-tuned"): a_lat from the vehicle's traction. The Bezier estimate through
     // 6 m chords is about half the arc's curvature, so a_lat = traction / 2 is the true lateral limit.
     Column cols[5] = {{"baseline"}, {"clearway"}, {"clearway_tuned"}, {"baseline_raw"}, {"clearway_raw"}};
+    std::vector<std::string> trial_lines;
+    auto listTrial = [&](size_t ri, size_t vi, const char* controller, const Trial& t) {
+        if (!list_trials) return;
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "%-16s route %2zu %-10s %-14s %s stuck %u teleports %u backoffs %u time %.2f",
+                      baked[routes[ri].level].name.c_str(), ri, kVehicles[vi].name, controller,
+                      t.arrived ? "arrived" : "LIMIT  ", t.stuck, t.teleports, t.backoffs, t.time);
+        std::string s = line;
+        if (t.first_stuck_time >= 0) {
+            std::snprintf(line, sizeof line, " first stuck %.2f s at (%.1f, %.1f)", t.first_stuck_time,
+                          t.first_stuck_at.x, t.first_stuck_at.y);
+            s += line;
+        }
+        trial_lines.push_back(s);
+    };
     for (size_t ri = 0; ri < routes.size(); ++ri) {
+        if (only_route >= 0 && size_t(only_route) != ri) continue;
         const Route& r = routes[ri];
         const WallGrid& walls = baked[r.level].walls[r.layer];
         for (size_t vi = 0; vi < kVehicleCount; ++vi) {
-            FollowerSettings tuned = clearway_settings;
+            if (!only_vehicle.empty() && only_vehicle != kVehicles[vi].name) continue;
+            // The clearway follower knows the vehicle's steering geometry (as pure pursuit needs the
+            // wheelbase), hence its turning radius; the baseline is the paper's and knows neither.
+            FollowerSettings clearway = clearway_settings;
+            clearway.turning_radius = kVehicles[vi].wheelbase / std::tan(kVehicles[vi].max_steer);
+            FollowerSettings tuned = clearway;
             tuned.target_speed.lateral_accel = 0.5 * kVehicles[vi].traction;
-            const Trial b = drive(kVehicles[vi], r.smooth[vi], walls, baseline_settings, sim);
-            const Trial c = drive(kVehicles[vi], r.smooth[vi], walls, clearway_settings, sim);
+            tuned.initial_lateral_accel = 0.0; // it knows the grip: no cautious start
+            SimOptions sim_b = sim, sim_c = sim;
+            sim_b.trace = trace == "baseline";
+            sim_c.trace = trace == "clearway";
+            const Trial b = drive(kVehicles[vi], r.smooth[vi], walls, baseline_settings, sim_b);
+            const Trial c = drive(kVehicles[vi], r.smooth[vi], walls, clearway, sim_c);
+            listTrial(ri, vi, "baseline", b);
+            listTrial(ri, vi, "clearway", c);
             cols[0].add(vi, b);
             cols[1].add(vi, c);
             cols[2].add(vi, drive(kVehicles[vi], r.smooth[vi], walls, tuned, sim));
             if (raw) {
                 cols[3].add(vi, drive(kVehicles[vi], r.raw[vi], walls, baseline_settings, sim));
-                cols[4].add(vi, drive(kVehicles[vi], r.raw[vi], walls, clearway_settings, sim));
+                cols[4].add(vi, drive(kVehicles[vi], r.raw[vi], walls, clearway, sim));
             }
             if (!svg_dir.empty())
                 writeSvg(svg_dir + "/" + baked[r.level].name + "_route" + std::to_string(ri) + "_" +
@@ -511,6 +563,9 @@ int main(int argc, char** argv) {
             tuned_stuck_ratio, tuned_time_ratio);
         return 0;
     }
+    for (const std::string& line : trial_lines)
+        std::printf("%s\n", line.c_str());
+    if (!trial_lines.empty()) std::printf("\n");
     std::printf("Table I: %zu routes x %zu vehicles = %u trials per controller (dt %.3f s)\n\n",
                 routes.size(), kVehicleCount, cols[0].trials, sim.dt);
     std::printf("| %-28s |", "");

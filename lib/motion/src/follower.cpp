@@ -14,6 +14,9 @@ bool finite(double v) {
     return std::isfinite(v);
 }
 constexpr double kPi = 3.14159265358979323846;
+// Algorithm 1's Bezier through points 6 m apart on an arc of radius R has about half its curvature
+// (1/(2R) for R >> 6 m; README "Path follower"): a_lat = 0.4 drives at about 0.8 g.
+constexpr double kBezierCurvatureRatio = 0.5;
 
 double clampTo(double v, double lo, double hi) {
     return v < lo ? lo : (v > hi ? hi : v);
@@ -249,6 +252,9 @@ FollowerSettings followerDefaults() {
     s.search_window = 25.0;
     s.learn_lateral_accel = true;
     s.blocked_time = 0.5;
+    s.turning_radius = 0.0;
+    s.initial_lateral_accel = 0.1;
+    s.saturated_speed = 3.0;
     return s;
 }
 
@@ -258,6 +264,8 @@ FollowerSettings followerBaselineDefaults() {
     s.speed_control.ki = 0.0;
     s.learn_lateral_accel = false;
     s.blocked_time = 0.0;
+    s.initial_lateral_accel = 0.0;
+    s.saturated_speed = 0.0;
     return s;
 }
 
@@ -356,13 +364,20 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         const double gravity = speed_settings.gravity;
         const double yaw_rate = std::remainder(vehicle.heading - state->last_heading, 2.0 * kPi) / dt;
         const double reached = std::fabs(vehicle.speed * yaw_rate);
-        const double asked = vehicle.speed * vehicle.speed * std::fabs(state->last_curvature);
+        // A known turning radius caps what the wheels can ask for: steering at full lock is no slide.
+        double asked_curvature = std::fabs(state->last_curvature);
+        if (settings.turning_radius > 0.0)
+            asked_curvature = std::fmin(asked_curvature, 1.0 / settings.turning_radius);
+        const double asked = vehicle.speed * vehicle.speed * asked_curvature;
         // Steering lag also turns less than asked for a moment; only a sustained gap counts.
-        if (std::fabs(vehicle.speed) > 1.0 && asked > 0.25 * speed_settings.lateral_accel * gravity &&
-            reached < 0.8 * asked) {
+        const bool turning =
+            std::fabs(vehicle.speed) > 1.0 && asked > 0.25 * speed_settings.lateral_accel * gravity;
+        if (turning && reached < 0.8 * asked) {
             state->slip_time += dt;
             state->slip_peak = std::fmax(state->slip_peak, reached);
         } else {
+            if (turning)
+                state->proven_lateral_accel = std::fmax(state->proven_lateral_accel, reached / gravity);
             state->slip_time = 0.0;
             state->slip_peak = 0.0;
         }
@@ -372,8 +387,16 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
                 state->learned_lateral_accel = held;
         }
     }
+    // Grip is measured as true lateral acceleration; a_lat is compared with the Bezier estimate, which
+    // through 6 m chords is about half an arc's curvature (see targetSpeed), so a_lat = grip / 2.
+    if (settings.initial_lateral_accel > 0.0)
+        speed_settings.lateral_accel =
+            std::fmin(speed_settings.lateral_accel,
+                      std::fmax(settings.initial_lateral_accel,
+                                1.5 * kBezierCurvatureRatio * state->proven_lateral_accel));
     if (state->learned_lateral_accel > 0.0)
-        speed_settings.lateral_accel = std::fmin(speed_settings.lateral_accel, state->learned_lateral_accel);
+        speed_settings.lateral_accel =
+            std::fmin(speed_settings.lateral_accel, kBezierCurvatureRatio * state->learned_lateral_accel);
 
     // Target speed, then capped so the vehicle can brake to a stop at the path's end.
     double target = 0.0;
@@ -389,12 +412,19 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
 
     // Pure pursuit on the point one look-ahead distance further along the path.
     const SteeringSettings& steer = settings.steering;
-    const double lookahead =
-        clampTo(steer.lookahead_time * std::fabs(vehicle.speed), steer.min_lookahead, steer.max_lookahead);
+    const double min_lookahead = std::fmax(steer.min_lookahead, 0.75 * settings.turning_radius);
+    const double lookahead = clampTo(steer.lookahead_time * std::fabs(vehicle.speed), min_lookahead,
+                                     std::fmax(min_lookahead, steer.max_lookahead));
     cmd.target_point =
         pointOf(path, locate(path, count, state->progress + lookahead, here.segment, here.segment_start));
     cmd.curvature = purePursuitCurvature(pose, cmd.target_point);
     cmd.steer = steeringCommand(steer, cmd.curvature);
+    // Asking for more than full lock: no speed follows this path, so run wide slowly, not into a wall.
+    if (settings.turning_radius > 0.0 && settings.saturated_speed > 0.0 &&
+        std::fabs(cmd.curvature) * settings.turning_radius > 1.0) {
+        target = std::fmin(target, settings.saturated_speed);
+        cmd.target_speed = target;
+    }
 
     // Stuck manager: it overrides the controllers while reversing.
     const StuckSettings& stuck = settings.stuck;

@@ -197,8 +197,9 @@ struct FollowerSettings {
     double stop_decel;      // m/s^2: the target speed also lets the vehicle stop at the path's end
     double arrive_distance; // m from the end of the path that counts as arrived
     double search_window;   // m of path searched around the last progress for the vehicle's projection
-    // Learn the vehicle's grip: when it turns for half a second at clearly less lateral acceleration
-    // than commanded (it slides, or its steering is at the limit), a_lat drops to what it reached.
+    // Learn the vehicle's grip: when it turns for a quarter second at clearly less lateral
+    // acceleration than commanded (it slides, or its steering is at an unknown limit), a_lat drops to
+    // what it reached (as a_lat: half of it, see initial_lateral_accel).
     // One set of defaults then fits a hovercraft and a kart alike (the paper tunes a_lat per vehicle).
     bool learn_lateral_accel;
     // Seconds pressing the throttle without moving (against a wall) before backing off with
@@ -206,8 +207,25 @@ struct FollowerSettings {
     // keeps running meanwhile, so a back-off that gains nothing still ends in a stuck event.
     // 0 disables it (the baseline).
     double blocked_time;
+    // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown
+    // (the baseline). Used three ways: the look-ahead distance is at least 0.75 of it (pure pursuit
+    // on a nearer point asks for more than full lock at every small heading error, so a wide vehicle
+    // turns in too late); while pure pursuit asks for more than full lock the target speed is at most
+    // saturated_speed (no speed follows that path: run wide slowly instead of into a wall); and
+    // steering at full lock is not taken for a slide by the grip learning.
+    double turning_radius;
+    double saturated_speed; // m/s, 0 = no cap
+    // a_lat assumed before the vehicle has shown any grip (<= target_speed.lateral_accel; 0 = trust
+    // lateral_accel at once). Turning without sliding raises it to 1.5x the lateral acceleration held
+    // (as a_lat, see the next line), up to lateral_accel: a low-traction vehicle meets its first
+    // bends slowly instead of finding its grip in a slide that ends at a wall.
+    // Grip is measured as true lateral acceleration; Algorithm 1's Bezier through 6 m chords has about
+    // half an arc's curvature, so a grip of G g corresponds to a_lat = G / 2 (learned and shown alike).
+    double initial_lateral_accel;
 };
-FollowerSettings followerDefaults(); // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning
+// Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius
+// unknown (saturated speed 3 m/s once it is set), initial a_lat 0.1.
+FollowerSettings followerDefaults();
 FollowerSettings followerBaselineDefaults(); // the paper's baseline: angle heuristic, P-only control
 
 struct FollowerState {
@@ -235,6 +253,7 @@ struct FollowerState {
     double blocked_for;  // s pressing the throttle without moving
     double backoff_left; // s of backing off still to do
     uint32_t backoff_events;
+    double proven_lateral_accel; // largest lateral acceleration held without sliding, fraction of g
 };
 // Resets the state for a new path (a path that changes must be started again).
 Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state);
