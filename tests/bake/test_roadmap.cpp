@@ -290,6 +290,57 @@ TEST_SUITE("bake/roadmap") {
         }
     }
 
+    TEST_CASE(
+        "a box level's blends and merged edges store their exact clearance (brute force over all walls)") {
+        // The bake prunes its wall searches (cheap bounds, early exits, cached chain tests); the
+        // stored clearances must still be the minimum over every wall.
+        const Footprint fp = randomBoxesFootprint(2000, 3);
+        const Roadmap rm = roadmapOf(fp);
+        const std::vector<WallSegment> walls = solidLayerWalls(rm.footprint, 0);
+        auto segmentDistance = [&](Vec2 a, Vec2 b) {
+            double best = INFINITY;
+            for (const WallSegment& w : walls) {
+                auto side = [](Vec2 o, Vec2 p, Vec2 q) {
+                    return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+                };
+                const double d1 = side(w.a, w.b, a), d2 = side(w.a, w.b, b), d3 = side(a, b, w.a),
+                             d4 = side(a, b, w.b);
+                if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+                    return 0.0;
+                best = std::min({best, pointSegment(a, w.a, w.b), pointSegment(b, w.a, w.b),
+                                 pointSegment(w.a, a, b), pointSegment(w.b, a, b)});
+            }
+            return best;
+        };
+        size_t merged = 0, arcs = 0;
+        for (const RoadmapEdge& e : rm.edges) {
+            if (e.site != ClearanceSite::Walls || e.portal || e.points.size() != 2) continue;
+            ++merged;
+            CHECK(e.min_clearance ==
+                  doctest::Approx(segmentDistance(e.points[0], e.points[1])).epsilon(1e-12));
+        }
+        for (const Blend& b : rm.blends) {
+            if (b.radius <= 0) continue;
+            ++arcs;
+            const double a0 = std::atan2(b.p_in.y - b.center.y, b.p_in.x - b.center.x);
+            double sweep = std::atan2(b.p_out.y - b.center.y, b.p_out.x - b.center.x) - a0;
+            if (b.ccw && sweep < 0) sweep += 2 * M_PI;
+            if (!b.ccw && sweep > 0) sweep -= 2 * M_PI;
+            // Samples never beat the exact minimum, and come within a sample step of it.
+            const int samples = 64;
+            double sampled = INFINITY;
+            for (int s = 0; s <= samples; ++s) {
+                const double a = a0 + sweep * s / samples;
+                sampled = std::min(sampled, nearestWall(walls, {b.center.x + b.radius * std::cos(a),
+                                                                b.center.y + b.radius * std::sin(a)}));
+            }
+            CHECK(sampled >= b.min_clearance - 1e-9);
+            CHECK(sampled <= b.min_clearance + b.radius * std::abs(sweep) / samples + 1e-9);
+        }
+        CHECK(merged > 100);
+        CHECK(arcs > 1000);
+    }
+
     TEST_CASE("peer meshes bake to verified, byte-identical roadmap assets") {
         for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
             CAPTURE(peer);

@@ -45,6 +45,8 @@ struct Accumulator {
     size_t discontinuities = 0;
     double max_jump = 0, max_curvature = 0;
     uint32_t successes = 0, local_minima = 0;
+    std::string worst; // the query with the largest length ratio, for -v
+    double worst_ratio = 0;
 };
 
 // One query's paths for the SVG: per method, a polyline or nothing.
@@ -320,6 +322,14 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
             ++a.successes;
             const PathMetrics metrics = measurePath(points, walls[l], metrics_options);
             a.ratios.push_back(length / oracle.length);
+            if (a.ratios.back() > a.worst_ratio) {
+                char where[200];
+                std::snprintf(where, sizeof where,
+                              "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %.4f m, shortest %.4f m", l, start.x,
+                              start.y, goal.x, goal.y, length, oracle.length);
+                a.worst_ratio = a.ratios.back();
+                a.worst = where;
+            }
             if (length < oracle.length * (1 - 1e-9)) {
                 char where[200];
                 std::snprintf(where, sizeof where, "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %.9f m < %.9f m",
@@ -339,6 +349,10 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
     for (size_t m = 0; m < kMethodCount; ++m) {
         MethodStats& s = out.methods[m];
         const Accumulator& a = acc[m];
+        if (a.worst_ratio > 0)
+            log.log(LogLevel::Debug, fp.source_name + ": " + kMethods[m] +
+                                         "'s longest path against the shortest (" +
+                                         std::to_string(a.worst_ratio) + "x): " + a.worst);
         s.queries = out.pairs;
         s.successes = a.successes;
         s.local_minima = a.local_minima;

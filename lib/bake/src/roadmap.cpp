@@ -18,13 +18,16 @@
 #include <CGAL/Snap_rounding_traits_2.h>
 
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <chrono>
 #include <cmath>
 #include <list>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 namespace clearway::bake {
 
@@ -55,20 +58,30 @@ class RegionTest {
         }
         if (segs_.empty()) return;
         min_y_ = min_y;
-        bands_ = std::max<size_t>(1, size_t(std::sqrt(double(segs_.size()))));
+        // A query scans its band's segments: 4 sqrt(n) bands keep that short (the parity does not
+        // depend on the band count: every segment straddling p.y is in p's band).
+        bands_ = std::max<size_t>(1, size_t(4 * std::sqrt(double(segs_.size()))));
         height_ = std::max((max_y - min_y) / double(bands_), 1e-9);
         band_segs_.resize(bands_);
         for (uint32_t s = 0; s < segs_.size(); ++s) {
-            const size_t b0 = band(std::min(segs_[s].a.y, segs_[s].b.y)),
-                         b1 = band(std::max(segs_[s].a.y, segs_[s].b.y));
+            const Vec2 p0 = segs_[s].a, p1 = segs_[s].b;
+            const size_t b0 = band(std::min(p0.y, p1.y)), b1 = band(std::max(p0.y, p1.y));
+            // Above every crossing x the test below can compute for this segment (its rounding
+            // stays within a few ulps of the segment's x range).
+            const double right = std::max(p0.x, p1.x) + 1e-12 * (std::abs(p0.x) + std::abs(p1.x)) + 1e-300;
             for (size_t b = b0; b <= b1; ++b)
-                band_segs_[b].push_back(s);
+                band_segs_[b].push_back({right, s});
         }
+        for (auto& segs : band_segs_)
+            std::sort(segs.begin(), segs.end(),
+                      [](const auto& x, const auto& y) { return x.first > y.first; });
     }
     bool inside(Vec2 p) const {
         if (segs_.empty()) return false;
         bool in = false;
-        for (uint32_t s : band_segs_[band(p.y)]) {
+        // Segments ending left of p cannot pass the crossing test: the scan stops at the first.
+        for (const auto& [right, s] : band_segs_[band(p.y)]) {
+            if (!(p.x < right)) break;
             const Vec2 a = segs_[s].a, b = segs_[s].b;
             if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) in = !in;
         }
@@ -80,7 +93,7 @@ class RegionTest {
         return size_t(std::clamp(std::floor((y - min_y_) / height_), 0.0, double(bands_ - 1)));
     }
     std::vector<WallSegment> segs_;
-    std::vector<std::vector<uint32_t>> band_segs_;
+    std::vector<std::vector<std::pair<double, uint32_t>>> band_segs_; // (right end, segment), by right end
     double min_y_ = 0, height_ = 1;
     size_t bands_ = 1;
 };
@@ -329,79 +342,129 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                  double grid_spacing, const RoadmapOptions& options, uint32_t layer,
                  std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites) {
     const double q = grid_spacing;
-    const std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q);
+    std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q);
     if (segs.empty()) return {};
 
-    Sdg sdg;
-    GridSegment bad{};
-    if (insertWalls(sdg, segs, q, &bad) != 0)
-        return {ErrorCode::Internal,
-                "layer " + std::to_string(layer) + ": wall (" + std::to_string(double(bad.first.x) * q) +
-                    ", " + std::to_string(double(bad.first.y) * q) + ") - (" +
-                    std::to_string(double(bad.second.x) * q) + ", " +
-                    std::to_string(double(bad.second.y) * q) + ") was rejected by the Voronoi builder"};
-    size_t expected_segments = 0;
-    for (const auto& s : segs)
-        expected_segments += !(s.first == s.second);
-    // No wall may be lost: every input segment must be a segment site of the diagram.
-    size_t segment_sites = 0;
-    for (auto v = sdg.finite_vertices_begin(); v != sdg.finite_vertices_end(); ++v)
-        segment_sites += v->site().is_segment();
-    if (segment_sites != expected_segments)
-        return {ErrorCode::Internal, "layer " + std::to_string(layer) + ": " +
-                                         std::to_string(expected_segments) + " walls but " +
-                                         std::to_string(segment_sites) + " segment sites"};
-    if (wall_sites) *wall_sites = segment_sites;
+    // The diagram is the largest structure of the bake: while it is alive only compact records
+    // are kept (sites, refined vertex positions, one 16-byte record per candidate edge); it is
+    // freed before the edges are expanded, in the same order, into RoadmapEdges.
+    std::vector<SiteGeom> sites; // every site, in diagram vertex order
+    std::vector<Vec2> positions; // refined Voronoi vertices, numbered in first-use order
+    struct EdgeRecord {
+        uint32_t v1, v2, sa, sb; // local vertex numbers; sites in the order the edge records them
+    };
+    std::vector<EdgeRecord> records;
+    {
+        auto sdg = std::make_unique<Sdg>();
+        GridSegment bad{};
+        if (insertWalls(*sdg, segs, q, &bad) != 0)
+            return {ErrorCode::Internal,
+                    "layer " + std::to_string(layer) + ": wall (" + std::to_string(double(bad.first.x) * q) +
+                        ", " + std::to_string(double(bad.first.y) * q) + ") - (" +
+                        std::to_string(double(bad.second.x) * q) + ", " +
+                        std::to_string(double(bad.second.y) * q) + ") was rejected by the Voronoi builder"};
+        size_t expected_segments = 0;
+        for (const auto& s : segs)
+            expected_segments += !(s.first == s.second);
+        std::vector<std::pair<GridKey, GridKey>>().swap(segs); // inserted: not needed any more
+        // No wall may be lost: every input segment must be a segment site of the diagram. Sites are
+        // numbered here; a sorted address table finds a handle's number (16 bytes a key, a third
+        // of a node-based hash map's).
+        size_t segment_sites = 0;
+        std::vector<std::pair<const void*, uint32_t>> site_of;
+        site_of.reserve(sdg->number_of_vertices());
+        sites.reserve(sdg->number_of_vertices());
+        for (auto v = sdg->finite_vertices_begin(); v != sdg->finite_vertices_end(); ++v) {
+            segment_sites += v->site().is_segment();
+            site_of.push_back({&*v, uint32_t(sites.size())});
+            sites.push_back(siteOf(v->site()));
+        }
+        if (segment_sites != expected_segments)
+            return {ErrorCode::Internal, "layer " + std::to_string(layer) + ": " +
+                                             std::to_string(expected_segments) + " walls but " +
+                                             std::to_string(segment_sites) + " segment sites"};
+        if (wall_sites) *wall_sites = segment_sites;
+        std::sort(site_of.begin(), site_of.end());
+        auto siteIndex = [&](Sdg::Vertex_handle v) {
+            return std::lower_bound(site_of.begin(), site_of.end(), std::pair<const void*, uint32_t>{&*v, 0})
+                ->second;
+        };
+        // Voronoi vertices: one per finite face, numbered in order of first use (deterministic).
+        std::vector<std::pair<const void*, uint32_t>> face_vertex;
+        face_vertex.reserve(sdg->number_of_faces());
+        for (auto f = sdg->finite_faces_begin(); f != sdg->finite_faces_end(); ++f)
+            face_vertex.push_back({&*f, UINT32_MAX});
+        std::sort(face_vertex.begin(), face_vertex.end());
+        positions.reserve(face_vertex.size());
+        records.reserve(face_vertex.size() * 3 / 2); // a planar graph's edges: at most 3/2 per face
+        auto vertexOf = [&](Sdg::Face_handle f) {
+            uint32_t& number = std::lower_bound(face_vertex.begin(), face_vertex.end(),
+                                                std::pair<const void*, uint32_t>{&*f, 0})
+                                   ->second;
+            if (number == UINT32_MAX) {
+                number = uint32_t(positions.size());
+                const SdgPoint c = sdg->primal(f);
+                SiteGeom fs[3] = {sites[siteIndex(f->vertex(0))], sites[siteIndex(f->vertex(1))],
+                                  sites[siteIndex(f->vertex(2))]};
+                std::sort(fs, fs + 3,
+                          [](const SiteGeom& x, const SiteGeom& y) { return siteKey(x) < siteKey(y); });
+                Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs);
+                // CGAL's starting point depends on the face's vertex order (address-dependent); the
+                // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
+                const double nm = std::ldexp(1.0, 30);
+                positions.push_back({std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm});
+            }
+            return number;
+        };
+        for (auto e = sdg->finite_edges_begin(); e != sdg->finite_edges_end(); ++e) {
+            const Sdg::Face_handle f1 = e->first;
+            const int i = e->second;
+            const Sdg::Face_handle f2 = f1->neighbor(i);
+            if (sdg->is_infinite(f1) || sdg->is_infinite(f2)) continue;
+            uint32_t ia = siteIndex(f1->vertex(sdg->ccw(i))), ib = siteIndex(f1->vertex(sdg->cw(i)));
+            const SiteGeom &sa = sites[ia], &sb = sites[ib];
+            // Which of two equidistant sites an edge records must not follow CGAL's (address-
+            // dependent) iteration order.
+            if (sa.kind == sb.kind && siteKey(sb) < siteKey(sa)) std::swap(ia, ib);
+            // A segment and its own endpoint: their bisector is the perpendicular at the endpoint,
+            // which separates two cells of the same wall, not two walls.
+            auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
+                return s.kind == SiteKind::Segment && p.kind == SiteKind::Point &&
+                       (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
+            };
+            if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
+            // Refined Voronoi vertices (created on first use; unused ones are dropped below).
+            const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
+            records.push_back({v1, v2, ia, ib});
+        }
+    } // the diagram and its address tables are freed here
+#ifdef __GLIBC__
+    // Its many small blocks leave free pages inside the heap that glibc keeps resident, while the
+    // large lists built next are mapped afresh: hand those pages back so they do not add up.
+    malloc_trim(0);
+#endif
 
     const RegionTest region(free_space);
-    // Voronoi vertices: one per finite face, numbered in iteration order (deterministic).
-    std::unordered_map<const void*, uint32_t> face_vertex;
     const uint32_t base = uint32_t(vertices->size());
-    auto vertexOf = [&](Sdg::Face_handle f) {
-        auto [it, inserted] = face_vertex.emplace(&*f, uint32_t(vertices->size()));
-        if (inserted) {
-            const SdgPoint c = sdg.primal(f);
-            SiteGeom sites[3] = {siteOf(f->vertex(0)->site()), siteOf(f->vertex(1)->site()),
-                                 siteOf(f->vertex(2)->site())};
-            std::sort(sites, sites + 3,
-                      [](const SiteGeom& x, const SiteGeom& y) { return siteKey(x) < siteKey(y); });
-            Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, sites);
-            // CGAL's starting point depends on the face's vertex order (address-dependent); the
-            // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
-            const double nm = std::ldexp(1.0, 30);
-            refined = {std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm};
-            RoadmapVertex v;
-            v.position = {refined.x, refined.y, 0};
-            v.layer = layer;
-            v.clearance = INFINITY;
-            vertices->push_back(v);
-        }
-        return it->second;
-    };
-    for (auto e = sdg.finite_edges_begin(); e != sdg.finite_edges_end(); ++e) {
-        const Sdg::Face_handle f1 = e->first;
-        const int i = e->second;
-        const Sdg::Face_handle f2 = f1->neighbor(i);
-        if (sdg.is_infinite(f1) || sdg.is_infinite(f2)) continue;
-        const Sdg::Vertex_handle va = f1->vertex(sdg.ccw(i)), vb = f1->vertex(sdg.cw(i));
-        SiteGeom sa = siteOf(va->site()), sb = siteOf(vb->site());
-        // Which of two equidistant sites an edge records must not follow CGAL's (address-
-        // dependent) iteration order.
-        if (sa.kind == sb.kind && siteKey(sb) < siteKey(sa)) std::swap(sa, sb);
-        // A segment and its own endpoint: their bisector is the perpendicular at the endpoint,
-        // which separates two cells of the same wall, not two walls.
-        auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
-            return s.kind == SiteKind::Segment && p.kind == SiteKind::Point &&
-                   (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
-        };
-        if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
-        // Refined Voronoi vertices (created on first use; unused ones are dropped below).
-        const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
+    vertices->reserve(base + positions.size());
+    for (const Vec2& p : positions) {
+        RoadmapVertex v;
+        v.position = {p.x, p.y, 0};
+        v.layer = layer;
+        v.clearance = INFINITY;
+        vertices->push_back(v);
+    }
+    std::vector<Vec2>().swap(positions);
+    // One edge per kept record. A first pass only marks them (the edge list is then allocated
+    // once, at its final size): it stops after the filters, which need no clearance unless
+    // options.min_clearance > 0 (a clearance is never negative); the second builds marked ones.
+    std::vector<bool> keep(records.size(), false);
+    auto build = [&](const EdgeRecord& record, RoadmapEdge& edge, bool complete) {
+        const SiteGeom sa = sites[record.sa], sb = sites[record.sb];
+        const uint32_t v1 = base + record.v1, v2 = base + record.v2;
         const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
         const Vec2 c2{(*vertices)[v2].position.x, (*vertices)[v2].position.y};
-        if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) continue;
-
-        RoadmapEdge edge;
+        if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
         const SiteGeom* point_site = sa.kind == SiteKind::Point   ? &sa
                                      : sb.kind == SiteKind::Point ? &sb
                                                                   : nullptr;
@@ -426,7 +489,8 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         // Inside free space? Voronoi edges never cross a wall, so one interior point decides.
         const Vec2 mid = edge.points.size() > 2 ? edge.points[edge.points.size() / 2]
                                                 : Vec2{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
-        if (!region.inside(mid)) continue;
+        if (!complete && !region.inside(mid)) return false;
+        if (!complete && !(options.min_clearance > 0)) return true;
         const SiteGeom clearance_site{edge.site == ClearanceSite::Point ? SiteKind::Point : SiteKind::Segment,
                                       edge.site_p0, edge.site_p1};
         double min_clearance = INFINITY;
@@ -443,7 +507,8 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         // Vertices sit on a 1 nm grid, so the chord may pass up to a nanometre closer to the edge's
         // other site: keep the stored minimum conservative by two grid steps.
         edge.min_clearance = std::max(0.0, min_clearance - 4e-9);
-        if (min_clearance < options.min_clearance) continue;
+        if (min_clearance < options.min_clearance) return false;
+        if (!complete) return true;
         edge.a = v1;
         edge.b = v2;
         // Nearest wall points on either side at both ends (Explicit Corridor Map event data).
@@ -465,8 +530,22 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             vx.clearance =
                 std::min(vx.clearance, siteDistance(clearance_site, {vx.position.x, vx.position.y}));
         }
-        edges->push_back(std::move(edge));
+        return true;
+    };
+    size_t kept_edges_count = 0;
+    {
+        RoadmapEdge probe;
+        for (size_t k = 0; k < records.size(); ++k)
+            if (build(records[k], probe, false)) keep[k] = true, ++kept_edges_count;
     }
+    edges->reserve(edges->size() + kept_edges_count);
+    for (size_t k = 0; k < records.size(); ++k) {
+        if (!keep[k]) continue;
+        RoadmapEdge edge;
+        if (build(records[k], edge, true)) edges->push_back(std::move(edge));
+    }
+    std::vector<EdgeRecord>().swap(records);
+    std::vector<SiteGeom>().swap(sites);
     // Edges shorter than a micrometre join their two vertices into one. Cocircular sites (common
     // on grid-aligned walls) have no unique Delaunay triangulation, and CGAL's choice follows
     // memory order; the Voronoi diagram is unique once these degenerate edges collapse.
@@ -482,28 +561,35 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             const uint32_t a = find(e.a), b = find(e.b);
             if (a != b) parent[std::max(a, b)] = std::min(a, b);
         }
+    // Each class's root is its smallest vertex, met first: the kept vertices are written in place
+    // below the vertex being read.
     std::vector<uint32_t> remap(vertices->size(), UINT32_MAX);
-    std::vector<RoadmapVertex> kept(vertices->begin(), vertices->begin() + base);
+    std::vector<RoadmapVertex>& kept = *vertices;
+    uint32_t vertex_count = base;
     for (uint32_t v = base; v < vertices->size(); ++v) {
         const uint32_t root = find(v);
         if (remap[root] == UINT32_MAX) {
-            remap[root] = uint32_t(kept.size());
-            kept.push_back((*vertices)[root]);
+            remap[root] = vertex_count;
+            kept[vertex_count++] = (*vertices)[root];
         }
         kept[remap[root]].clearance = std::min(kept[remap[root]].clearance, (*vertices)[v].clearance);
         remap[v] = remap[root];
     }
-    std::vector<RoadmapEdge> kept_edges;
-    for (RoadmapEdge& e : *edges) {
-        if (e.a < base) {
-            kept_edges.push_back(std::move(e)); // an earlier layer's edge
-            continue;
+    vertices->resize(vertex_count);
+    // Collapsed edges are removed in place (no second edge list at the peak).
+    size_t kept_count = 0;
+    for (size_t k = 0; k < edges->size(); ++k) {
+        RoadmapEdge& e = (*edges)[k];
+        if (e.a >= base) { // else an earlier layer's edge
+            e.a = remap[e.a];
+            e.b = remap[e.b];
+            if (e.a == e.b) continue;
         }
-        e.a = remap[e.a];
-        e.b = remap[e.b];
-        if (e.a == e.b) continue;
-        kept_edges.push_back(std::move(e));
+        if (kept_count != k) (*edges)[kept_count] = std::move(e);
+        ++kept_count;
     }
+    edges->erase(edges->begin() + ptrdiff_t(kept_count), edges->end());
+    std::vector<RoadmapEdge>& kept_edges = *edges;
     // Vertices no kept edge uses (faces outside free space) are dropped.
     std::vector<bool> used(kept.size(), false);
     for (uint32_t v = 0; v < base; ++v)
@@ -511,15 +597,15 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     for (const RoadmapEdge& e : kept_edges)
         used[e.a] = used[e.b] = true;
     std::vector<uint32_t> compact(kept.size(), UINT32_MAX);
-    vertices->clear();
+    uint32_t used_count = 0;
     for (uint32_t v = 0; v < kept.size(); ++v)
         if (used[v]) {
-            compact[v] = uint32_t(vertices->size());
-            vertices->push_back(kept[v]);
+            compact[v] = used_count;
+            (*vertices)[used_count++] = kept[v];
         }
+    vertices->resize(used_count);
     for (RoadmapEdge& e : kept_edges)
         e.a = compact[e.a], e.b = compact[e.b];
-    *edges = std::move(kept_edges);
     return {};
 }
 

@@ -9,12 +9,17 @@
 #include "roadmap_internal.h"
 
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sys/stat.h>
 
@@ -38,6 +43,7 @@ Vec2 xy(const Vec3& v) {
 struct Arc {
     Vec2 centre;
     double radius, start, sweep;
+    Vec2 e0, e1; // arcPoint at start and at start + sweep, computed once (setEnds)
 };
 
 bool angleOnArc(const Arc& arc, double angle) {
@@ -57,34 +63,72 @@ Vec2 arcPoint(const Arc& arc, double angle) {
 double pointArc(Vec2 p, const Arc& arc) {
     const double angle = std::atan2(p.y - arc.centre.y, p.x - arc.centre.x);
     if (angleOnArc(arc, angle)) return std::abs(dist(p, arc.centre) - arc.radius);
-    return std::min(dist(p, arcPoint(arc, arc.start)), dist(p, arcPoint(arc, arc.start + arc.sweep)));
+    return std::min(dist(p, arc.e0), dist(p, arc.e1));
+}
+
+void setEnds(Arc& arc) {
+    arc.e0 = arcPoint(arc, arc.start);
+    arc.e1 = arcPoint(arc, arc.start + arc.sweep);
 }
 
 // Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
 // them, at a crossing (0), or where the segment's closest point to the centre is radial to the arc.
-double arcSegment(const Arc& arc, Vec2 a, Vec2 b) {
-    const Vec2 e0 = arcPoint(arc, arc.start), e1 = arcPoint(arc, arc.start + arc.sweep);
+// A wall that cannot cross the arc and lies beyond skip_above of a disk holding it cannot lower a
+// minimum of skip_above: it returns INFINITY before any atan2 / sincos (the same minimum).
+double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, Vec2 disk_centre = {},
+                  double disk_reach = 0) {
+    // Circle-line crossings inside both ranges (tested first: they decide the answer alone).
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
+    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
+                 C = fx * fx + fy * fy - arc.radius * arc.radius;
+    const double disc = B * B - 4 * A * C;
+    bool may_cross = false;
+    if (A > 0 && disc >= 0) {
+        for (double sign : {-1.0, 1.0}) {
+            const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
+            if (t < 0 || t > 1) continue;
+            may_cross = true;
+            const Vec2 p{a.x + t * dx, a.y + t * dy};
+            if (angleOnArc(arc, std::atan2(p.y - arc.centre.y, p.x - arc.centre.x))) return 0;
+        }
+    }
+    if (!may_cross && skip_above < INFINITY) {
+        // Every value below is a distance from a wall point to (within rounding) an arc point, so
+        // at least the distance from the wall to the disk; the margin covers the rounding.
+        const Vec2 q = closestOnSegment(disk_centre, a, b);
+        const double limit = skip_above + disk_reach +
+                             1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y));
+        if ((q.x - disk_centre.x) * (q.x - disk_centre.x) + (q.y - disk_centre.y) * (q.y - disk_centre.y) >
+            limit * limit)
+            return INFINITY;
+    }
+    const Vec2 e0 = arc.e0, e1 = arc.e1;
     double best = std::min(
         {pointSegmentDistance(e0, a, b), pointSegmentDistance(e1, a, b), pointArc(a, arc), pointArc(b, arc)});
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
     const double foot_angle = std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x);
     if (dist(foot, arc.centre) >= arc.radius && angleOnArc(arc, foot_angle))
         best = std::min(best, dist(foot, arc.centre) - arc.radius);
-    // Circle-line crossings inside both ranges.
-    const double dx = b.x - a.x, dy = b.y - a.y;
-    const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
-    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
-                 C = fx * fx + fy * fy - arc.radius * arc.radius;
-    const double disc = B * B - 4 * A * C;
-    if (A > 0 && disc >= 0) {
-        for (double sign : {-1.0, 1.0}) {
-            const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
-            if (t < 0 || t > 1) continue;
-            const Vec2 p{a.x + t * dx, a.y + t * dy};
-            if (angleOnArc(arc, std::atan2(p.y - arc.centre.y, p.x - arc.centre.x))) return 0;
-        }
-    }
     return best;
+}
+
+// geometry::segmentSegmentDistance(a, b, c, d), except that a segment c-d that does not cross a-b
+// and whose box lies beyond skip_above of a-b's box returns INFINITY before the four hypot calls.
+double segmentWallDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d, double skip_above) {
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+    if (skip_above < INFINITY) {
+        const double gx =
+            std::max({0.0, std::min(c.x, d.x) - std::max(a.x, b.x), std::min(a.x, b.x) - std::max(c.x, d.x)});
+        const double gy =
+            std::max({0.0, std::min(c.y, d.y) - std::max(a.y, b.y), std::min(a.y, b.y) - std::max(c.y, d.y)});
+        const double limit =
+            skip_above + 1e-9 * (1 + std::abs(a.x) + std::abs(a.y) + std::abs(c.x) + std::abs(c.y));
+        if (gx * gx + gy * gy > limit * limit) return INFINITY;
+    }
+    return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d),
+                     pointSegmentDistance(c, a, b), pointSegmentDistance(d, a, b)});
 }
 
 // Nearest-wall queries for one layer, bucketed on a grid (exact distances, pruned search).
@@ -115,8 +159,11 @@ class Walls {
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
-    // Minimum of distance(wall) over walls, for a shape within `reach` of `centre`.
-    template <class Distance> double nearest(Vec2 centre, double reach, Distance&& distance) const {
+    // Minimum of distance(wall, best so far) over walls, for a shape within `reach` of `centre`;
+    // distance may return anything above the best so far for a wall that cannot lower it. Once
+    // the minimum is below stop_below the caller only needs to know that: it returns early.
+    template <class Distance>
+    double nearest(Vec2 centre, double reach, Distance&& distance, double stop_below = -INFINITY) const {
         if (walls_.empty()) return INFINITY;
         double best = INFINITY;
         const int ci = cx(centre.x), cj = cy(centre.y);
@@ -130,21 +177,33 @@ class Walls {
                 for (int i = ci - ring; i <= ci + ring; ++i) {
                     if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
                     if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
-                    for (uint32_t w : cells_[size_t(j) * nx_ + i])
-                        best = std::min(best, distance(walls_[w]));
+                    for (uint32_t w : cells_[size_t(j) * nx_ + i]) {
+                        best = std::min(best, distance(walls_[w], best));
+                        if (best < stop_below) return best;
+                    }
                 }
         }
         return best;
     }
-    double segmentClearance(Vec2 a, Vec2 b) const {
-        return nearest({(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
-                       [&](const WallSegment& w) { return segmentSegmentDistance(a, b, w.a, w.b); });
+    // Exact clearance of a-b; a value below stop_below only promises to be below it.
+    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY) const {
+        return nearest(
+            {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
+            [&](const WallSegment& w, double best) { return segmentWallDistance(a, b, w.a, w.b, best); },
+            stop_below);
     }
-    double arcClearance(const Arc& arc, Vec2 near, double reach) const {
-        return nearest(near, reach, [&](const WallSegment& w) { return arcSegment(arc, w.a, w.b); });
+    // The arc lies within disk_reach of disk_centre; a value below stop_below only promises that.
+    double arcClearance(const Arc& arc, Vec2 near, double reach, Vec2 disk_centre, double disk_reach,
+                        double stop_below) const {
+        return nearest(
+            near, reach,
+            [&](const WallSegment& w, double best) {
+                return arcSegment(arc, w.a, w.b, best, disk_centre, disk_reach);
+            },
+            stop_below);
     }
     double pointClearance(Vec2 p) const {
-        return nearest(p, 0, [&](const WallSegment& w) { return pointSegmentDistance(p, w.a, w.b); });
+        return nearest(p, 0, [&](const WallSegment& w, double) { return pointSegmentDistance(p, w.a, w.b); });
     }
 
   private:
@@ -317,30 +376,52 @@ Vec2 unit(Vec2 from, Vec2 to) {
     return len > 0 ? Vec2{(to.x - from.x) / len, (to.y - from.y) / len} : Vec2{0, 0};
 }
 
+// Edges at each vertex, in edge order, as one flat list (no list per vertex): at(v) and size(v).
+struct Incidence {
+    std::vector<uint32_t> start, edges;
+    Incidence(const Roadmap& rm, bool skip_loops) : start(rm.vertices.size() + 1, 0) {
+        for (const RoadmapEdge& e : rm.edges)
+            if (!(skip_loops && e.a == e.b)) ++start[e.a + 1], ++start[e.b + 1];
+        for (size_t v = 0; v < rm.vertices.size(); ++v)
+            start[v + 1] += start[v];
+        edges.resize(start.back());
+        std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+        for (uint32_t e = 0; e < rm.edges.size(); ++e)
+            if (!(skip_loops && rm.edges[e].a == rm.edges[e].b))
+                edges[fill[rm.edges[e].a]++] = e, edges[fill[rm.edges[e].b]++] = e;
+    }
+    size_t size(uint32_t v) const { return start[v + 1] - start[v]; }
+    const uint32_t* at(uint32_t v) const { return edges.data() + start[v]; }
+};
+
 void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // Bypass degree-2 vertices while the straight replacement keeps the chain's clearance
     // (seed 000, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
+    // A vertex whose test failed keeps its two edges (and so fails again) until a merge at one
+    // of its neighbours replaces one of them: vertex indices stay put across passes.
+    std::vector<bool> rejected(rm.vertices.size(), false);
     for (bool changed = true; changed;) {
         changed = false;
-        std::vector<std::vector<uint32_t>> incident(rm.vertices.size());
-        for (uint32_t e = 0; e < rm.edges.size(); ++e) {
-            incident[rm.edges[e].a].push_back(e);
-            incident[rm.edges[e].b].push_back(e);
-        }
+        const Incidence incidence(rm, false);
         std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
         std::vector<RoadmapEdge> added;
         for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
-            if (incident[v].size() != 2 || touched[v]) continue;
-            const RoadmapEdge& e1 = rm.edges[incident[v][0]];
-            const RoadmapEdge& e2 = rm.edges[incident[v][1]];
-            if (e1.portal || e2.portal || incident[v][0] == incident[v][1]) continue;
+            if (incidence.size(v) != 2 || touched[v]) continue;
+            const uint32_t* incident = incidence.at(v);
+            const RoadmapEdge& e1 = rm.edges[incident[0]];
+            const RoadmapEdge& e2 = rm.edges[incident[1]];
+            if (e1.portal || e2.portal || incident[0] == incident[1]) continue;
             const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
             if (u == w || u == v || w == v || touched[u] || touched[w]) continue;
             const double required = std::min(e1.min_clearance, e2.min_clearance);
             if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
-            const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw);
-            if (clearance < required) continue;
+            if (rejected[v]) continue; // the same test as in an earlier pass: it fails again
+            const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
+            if (clearance < required) {
+                rejected[v] = true;
+                continue;
+            }
             RoadmapEdge merged;
             merged.a = u;
             merged.b = w;
@@ -351,18 +432,23 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
             merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
             merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
-            removed[incident[v][0]] = removed[incident[v][1]] = true;
+            removed[incident[0]] = removed[incident[1]] = true;
             touched[u] = touched[v] = touched[w] = true;
+            rejected[u] = rejected[w] = false; // their edges change
             added.push_back(std::move(merged));
             changed = true;
         }
         if (!changed) break;
-        std::vector<RoadmapEdge> next;
+        // Kept edges move forward in place, then the merged ones follow (no second edge list).
+        size_t kept = 0;
         for (uint32_t e = 0; e < rm.edges.size(); ++e)
-            if (!removed[e]) next.push_back(std::move(rm.edges[e]));
+            if (!removed[e]) {
+                if (kept != e) rm.edges[kept] = std::move(rm.edges[e]);
+                ++kept;
+            }
+        rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept), rm.edges.end());
         for (RoadmapEdge& e : added)
-            next.push_back(std::move(e));
-        rm.edges = std::move(next);
+            rm.edges.push_back(std::move(e));
     }
     // Drop vertices left without edges, keeping order.
     std::vector<bool> used(rm.vertices.size(), false);
@@ -378,29 +464,39 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
 }
 
 void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
-    std::vector<std::vector<uint32_t>> incident(rm.vertices.size());
-    for (uint32_t e = 0; e < rm.edges.size(); ++e) {
-        if (rm.edges[e].a == rm.edges[e].b) continue;
-        incident[rm.edges[e].a].push_back(e);
-        incident[rm.edges[e].b].push_back(e);
+    const Incidence incidence(rm, true);
+    // One task per vertex: a vertex writes one blend per pair of its non-portal edges, in pair
+    // order, at its own offset in the vertex-ordered list (no per-vertex lists).
+    std::vector<size_t> first(rm.vertices.size() + 1, 0);
+    for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+        size_t pairs = 0;
+        const uint32_t* incident = incidence.at(v);
+        for (size_t i = 0; i < incidence.size(v); ++i)
+            for (size_t j = i + 1; j < incidence.size(v); ++j)
+                pairs += !rm.edges[incident[i]].portal && !rm.edges[incident[j]].portal;
+        first[v + 1] = first[v] + pairs;
     }
-    // One task per vertex, its blends into its own slot; appended in vertex order below.
-    std::vector<std::vector<Blend>> slots(rm.vertices.size());
+    const size_t blends_before = rm.blends.size();
+    rm.blends.resize(blends_before + first.back());
     parallel::forEach(rm.vertices.size(), rm.options.threads, [&](size_t vertex) {
         const uint32_t v = uint32_t(vertex);
-        std::vector<Blend>& out = slots[v];
+        struct Out {
+            Blend* next;
+            void push_back(const Blend& b) { *next++ = b; }
+        } out{rm.blends.data() + blends_before + first[v]};
         const Vec2 pv = xy(rm.vertices[v].position);
-        for (size_t i = 0; i < incident[v].size(); ++i)
-            for (size_t j = i + 1; j < incident[v].size(); ++j) {
-                const RoadmapEdge& ei = rm.edges[incident[v][i]];
-                const RoadmapEdge& ej = rm.edges[incident[v][j]];
+        const uint32_t* incident = incidence.at(v);
+        for (size_t i = 0; i < incidence.size(v); ++i)
+            for (size_t j = i + 1; j < incidence.size(v); ++j) {
+                const RoadmapEdge& ei = rm.edges[incident[i]];
+                const RoadmapEdge& ej = rm.edges[incident[j]];
                 if (ei.portal || ej.portal) continue;
                 const EdgeEnd a = endAt(ei, v), b = endAt(ej, v);
                 const Vec2 di = unit(a.from, a.next), dj = unit(b.from, b.next);
                 Blend blend;
                 blend.vertex = v;
-                blend.edge_in = incident[v][i];
-                blend.edge_out = incident[v][j];
+                blend.edge_in = incident[i];
+                blend.edge_out = incident[j];
                 blend.p_in = blend.p_out = blend.center = pv;
                 const double cos_angle = std::clamp(di.x * dj.x + di.y * dj.y, -1.0, 1.0);
                 const double angle = std::acos(cos_angle); // between the two edges, 0..pi
@@ -422,7 +518,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                     const Vec2 bis = unit({0, 0}, {di.x + dj.x, di.y + dj.y});
                     const double to_centre = length / std::cos(angle / 2);
                     const Vec2 centre{pv.x + bis.x * to_centre, pv.y + bis.y * to_centre};
-                    Arc arc{centre, radius, std::atan2(p_in.y - centre.y, p_in.x - centre.x), 0};
+                    Arc arc{centre, radius, std::atan2(p_in.y - centre.y, p_in.x - centre.x), 0, {}, {}};
                     const double end = std::atan2(p_out.y - centre.y, p_out.x - centre.x);
                     // Travelling in along -di, out along dj: the turn's sense gives the sweep sign.
                     const bool ccw = cross({0, 0}, {-di.x, -di.y}, dj) > 0;
@@ -432,7 +528,15 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                     else
                         sweep = -std::fmod(std::fmod(-sweep, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
                     arc.sweep = sweep;
-                    const double clearance = walls[rm.vertices[v].layer].arcClearance(arc, pv, length);
+                    // A disk holding the arc for the walls' cheap bound: the circle through the
+                    // ends of a minor arc, else the arc's own circle.
+                    setEnds(arc);
+                    const Vec2 e0 = arc.e0, e1 = arc.e1;
+                    const bool minor = std::abs(arc.sweep) <= M_PI - 1e-3;
+                    const Vec2 disk_centre = minor ? Vec2{(e0.x + e1.x) / 2, (e0.y + e1.y) / 2} : centre;
+                    const double disk_reach = minor ? dist(e0, e1) / 2 : radius;
+                    const double clearance = walls[rm.vertices[v].layer].arcClearance(
+                        arc, pv, length, disk_centre, disk_reach, required);
                     if (clearance >= required) {
                         blend.center = centre;
                         blend.p_in = p_in;
@@ -446,8 +550,6 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                 out.push_back(blend);
             }
     });
-    for (const std::vector<Blend>& slot : slots)
-        rm.blends.insert(rm.blends.end(), slot.begin(), slot.end());
 }
 
 void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
@@ -517,23 +619,36 @@ void canonicalOrder(Roadmap& rm) {
         return std::make_tuple(x.layer, x.position.x, x.position.y, x.position.z, x.clearance);
     };
     // Degenerate sites can leave two vertices at one position; their neighbours' positions tell
-    // them apart without depending on CGAL's (memory-ordered) construction order.
-    std::vector<std::vector<std::pair<double, double>>> signature(rm.vertices.size());
-    for (const RoadmapEdge& e : rm.edges) {
-        const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
-        const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
-        signature[e.a].push_back({from_a.x, from_a.y});
-        signature[e.b].push_back({from_b.x, from_b.y});
+    // them apart without depending on CGAL's (memory-ordered) construction order. One flat list,
+    // each vertex's range sorted (compared like the vectors they replace).
+    std::vector<uint32_t> sig_start(rm.vertices.size() + 1, 0);
+    for (const RoadmapEdge& e : rm.edges)
+        ++sig_start[e.a + 1], ++sig_start[e.b + 1];
+    for (size_t v = 0; v < rm.vertices.size(); ++v)
+        sig_start[v + 1] += sig_start[v];
+    std::vector<std::pair<double, double>> signature(sig_start.back());
+    {
+        std::vector<uint32_t> fill(sig_start.begin(), sig_start.end() - 1);
+        for (const RoadmapEdge& e : rm.edges) {
+            const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
+            const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
+            signature[fill[e.a]++] = {from_a.x, from_a.y};
+            signature[fill[e.b]++] = {from_b.x, from_b.y};
+        }
     }
-    for (auto& s : signature)
-        std::sort(s.begin(), s.end());
+    for (size_t v = 0; v < rm.vertices.size(); ++v)
+        std::sort(signature.begin() + sig_start[v], signature.begin() + sig_start[v + 1]);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const auto ka = key(a), kb = key(b);
         if (ka != kb) return ka < kb;
-        return signature[a] < signature[b];
+        return std::lexicographical_compare(
+            signature.begin() + sig_start[a], signature.begin() + sig_start[a + 1],
+            signature.begin() + sig_start[b], signature.begin() + sig_start[b + 1]);
     });
+    std::vector<std::pair<double, double>>().swap(signature);
     std::vector<uint32_t> rank(order.size());
     std::vector<RoadmapVertex> vertices;
+    vertices.reserve(order.size());
     for (uint32_t i = 0; i < order.size(); ++i)
         rank[order[i]] = i, vertices.push_back(rm.vertices[order[i]]);
     rm.vertices = std::move(vertices);
@@ -547,12 +662,33 @@ void canonicalOrder(Roadmap& rm) {
             std::swap(e.right_a, e.left_b);
         }
     }
-    std::stable_sort(rm.edges.begin(), rm.edges.end(), [](const RoadmapEdge& x, const RoadmapEdge& y) {
-        return std::make_tuple(x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x,
-                               x.points[x.points.size() / 2].y) <
-               std::make_tuple(y.a, y.b, y.points.size(), y.points[y.points.size() / 2].x,
-                               y.points[y.points.size() / 2].y);
-    });
+    // Stable sort of compact keys, then the edges permuted in place: the same order as sorting
+    // the 152-byte edges themselves, with far fewer bytes moved.
+    using EdgeKey = std::tuple<uint32_t, uint32_t, size_t, double, double>;
+    std::vector<EdgeKey> keys;
+    keys.reserve(rm.edges.size());
+    for (const RoadmapEdge& x : rm.edges)
+        keys.emplace_back(x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x,
+                          x.points[x.points.size() / 2].y);
+    std::vector<uint32_t> edge_order(rm.edges.size());
+    std::iota(edge_order.begin(), edge_order.end(), 0);
+    std::stable_sort(edge_order.begin(), edge_order.end(),
+                     [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
+    std::vector<EdgeKey>().swap(keys);
+    for (size_t i = 0; i < edge_order.size(); ++i) {
+        // Follow the cycle through i: position j takes the edge edge_order[j].
+        if (edge_order[i] == i || edge_order[i] == UINT32_MAX) continue;
+        RoadmapEdge held = std::move(rm.edges[i]);
+        size_t j = i;
+        while (edge_order[j] != i) {
+            const size_t from = edge_order[j];
+            rm.edges[j] = std::move(rm.edges[from]);
+            edge_order[j] = UINT32_MAX;
+            j = from;
+        }
+        rm.edges[j] = std::move(held);
+        edge_order[j] = UINT32_MAX;
+    }
 }
 
 } // namespace
@@ -600,9 +736,16 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
             const uint32_t base = uint32_t(rm.vertices.size());
             for (RoadmapEdge& e : axis.edges)
                 e.a += base, e.b += base;
-            rm.vertices.insert(rm.vertices.end(), axis.vertices.begin(), axis.vertices.end());
-            rm.edges.insert(rm.edges.end(), std::make_move_iterator(axis.edges.begin()),
-                            std::make_move_iterator(axis.edges.end()));
+            if (rm.edges.empty() && rm.vertices.empty()) {
+                rm.vertices.swap(axis.vertices); // the first layer's lists as they are (no copy)
+                rm.edges.swap(axis.edges);
+            } else {
+                rm.vertices.insert(rm.vertices.end(), axis.vertices.begin(), axis.vertices.end());
+                rm.edges.insert(rm.edges.end(), std::make_move_iterator(axis.edges.begin()),
+                                std::make_move_iterator(axis.edges.end()));
+            }
+            std::vector<RoadmapVertex>().swap(axis.vertices);
+            std::vector<RoadmapEdge>().swap(axis.edges);
             local.walls += axis.sites;
             walls.emplace_back(std::move(axis.solid_walls));
         }
@@ -621,6 +764,7 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
         // Canonical order before anything that visits vertices in order (chain merging).
         canonicalOrder(rm);
         if (options.merge_chains) mergeChains(rm, walls);
+        rm.edges.shrink_to_fit(); // merging leaves the medial axis's capacity behind
         lap("merge");
         joinLayers(rm, walls);
         lap("join");
@@ -652,6 +796,11 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
                                      std::to_string(local.walls) + " walls");
         *out = std::move(rm);
         if (stats) *stats = local;
+#ifdef __GLIBC__
+        // The stages' temporaries leave free pages inside the heap that glibc keeps resident;
+        // return them, so whatever the caller builds next (the asset) does not stack on top.
+        malloc_trim(0);
+#endif
         return {};
     } catch (const std::exception& e) {
         return {ErrorCode::Internal, footprint.source_name + ": geometry kernel failure: " + e.what()};
@@ -666,31 +815,76 @@ uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOp
     return fnv1a64(canonical.data(), canonical.size());
 }
 
+namespace {
+
+// builder.CreateVectorOfStructs(v) for v[i] = make(i), i < n, without building v: the same
+// StartVector / PushBytes / EndVector calls, one struct at a time from the back (the buffer grows
+// downward), so the same bytes.
+template <class T, class Make>
+flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::FlatBufferBuilder& builder,
+                                                                size_t n, Make&& make) {
+    builder.StartVector(n * sizeof(T) / flatbuffers::AlignOf<T>(), flatbuffers::AlignOf<T>());
+    for (size_t i = n; i-- > 0;) {
+        const T value = make(i);
+        builder.PushBytes(reinterpret_cast<const uint8_t*>(&value), sizeof(T));
+    }
+    return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
+}
+
+// The builder's memory as std::vector blocks, so the finished buffer becomes the returned vector
+// without a copy of the whole asset.
+class VectorAllocator : public flatbuffers::Allocator {
+  public:
+    uint8_t* allocate(size_t size) override {
+        blocks_.emplace_back(size);
+        return blocks_.back().data();
+    }
+    void deallocate(uint8_t* p, size_t) override {
+        for (size_t i = 0; i < blocks_.size(); ++i)
+            if (!blocks_[i].empty() && blocks_[i].data() == p) {
+                blocks_.erase(blocks_.begin() + ptrdiff_t(i));
+                return;
+            }
+    }
+    // The block holding [data, data + size), with those bytes moved to its front.
+    std::vector<uint8_t> take(const uint8_t* data, size_t size) {
+        for (std::vector<uint8_t>& block : blocks_)
+            if (!block.empty() && data >= block.data() && data + size <= block.data() + block.size()) {
+                std::vector<uint8_t> out = std::move(block);
+                block.clear();
+                std::memmove(out.data(), data, size);
+                out.resize(size);
+                return out;
+            }
+        return {data, data + size};
+    }
+
+  private:
+    std::vector<std::vector<uint8_t>> blocks_;
+};
+
+} // namespace
+
 std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
-    flatbuffers::FlatBufferBuilder builder(1 << 18);
+    // Sized for the whole asset up front: growing by halves would hold two copies at once.
+    size_t point_count = 0, estimate = 1 << 16;
+    for (const RoadmapEdge& e : rm.edges)
+        point_count += e.points.size();
+    for (const FootprintLayer& layer : rm.footprint.layers) {
+        for (const PolygonWithHoles& p : layer.polygons) {
+            estimate += 8 * (p.outer.size() + 1);
+            for (const Ring& h : p.holes)
+                estimate += 8 * (h.size() + 1);
+        }
+        estimate += 12 * layer.surface_vertices.size() + 20 * layer.surface_triangles.size();
+    }
+    estimate += 64 * rm.footprint.connections.size() + sizeof(fb::RoadmapVertex) * rm.vertices.size() +
+                sizeof(fb::RoadmapEdge) * rm.edges.size() + sizeof(fb::Vec2) * point_count +
+                sizeof(fb::Blend) * rm.blends.size() + 12 * rm.edges.size() + 8 * rm.edge_weights.size();
+    VectorAllocator allocator;
+    flatbuffers::FlatBufferBuilder builder(estimate + estimate / 16, &allocator);
     builder.ForceDefaults(true);
     const auto footprint = writeFootprintTable(builder, rm.footprint);
-    std::vector<fb::RoadmapVertex> vertices;
-    for (const RoadmapVertex& v : rm.vertices)
-        vertices.emplace_back(float(v.position.x), float(v.position.y), float(v.position.z),
-                              float(v.clearance), v.layer);
-    std::vector<fb::Vec2> points;
-    std::vector<fb::RoadmapEdge> edges;
-    for (const RoadmapEdge& e : rm.edges) {
-        const uint32_t first = uint32_t(points.size());
-        for (const Vec2& p : e.points)
-            points.emplace_back(float(p.x), float(p.y));
-        edges.emplace_back(e.a, e.b, first, uint32_t(e.points.size()), float(e.min_clearance),
-                           static_cast<fb::ClearanceSite>(e.site), e.portal, float(e.site_p0.x),
-                           float(e.site_p0.y), float(e.site_p1.x), float(e.site_p1.y), float(e.left_a.x),
-                           float(e.left_a.y), float(e.right_a.x), float(e.right_a.y), float(e.left_b.x),
-                           float(e.left_b.y), float(e.right_b.x), float(e.right_b.y));
-    }
-    std::vector<fb::Blend> blends;
-    for (const Blend& b : rm.blends)
-        blends.emplace_back(b.vertex, b.edge_in, b.edge_out, float(b.center.x), float(b.center.y),
-                            float(b.radius), float(b.p_in.x), float(b.p_in.y), float(b.p_out.x),
-                            float(b.p_out.y), b.ccw, float(b.min_clearance));
     // Edge grid: about four edges per cell.
     Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
     for (const Vec2& p : rm.edges.empty() ? std::vector<Vec2>{{0, 0}} : std::vector<Vec2>{})
@@ -750,13 +944,49 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     if (rm.tile.size > 0)
         tile = fb::CreateRoadmapTile(builder, rm.tile.size, rm.tile.margin, rm.tile.i, rm.tile.j,
                                      builder.CreateVector(rm.tile.border_vertices), rm.tile.margin_reached);
+    // The big arrays go straight into the builder (same argument positions, so the same order).
+    auto vertices = [&] {
+        return structVector<fb::RoadmapVertex>(builder, rm.vertices.size(), [&](size_t i) {
+            const RoadmapVertex& v = rm.vertices[i];
+            return fb::RoadmapVertex(float(v.position.x), float(v.position.y), float(v.position.z),
+                                     float(v.clearance), v.layer);
+        });
+    };
+    auto edges = [&] {
+        uint32_t first = uint32_t(point_count); // points before edge i, walking back from the end
+        return structVector<fb::RoadmapEdge>(builder, rm.edges.size(), [&](size_t i) {
+            const RoadmapEdge& e = rm.edges[i];
+            first -= uint32_t(e.points.size());
+            return fb::RoadmapEdge(e.a, e.b, first, uint32_t(e.points.size()), float(e.min_clearance),
+                                   static_cast<fb::ClearanceSite>(e.site), e.portal, float(e.site_p0.x),
+                                   float(e.site_p0.y), float(e.site_p1.x), float(e.site_p1.y),
+                                   float(e.left_a.x), float(e.left_a.y), float(e.right_a.x),
+                                   float(e.right_a.y), float(e.left_b.x), float(e.left_b.y),
+                                   float(e.right_b.x), float(e.right_b.y));
+        });
+    };
+    auto points = [&] {
+        size_t edge = rm.edges.size(), k = 0; // walks the points backwards
+        return structVector<fb::Vec2>(builder, point_count, [&](size_t) {
+            while (k == 0)
+                k = rm.edges[--edge].points.size();
+            const Vec2& p = rm.edges[edge].points[--k];
+            return fb::Vec2(float(p.x), float(p.y));
+        });
+    };
+    auto blends = [&] {
+        return structVector<fb::Blend>(builder, rm.blends.size(), [&](size_t i) {
+            const Blend& b = rm.blends[i];
+            return fb::Blend(b.vertex, b.edge_in, b.edge_out, float(b.center.x), float(b.center.y),
+                             float(b.radius), float(b.p_in.x), float(b.p_in.y), float(b.p_out.x),
+                             float(b.p_out.y), b.ccw, float(b.min_clearance));
+        });
+    };
     const auto root = fb::CreateRoadmap(
         builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
-        footprint, builder.CreateVectorOfStructs(vertices), builder.CreateVectorOfStructs(edges),
-        builder.CreateVectorOfStructs(points), builder.CreateVectorOfStructs(blends), grid, edge_weights,
-        areas, area_vertices, tile);
+        footprint, vertices(), edges(), points(), blends(), grid, edge_weights, areas, area_vertices, tile);
     fb::FinishRoadmapBuffer(builder, root);
-    return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
+    return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }
 
 std::string roadmapSvg(const Roadmap& rm) {
