@@ -541,9 +541,12 @@ int runChild(const ChildArgs& args) {
     };
     if (args.kind == "mesh") {
         // Pass 1, the number that counts: the cw-bake pipeline itself (no file written).
-        bake::RoadmapRequest request;
+                bake::RoadmapRequest request;
         request.input_path = args.target;
         request.import_options.max_step = args.max_step;
+        // One thread, like Recast's build: CPU seconds then count work, not idle workers spinning.
+        request.import_options.threads = 1;
+        request.roadmap_options.threads = 1;
         bake::RoadmapResult r;
         const double cpu0 = cpuSeconds(), wall0 = wallSeconds();
         if (bake::Error e = bake::bakeLevel(request, &r, bake::silentLog())) return failed(e);
