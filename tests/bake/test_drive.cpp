@@ -1,5 +1,6 @@
 // cw-drive (the seed-003 simulation suite) on two sample levels: Table I as JSON with both
-// controllers, six vehicles, finite numbers, and at least one clean run of the clearway follower.
+// controllers, six vehicles, finite numbers, at least one clean run of the clearway follower, and
+// planned multi-point turns (Directional A* with reverse moves) in the clearway columns only.
 #include "test_files.h"
 
 #include <doctest/doctest.h>
@@ -61,5 +62,35 @@ TEST_SUITE("tools/drive") {
         CHECK(j.at("controllers").at("clearway").at("arrived_without_stuck").get<int>() >= 1);
         CHECK(j.at("target").contains("stuck_met"));
         CHECK(j.at("target").contains("time_met"));
+        // Planned multi-point turns: some routes bend tighter than the truck turns near a wall, so the
+        // clearway columns drive a Directional A* route with reverse moves (2+ gear changes each); the
+        // baseline never changes gear on plan.
+        CHECK(j.at("gear_turns").get<std::string>() == "cusps");
+        CHECK(j.at("planned_gear_turn_routes").get<int>() >= 1);
+        CHECK(j.at("controllers").at("clearway").at("gear_changes").get<int>() >=
+              j.at("planned_gear_turn_routes").get<int>());
+        CHECK(j.at("controllers").at("clearway").at("arrived").get<int>() == 6 * j.at("routes").get<int>());
+        CHECK(j.at("controllers").at("baseline").at("gear_changes").get<int>() == 0);
+    }
+
+    TEST_CASE("cw-drive --gear-turns off drives the findPath routes only") {
+        const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
+        const std::string samples = CLEARWAY_SAMPLES;
+        std::string out;
+        const int code =
+            clearway::test::runTool(tool + " --levels " + samples +
+                                        "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
+                                        "--gear-turns off",
+                                    &out);
+        REQUIRE_MESSAGE(code == 0, out);
+        const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+        REQUIRE_MESSAGE(!j.is_discarded(), out);
+        CHECK(j.at("planned_gear_turn_routes").get<int>() == 0);
+        for (const char* controller : {"baseline", "clearway", "clearway_tuned"})
+            CHECK(j.at("controllers").at(controller).at("gear_changes").get<int>() == 0);
+        std::string bad;
+        CHECK(clearway::test::runTool(
+                  tool + " --levels " + samples + "/levels/two_storey.obj --gear-turns sometimes", &bad) !=
+              0);
     }
 }

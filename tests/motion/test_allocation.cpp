@@ -138,6 +138,41 @@ TEST_SUITE("motion allocation") {
         CHECK(speed_sum > 0);
     }
 
+    TEST_CASE("follower: a path with gears (forward, reverse, forward) never allocates") {
+        // 10 m east, back 6 m west, then 15 m north from there: two cusps.
+        std::vector<Vec2f> path;
+        std::vector<int8_t> gears;
+        for (int i = 0; i <= 20; ++i)
+            path.push_back({float(0.5 * i), 0});
+        for (int i = 1; i <= 12; ++i)
+            path.push_back({float(10 - 0.5 * i), 0});
+        for (int i = 1; i <= 30; ++i)
+            path.push_back({4, float(0.5 * i)});
+        for (size_t i = 0; i + 1 < path.size(); ++i)
+            gears.push_back(i < 20 ? 1 : i < 32 ? -1 : 1);
+        const FollowerSettings settings = followerDefaults();
+        FollowerState state{};
+        Tally steps;
+        FollowerVehicle vehicle{0, 0, 0, 0};
+        const long allocations = test::allocationsDuring([&] {
+            const uint32_t n = uint32_t(path.size());
+            steps.add(followerStartGears(path.data(), gears.data(), n, &state));
+            for (int frame = 0; frame < 900; ++frame) {
+                FollowerCommand command;
+                const double dt = 1.0 / 30;
+                steps.add(
+                    followerStepGears(settings, path.data(), gears.data(), n, vehicle, dt, &state, &command));
+                vehicle.speed += 4.0 * command.throttle * dt;
+                vehicle.heading += vehicle.speed * command.curvature * dt;
+                vehicle.x += vehicle.speed * std::cos(vehicle.heading) * dt;
+                vehicle.y += vehicle.speed * std::sin(vehicle.heading) * dt;
+            }
+        });
+        CHECK(allocations == 0);
+        CHECK(steps.ok == steps.calls);
+        CHECK(state.progress > 10); // it drove past the first cusp
+    }
+
     TEST_CASE("Directional A*: init and queries on a baked level never allocate") {
         const Level level;
         DirectionalAStarSettings settings = directionalAStarDefaults();

@@ -412,6 +412,76 @@ TEST_CASE("directional A*: a three-point turn where the corridor is too narrow f
                                  << " expansions");
 }
 
+TEST_CASE("directional A*: the follower drives the three-point turn through both cusps") {
+    // The bay of the test above; the plan is handed to the follower as a polyline with one gear per
+    // segment, and a kinematic bicycle (turning radius 1.2 / tan(0.7) = 1.42 m, steering by
+    // curvature at 1.5 rad/s) drives it: forward into the bay, reverse out, forward west.
+    BlockMap map(24, 10);
+    map.carve(1, 2, 22, 4);
+    map.carve(10, 4, 13, 8);
+    DirectionalAStarSettings s = vehicle();
+    s.turning_radius = 2.0;
+    s.allow_reverse = true;
+    s.reverse_cost = 1.5;
+    Planner planner(map, s);
+    const Pose2d start{5.25, 3.25, 0.0};
+    const Found f = find(planner, DirectionalAStarQuery{start, 2.25, 3.25, kPi, true});
+    REQUIRE(f.status == Status::Ok);
+    REQUIRE(f.result.gear_changes == 2u);
+    std::vector<Vec2f> path{Vec2f{float(f.pieces[0].start.x), float(f.pieces[0].start.y)}};
+    std::vector<int8_t> gears;
+    for (const PathPiece& piece : f.pieces) {
+        const int n = std::max(1, int(std::ceil(piece.length / 0.1)));
+        for (int k = 1; k <= n; ++k) {
+            PathSample q{};
+            REQUIRE(pathSampleAtDistance(&piece, 1, piece.length * k / n, &q) == Status::Ok);
+            path.push_back(Vec2f{float(q.x), float(q.y)});
+            gears.push_back(int8_t(piece.direction));
+        }
+    }
+    const uint32_t n = uint32_t(path.size());
+    FollowerSettings settings = followerDefaults();
+    const double wheelbase = 1.2, max_steer = 0.7;
+    settings.steering.wheelbase = wheelbase;
+    settings.steering.max_steer = max_steer;
+    settings.steering.min_lookahead = 1.0; // a 2 m corridor: a small vehicle looks close
+    settings.turning_radius = wheelbase / std::tan(max_steer);
+    settings.turning_lookahead = 0.5;
+    FollowerState state{};
+    REQUIRE(followerStartGears(path.data(), gears.data(), n, &state) == Status::Ok);
+    // The vehicle starts on the route's true start, not the plan's snapped cell centre (here the same).
+    double x = start.x, y = start.y, heading = start.heading, speed = 0, steer = 0, t = 0;
+    double min_clearance = INFINITY;
+    FollowerCommand cmd{};
+    const double dt = 0.02;
+    for (; t < 60; t += dt) {
+        REQUIRE(followerStepGears(settings, path.data(), gears.data(), n,
+                                  FollowerVehicle{x, y, heading, speed}, dt, &state, &cmd) == Status::Ok);
+        if (cmd.arrived && std::fabs(speed) < 0.05) break;
+        const double wanted =
+            std::fmax(-max_steer, std::fmin(max_steer, std::atan(cmd.curvature * wheelbase)));
+        steer += std::fmax(-1.5 * dt, std::fmin(1.5 * dt, wanted - steer));
+        const double a = cmd.throttle * ((cmd.throttle >= 0) == (speed >= 0) ? 3.0 : 6.0);
+        speed = std::fmax(-2.0, std::fmin(4.0, speed + a * dt));
+        x += speed * std::cos(heading) * dt;
+        y += speed * std::sin(heading) * dt;
+        heading += speed * std::tan(steer) / wheelbase * dt;
+        const PathPiece here{Pose2d{x, y, heading}, 0.0, 0.0, 1};
+        double c = 0;
+        exactlyClear(planner.rings, &here, 1, 0.0, &c);
+        min_clearance = std::fmin(min_clearance, c);
+    }
+    MESSAGE("three-point turn driven in " << t << " s, closest wall " << min_clearance << " m (plan keeps "
+                                          << s.vehicle_radius << " m), end " << x << ", " << y);
+    CHECK(cmd.arrived);
+    CHECK(state.gear_changes == 2u);
+    CHECK(state.stuck_events == 0u);
+    CHECK(state.backoff_events == 0u);
+    CHECK(min_clearance > 0.3); // never closer than 0.2 m inside the plan's 0.5 m clearance
+    CHECK(std::hypot(x - path.back().x, y - path.back().y) < settings.arrive_distance + 0.2);
+    CHECK(std::cos(heading) < -0.9); // facing west
+}
+
 TEST_CASE("directional A*: workspace contract") {
     BlockMap map(8, 8);
     map.carve(1, 1, 7, 7);

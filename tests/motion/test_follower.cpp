@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -556,4 +557,184 @@ TEST_CASE("follower: bad input") {
     const Vec2f longer[] = {{0, 0}, {50, 0}, {60, 0}};
     CHECK(followerStep(s, longer, 3, FollowerVehicle{0, 0, 0, 0}, 0.1, &state, &cmd) ==
           Status::InvalidArgument);
+}
+
+namespace {
+
+// Pieces with gears: (length, curvature, direction) joined end to start.
+std::vector<PathPiece> gearChain(Pose2d start, const std::vector<std::array<double, 3>>& legs) {
+    std::vector<PathPiece> pieces;
+    for (const auto& leg : legs) {
+        pieces.push_back(PathPiece{start, leg[0], leg[1], int32_t(leg[2])});
+        PathSample end{};
+        REQUIRE(pathSampleAtDistance(&pieces.back(), 1, leg[0], &end) == Status::Ok);
+        start = Pose2d{end.x, end.y, end.heading};
+    }
+    return pieces;
+}
+
+// Every piece sampled every <= spacing with its end as a vertex (cusps stay sharp), one gear per segment.
+void gearedPolyline(const std::vector<PathPiece>& pieces, double spacing, std::vector<Vec2f>* points,
+                    std::vector<int8_t>* gears) {
+    points->assign(1, Vec2f{float(pieces[0].start.x), float(pieces[0].start.y)});
+    gears->clear();
+    for (const PathPiece& p : pieces) {
+        const int n = int(std::ceil(p.length / spacing));
+        for (int k = 1; k <= n; ++k) {
+            PathSample q{};
+            REQUIRE(pathSampleAtDistance(&p, 1, p.length * k / n, &q) == Status::Ok);
+            points->push_back(Vec2f{float(q.x), float(q.y)});
+            gears->push_back(int8_t(p.direction));
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("follower drives a path with gears: forward, stop at the cusp, reverse into the turn, forward") {
+    // 10 m east; cusp; back up 90 deg on an r = 6 m arc, wheels right (the nose swings left to face
+    // north); cusp; 15 m north. The bicycle turns at r = 2.8 / tan(0.6) = 4.1 m.
+    const auto pieces = gearChain(Pose2d{0, 0, 0}, {{10, 0, 1}, {kPi / 2 * 6, -1 / 6.0, -1}, {15, 0, 1}});
+    // Backing up with the wheels right moves the rear axle 6 m west and 6 m south of the cusp.
+    CHECK(pieces[2].start.x == doctest::Approx(4.0).epsilon(1e-9));
+    CHECK(pieces[2].start.y == doctest::Approx(-6.0).epsilon(1e-9));
+    CHECK(pieces[2].start.heading == doctest::Approx(kPi / 2).epsilon(1e-9));
+    std::vector<Vec2f> path;
+    std::vector<int8_t> gears;
+    gearedPolyline(pieces, 0.5, &path, &gears);
+    const uint32_t n = uint32_t(path.size());
+    FollowerSettings settings = followerDefaults();
+    settings.turning_radius = 2.8 / std::tan(0.6);
+    FollowerState state{};
+    REQUIRE(followerStartGears(path.data(), gears.data(), n, &state) == Status::Ok);
+    CHECK(state.path_length == doctest::Approx(10 + 3 * kPi + 15).epsilon(1e-3));
+    CHECK(state.gear == 1);
+    CHECK(state.piece_end == doctest::Approx(10).epsilon(1e-6));
+
+    Bicycle car;
+    const double dt = 0.02;
+    double t = 0, max_reverse_cte = 0, max_forward_cte = 0;
+    std::vector<double> switch_speed, switch_distance;
+    int32_t gear = 1;
+    double reverse_min_speed = 0, reverse_max_speed = -1;
+    FollowerCommand cmd{};
+    for (; t < 60; t += dt) {
+        REQUIRE(followerStepGears(settings, path.data(), gears.data(), n, car.vehicle(), dt, &state, &cmd) ==
+                Status::Ok);
+        if (cmd.gear != gear) {
+            // The gear changes only with the vehicle (nearly) stopped on the cusp.
+            const PathPiece& next = pieces[switch_speed.size() + 1];
+            switch_speed.push_back(std::fabs(car.speed));
+            switch_distance.push_back(std::hypot(car.x - next.start.x, car.y - next.start.y));
+            gear = cmd.gear;
+        }
+        if (cmd.arrived && std::fabs(car.speed) < 0.05) break;
+        car.step(cmd, dt);
+        if (gear < 0) {
+            reverse_min_speed = std::fmin(reverse_min_speed, car.speed);
+            reverse_max_speed = std::fmax(reverse_max_speed, car.speed);
+            if (cmd.progress > 10 + 2)
+                max_reverse_cte = std::fmax(max_reverse_cte, std::fabs(cmd.cross_track_error));
+        } else if (cmd.progress > 10 + 3 * kPi + 3) {
+            max_forward_cte = std::fmax(max_forward_cte, std::fabs(cmd.cross_track_error));
+        }
+    }
+    MESSAGE("time " << t << " s, cusp speeds " << switch_speed[0] << " / " << switch_speed[1]
+                    << " m/s, cusp distances " << switch_distance[0] << " / " << switch_distance[1]
+                    << " m, max |cte| reversing " << max_reverse_cte << " m, forward after "
+                    << max_forward_cte << " m");
+    REQUIRE(switch_speed.size() == 2);
+    CHECK(state.gear_changes == 2u);
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(switch_speed[i] <= settings.cusp_speed);
+        CHECK(switch_distance[i] <= settings.cusp_distance + 0.3); // + the cross-track error there
+    }
+    CHECK(reverse_min_speed < -1.0);                        // it really backs up ...
+    CHECK(reverse_max_speed <= settings.cusp_speed + 1e-9); // ... after braking out of the cusp
+    CHECK(max_reverse_cte < 0.6);
+    CHECK(max_forward_cte < 0.6);
+    CHECK(cmd.arrived);
+    CHECK(state.stuck_events == 0u); // the reverse piece is progress
+    CHECK(state.backoff_events == 0u);
+    CHECK(std::hypot(car.x - path.back().x, car.y - path.back().y) < settings.arrive_distance + 0.5);
+    CHECK(car.heading == doctest::Approx(kPi / 2).epsilon(0.05));
+}
+
+TEST_CASE("follower reversing on plan: pure pursuit on the reversed pose, escapes forwards when stuck") {
+    // A reverse-only path west along y = 0; the vehicle faces east 1 m left of it (north).
+    const Vec2f path[] = {{0, 0}, {-50, 0}, {-100, 0}};
+    const int8_t gears[] = {-1, -1};
+    FollowerSettings settings = followerDefaults();
+    settings.blocked_time = 0; // the stuck manager alone
+    FollowerState state{};
+    REQUIRE(followerStartGears(path, gears, 3, &state) == Status::Ok);
+    FollowerCommand cmd{};
+    REQUIRE(followerStepGears(settings, path, gears, 3, FollowerVehicle{0, 1, 0, 0}, 0.1, &state, &cmd) ==
+            Status::Ok);
+    CHECK(cmd.gear == -1);
+    CHECK(cmd.throttle < 0.0); // accelerate backwards
+    // Reversed pose (0, 1) facing west; the look-ahead point (-4, 0) is 1 m to its left:
+    // kappa = 2 * 1 / (4^2 + 1^2) = 2/17. The wheels turn the other way: yaw = speed * curvature, speed < 0.
+    CHECK(cmd.target_point.x == doctest::Approx(-4.0));
+    CHECK(cmd.curvature == doctest::Approx(-2.0 / 17.0).epsilon(1e-9));
+    CHECK(cmd.steer < 0.0);
+    // Blocked behind: 3 s without progress is a stuck event, and the escape drives forwards.
+    for (int i = 1; i < 30; ++i)
+        REQUIRE(followerStepGears(settings, path, gears, 3, FollowerVehicle{0, 1, 0, 0}, 0.1, &state, &cmd) ==
+                Status::Ok);
+    CHECK(state.stuck_events == 1u);
+    CHECK(cmd.reversing);
+    CHECK(cmd.throttle == doctest::Approx(settings.stuck.reverse_throttle));
+    CHECK(cmd.curvature == doctest::Approx(2.0 / 17.0).epsilon(1e-9));
+    // Still blocked: a second escape, then the teleport 5 m further along, nose first in reverse (east).
+    for (int i = 0; i < 200 && !cmd.teleport; ++i)
+        REQUIRE(followerStepGears(settings, path, gears, 3, FollowerVehicle{0, 1, 0, 0}, 0.1, &state, &cmd) ==
+                Status::Ok);
+    REQUIRE(cmd.teleport);
+    CHECK(state.stuck_events == 3u);
+    CHECK(cmd.teleport_pose.x == doctest::Approx(-settings.stuck.teleport_ahead));
+    CHECK(cmd.teleport_pose.y == doctest::Approx(0.0));
+    CHECK(std::cos(cmd.teleport_pose.heading) == doctest::Approx(1.0));
+}
+
+TEST_CASE("follower: a path without gears or with all-forward gears drives exactly as before") {
+    const auto pieces =
+        chain(Pose2d{0, 0, 0}, {{30, 0}, {kPi / 2 * 20, 1 / 20.0}, {20, 0}, {kPi / 2 * 6, -1 / 6.0}});
+    const auto path = polyline(pieces, 1.0);
+    const uint32_t n = uint32_t(path.size());
+    const std::vector<int8_t> forward(n - 1, 1);
+    const FollowerSettings settings = followerDefaults();
+    FollowerState a{}, b{}, c{};
+    REQUIRE(followerStart(path.data(), n, &a) == Status::Ok);
+    REQUIRE(followerStartGears(path.data(), nullptr, n, &b) == Status::Ok);
+    REQUIRE(followerStartGears(path.data(), forward.data(), n, &c) == Status::Ok);
+    Bicycle car;
+    car.y = 1.0;
+    int frames = 0, identical = 0;
+    for (double t = 0; t < 40; t += 0.02) {
+        ++frames;
+        FollowerCommand ca{}, cb{}, cc{};
+        REQUIRE(followerStep(settings, path.data(), n, car.vehicle(), 0.02, &a, &ca) == Status::Ok);
+        REQUIRE(followerStepGears(settings, path.data(), nullptr, n, car.vehicle(), 0.02, &b, &cb) ==
+                Status::Ok);
+        REQUIRE(followerStepGears(settings, path.data(), forward.data(), n, car.vehicle(), 0.02, &c, &cc) ==
+                Status::Ok);
+        const bool same = ca.throttle == cb.throttle && ca.throttle == cc.throttle && ca.steer == cb.steer &&
+                          ca.steer == cc.steer && ca.curvature == cc.curvature &&
+                          ca.target_speed == cc.target_speed && ca.progress == cc.progress &&
+                          ca.cross_track_error == cc.cross_track_error && ca.arrived == cc.arrived &&
+                          cc.gear == 1;
+        identical += same ? 1 : 0;
+        if (ca.arrived && std::fabs(car.speed) < 0.05) break;
+        car.step(ca, 0.02);
+    }
+    CHECK(identical == frames); // every frame, bit for bit
+    CHECK(frames > 500);
+    CHECK(a.stuck_events == 0u);
+    CHECK(c.gear_changes == 0u);
+    // Gears given to a state started without them (or the reverse) are a caller bug.
+    FollowerCommand cmd{};
+    CHECK(followerStepGears(settings, path.data(), forward.data(), n, car.vehicle(), 0.02, &a, &cmd) ==
+          Status::InvalidArgument);
+    CHECK(followerStep(settings, path.data(), n, car.vehicle(), 0.02, &c, &cmd) == Status::InvalidArgument);
 }

@@ -1,7 +1,9 @@
 // cw-drive: the seed-003 simulation suite. Bakes each level in-process, plans routes with
 // findPath at each vehicle's radius, drives six kinematic-bicycle vehicles along them with the
 // clearway follower and the paper's heuristic baseline (and along the same routes as raw
-// vertex-to-vertex polylines), and prints the paper's Table I.
+// vertex-to-vertex polylines), and prints the paper's Table I. Where a route bends tighter than a
+// vehicle turns and its cheapest drivable route needs a gear change, the clearway columns drive a
+// Directional A* route with reverse moves (a planned multi-point turn) instead.
 #include <clearway/bake_cli.h>
 #include <clearway/motion.h>
 #include <clearway/runtime.h>
@@ -23,6 +25,9 @@ using namespace clearway;
 
 constexpr double kGravity = 9.81;
 constexpr double kPi = 3.14159265358979323846;
+// Look-ahead floor (x turning radius) on planned gear-turn routes (0.75, 0.5, 0.4, 0.3 gave 9, 6, 6, 6
+// stuck events).
+constexpr double kPlannedTurningLookahead = 0.5;
 
 // Kinematic bicycle parameters; (x, y) is the rear axle and the centre of the wall-clearance disc.
 struct VehicleSpec {
@@ -110,11 +115,14 @@ struct Level {
     std::vector<uint8_t> scratch_memory;
     PathScratch* scratch = nullptr;
     std::vector<WallGrid> walls; // per layer
+    FootprintView footprint;     // the roadmap's embedded footprint, for Directional A*
 };
 
 // One route of one vehicle: the follower's polyline and the corridor half-width at each point.
 struct Track {
     std::vector<Vec2f> points;
+    std::vector<int8_t> gears;      // per segment (< 0 reverse); empty for a forward-only route
+    double min_radius = INFINITY;   // tightest arc of the findPath route, m
     std::vector<double> cumulative; // arc length at each point
     std::vector<double> half_width; // corridor: path clearance - vehicle radius (>= 0.25 m)
 };
@@ -145,6 +153,7 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
     for (uint32_t i = 0; i < count; ++i) {
         const PathSegment& s = segs[i];
         if (s.type == PathSegmentType::Arc) {
+            smooth->min_radius = std::min(smooth->min_radius, double(s.radius));
             const int n = std::max(2, int(std::ceil(s.length / 0.25)));
             const double a0 = std::atan2(s.start.y - s.center.y, s.start.x - s.center.x);
             for (int k = 1; k <= n; ++k) {
@@ -177,11 +186,64 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
     }
 }
 
+// Planned multi-point turn (seed 004 "Backing up"): a Directional A* route with reverse moves from
+// the start pose to the goal, as a polyline with one gear per segment. Tries a margin first (turning
+// radius x 1.1, vehicle radius + 0.3 m) so the follower has room for tracking error, then less.
+// False when no route exists at any margin.
+bool planGearTurns(const Level& level, uint32_t layer, const VehicleSpec& v, const Pose2d& start, Vec2f goal,
+                   const WallGrid& walls, Track* out, uint32_t* gear_changes) {
+    const double turning_radius = v.wheelbase / std::tan(v.max_steer);
+    const double margins[][2] = {{1.1, 0.3}, {1.05, 0.15}, {1.0, 0.0}};
+    std::vector<PathPiece> pieces(4096);
+    for (const auto& m : margins) {
+        DirectionalAStarSettings s = directionalAStarDefaults();
+        s.turning_radius = turning_radius * m[0];
+        s.vehicle_radius = v.radius + m[1];
+        s.allow_reverse = true;
+        s.max_expansions = 2000000;
+        DirectionalGrid grid;
+        size_t bytes = 0;
+        if (directionalGridForLayer(level.footprint, layer, s.cell_size, &grid) != Status::Ok ||
+            directionalAStarWorkspaceSize(s, grid, &bytes) != Status::Ok)
+            return false;
+        std::vector<uint64_t> memory((bytes + 7) / 8);
+        DirectionalAStar* search = nullptr;
+        if (directionalAStarInit(s, grid, level.footprint, layer, memory.data(), bytes, &search) !=
+            Status::Ok)
+            return false;
+        DirectionalAStarResult result{};
+        const Status st = directionalAStarFindPath(search, {start, goal.x, goal.y, 0.0, false}, pieces.data(),
+                                                   uint32_t(pieces.size()), &result);
+        if (st != Status::Ok) continue;
+        // Each piece sampled every <= 0.25 m, its end included, so every cusp is a polyline vertex.
+        Track t;
+        t.points.push_back(Vec2f{float(pieces[0].start.x), float(pieces[0].start.y)});
+        for (uint32_t i = 0; i < result.piece_count; ++i) {
+            const PathPiece& p = pieces[i];
+            const int n = std::max(1, int(std::ceil(p.length / 0.25)));
+            for (int k = 1; k <= n; ++k) {
+                PathSample q;
+                pathSampleAtDistance(&p, 1, p.length * k / n, &q);
+                const Vec2f v2{float(q.x), float(q.y)};
+                if (std::hypot(v2.x - t.points.back().x, v2.y - t.points.back().y) <= 1e-3) continue;
+                t.points.push_back(v2);
+                t.gears.push_back(int8_t(p.direction < 0 ? -1 : 1));
+            }
+        }
+        if (t.points.size() < 2) continue;
+        finishTrack(walls, v.radius, &t);
+        *out = std::move(t);
+        *gear_changes = result.gear_changes;
+        return true;
+    }
+    return false;
+}
+
 struct Trial {
     bool arrived = false;
     double first_stuck_time = -1; // s, or -1 without a stuck event
     Vec2f first_stuck_at{0, 0};
-    uint32_t stuck = 0, teleports = 0, backoffs = 0;
+    uint32_t stuck = 0, teleports = 0, backoffs = 0, gear_changes = 0;
     double time = 0, cte_sum = 0, speed_sum = 0;
     uint64_t steps = 0, inside = 0;
     std::vector<Vec2f> trajectory;
@@ -193,20 +255,22 @@ struct SimOptions {
     double time_base = 30, time_per_metre = 2; // time limit = base + per_metre * route length
 };
 
-Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, const FollowerSettings& settings,
-            const SimOptions& sim) {
+// The vehicle starts at `start` (the findPath route's first point, facing along its first segment)
+// whatever track it is given: a planned track with gears starts on the lattice near it.
+Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const WallGrid& walls,
+            const FollowerSettings& settings, const SimOptions& sim) {
     Trial trial;
     const uint32_t n = uint32_t(track.points.size());
+    const int8_t* gears = track.gears.empty() ? nullptr : track.gears.data();
     FollowerState state;
-    if (followerStart(track.points.data(), n, &state) != Status::Ok) return trial;
-    double x = track.points[0].x, y = track.points[0].y;
-    double heading = std::atan2(track.points[1].y - y, track.points[1].x - x), speed = 0, steer = 0;
+    if (followerStartGears(track.points.data(), gears, n, &state) != Status::Ok) return trial;
+    double x = start.x, y = start.y, heading = start.heading, speed = 0, steer = 0;
     const double limit = sim.time_base + sim.time_per_metre * track.cumulative.back();
     size_t near = 0;
     for (double t = 0; t < limit; t += sim.dt) {
         FollowerCommand cmd;
-        if (followerStep(settings, track.points.data(), n, FollowerVehicle{x, y, heading, speed}, sim.dt,
-                         &state, &cmd) != Status::Ok)
+        if (followerStepGears(settings, track.points.data(), gears, n, FollowerVehicle{x, y, heading, speed},
+                              sim.dt, &state, &cmd) != Status::Ok)
             break;
         // Metrics of this frame.
         while (near + 1 < track.cumulative.size() && track.cumulative[near + 1] <= cmd.progress)
@@ -227,10 +291,11 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
             std::fprintf(
                 stderr,
                 "t %.2f x %.2f y %.2f hdg %.3f v %.2f steer %.3f | thr %.2f kappa %.3f vt %.2f kmax %.3f "
-                "prog %.2f cte %.2f wall %.2f%s%s stuck %u\n",
+                "prog %.2f cte %.2f wall %.2f%s%s%s stuck %u\n",
                 t, x, y, heading, speed, steer, cmd.throttle, cmd.curvature, cmd.target_speed,
                 cmd.max_curvature, cmd.progress, cmd.cross_track_error, walls.distance(x, y, 5.0),
-                cmd.reversing ? " REV" : "", cmd.teleport ? " TELEPORT" : "", state.stuck_events);
+                cmd.gear < 0 ? " GEAR-R" : "", cmd.reversing ? " REV" : "", cmd.teleport ? " TELEPORT" : "",
+                state.stuck_events);
         if (cmd.arrived) {
             trial.arrived = true;
             trial.time = t;
@@ -267,6 +332,7 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
     trial.stuck = state.stuck_events;
     trial.teleports = state.teleport_events;
     trial.backoffs = state.backoff_events;
+    trial.gear_changes = state.gear_changes;
     trial.trajectory.push_back(Vec2f{float(x), float(y)});
     return trial;
 }
@@ -275,7 +341,7 @@ Trial drive(const VehicleSpec& v, const Track& track, const WallGrid& walls, con
 struct Column {
     std::string name;
     uint32_t trials = 0, stuck_trials = 0, stuck = 0, teleports = 0, backoffs = 0, arrived = 0,
-             clean_arrivals = 0;
+             clean_arrivals = 0, gear_changes = 0;
     uint32_t stuck_by_vehicle[kVehicleCount] = {};
     double cte_sum = 0, time_sum = 0, speed_sum = 0;
     uint64_t steps = 0, inside = 0;
@@ -285,6 +351,7 @@ struct Column {
         stuck += t.stuck;
         teleports += t.teleports;
         backoffs += t.backoffs;
+        gear_changes += t.gear_changes;
         arrived += t.arrived ? 1 : 0;
         clean_arrivals += t.arrived && t.stuck == 0 ? 1 : 0;
         stuck_by_vehicle[vehicle] += t.stuck;
@@ -319,8 +386,9 @@ std::string polylineSvg(const std::vector<Vec2f>& pts, double minx, double maxy,
     return o.str();
 }
 
-void writeSvg(const std::string& path, const WallGrid& walls, const Track& track, const Trial& baseline,
-              const Trial& clearway) {
+// `planned` (may be null): the clearway columns' planned gear-turn route, drawn dashed over the route.
+void writeSvg(const std::string& path, const WallGrid& walls, const Track& track, const Track* planned,
+              const Trial& baseline, const Trial& clearway) {
     double minx = 1e300, miny = 1e300, maxx = -1e300, maxy = -1e300;
     for (const auto& w : walls.walls)
         for (const auto& p : {w.a, w.b}) {
@@ -342,11 +410,16 @@ void writeSvg(const std::string& path, const WallGrid& walls, const Track& track
           << (w.b.x - minx) * scale << "\" y2=\"" << (maxy - w.b.y) * scale
           << "\" stroke=\"black\" stroke-width=\"2\"/>\n";
     f << polylineSvg(track.points, minx, maxy, scale, "stroke=\"#999\" stroke-width=\"4\"");
+    if (planned)
+        f << polylineSvg(planned->points, minx, maxy, scale,
+                         "stroke=\"#9ecae1\" stroke-width=\"3\" stroke-dasharray=\"6,4\"");
     f << polylineSvg(baseline.trajectory, minx, maxy, scale, "stroke=\"#d62728\" stroke-width=\"1.5\"");
     f << polylineSvg(clearway.trajectory, minx, maxy, scale, "stroke=\"#1f77b4\" stroke-width=\"1.5\"");
     f << "<text x=\"8\" y=\"18\" font-family=\"sans-serif\" font-size=\"14\">grey: route, red: baseline, "
          "blue: "
-         "clearway follower</text>\n</svg>\n";
+         "clearway follower"
+      << (planned ? ", dashed: planned multi-point turn (Directional A* with reverse)" : "")
+      << "</text>\n</svg>\n";
 }
 
 } // namespace
@@ -363,6 +436,7 @@ int main(int argc, char** argv) {
     bool list_trials = false;
     int only_route = -1;
     std::string only_vehicle, trace;
+    std::string gear_turns = "cusps";
     SimOptions sim;
     cli::CommonFlags flags;
     app.add_option("--levels", levels, "Level meshes (OBJ, glTF, ...)")->required();
@@ -380,6 +454,12 @@ int main(int argc, char** argv) {
     app.add_option("--vehicle", only_vehicle, "Only drive this vehicle (car, truck, ...)");
     app.add_option("--trace", trace, "Print every frame of this controller's trials to stderr")
         ->check(CLI::IsMember({"baseline", "clearway"}));
+    app.add_option("--gear-turns", gear_turns,
+                   "Clearway columns: plan a Directional A* route with reverse moves (multi-point turns) "
+                   "where the findPath route bends tighter than the vehicle turns (tight), only where that "
+                   "route needs a gear change (cusps), or never (off)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"tight", "cusps", "off"}));
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
 
@@ -410,7 +490,8 @@ int main(int argc, char** argv) {
             return 3;
         }
         L.scratch_memory.resize(scratch_bytes);
-        if (pathScratchInit(L.view, L.scratch_memory.data(), scratch_bytes, &L.scratch) != Status::Ok)
+        if (pathScratchInit(L.view, L.scratch_memory.data(), scratch_bytes, &L.scratch) != Status::Ok ||
+            roadmapFootprint(L.view, &L.footprint) != Status::Ok)
             return 3;
         for (uint32_t layer = 0; layer < result.roadmap.footprint.layers.size(); ++layer) {
             L.walls.emplace_back();
@@ -473,6 +554,7 @@ int main(int argc, char** argv) {
     // 6 m chords is about half the arc's curvature, so a_lat = traction / 2 is the true lateral limit.
     Column cols[5] = {{"baseline"}, {"clearway"}, {"clearway_tuned"}, {"baseline_raw"}, {"clearway_raw"}};
     std::vector<std::string> trial_lines;
+    uint32_t planned_routes = 0; // vehicle routes the clearway columns drive as planned gear turns
     auto listTrial = [&](size_t ri, size_t vi, const char* controller, const Trial& t) {
         if (!list_trials) return;
         char line[256];
@@ -504,21 +586,47 @@ int main(int argc, char** argv) {
             SimOptions sim_b = sim, sim_c = sim;
             sim_b.trace = trace == "baseline";
             sim_c.trace = trace == "clearway";
-            const Trial b = drive(kVehicles[vi], r.smooth[vi], walls, baseline_settings, sim_b);
-            const Trial c = drive(kVehicles[vi], r.smooth[vi], walls, clearway, sim_c);
+            const Track& route = r.smooth[vi];
+            const Pose2d start{
+                route.points[0].x, route.points[0].y,
+                std::atan2(route.points[1].y - route.points[0].y, route.points[1].x - route.points[0].x)};
+            // The clearway columns drive a planned multi-point turn where the route bends tighter than
+            // the vehicle can turn; the baseline (the paper's heuristic) cannot follow gear changes.
+            const Track* smooth = &route;
+            const Track* raw_track = &r.raw[vi];
+            Track planned;
+            uint32_t planned_changes = 0;
+            if (gear_turns != "off" && route.min_radius < clearway.turning_radius &&
+                planGearTurns(baked[r.level], r.layer, kVehicles[vi], start, route.points.back(), walls,
+                              &planned, &planned_changes) &&
+                (gear_turns == "tight" || planned_changes > 0)) {
+                smooth = raw_track = &planned;
+                ++planned_routes;
+                // Drivable by construction: the 0.75-radius look-ahead floor (for routes tighter than the
+                // vehicle) would cut the planned turns' insides by ~0.6 m; 0.5 follows them.
+                clearway.turning_lookahead = tuned.turning_lookahead = kPlannedTurningLookahead;
+            }
+            const Trial b = drive(kVehicles[vi], start, route, walls, baseline_settings, sim_b);
+            const Trial c = drive(kVehicles[vi], start, *smooth, walls, clearway, sim_c);
             listTrial(ri, vi, "baseline", b);
-            listTrial(ri, vi, "clearway", c);
+            listTrial(ri, vi, smooth == &planned ? "clearway+gears" : "clearway", c);
             cols[0].add(vi, b);
             cols[1].add(vi, c);
-            cols[2].add(vi, drive(kVehicles[vi], r.smooth[vi], walls, tuned, sim));
+            cols[2].add(vi, drive(kVehicles[vi], start, *smooth, walls, tuned, sim));
             if (raw) {
-                cols[3].add(vi, drive(kVehicles[vi], r.raw[vi], walls, baseline_settings, sim));
-                cols[4].add(vi, drive(kVehicles[vi], r.raw[vi], walls, clearway, sim));
+                // The raw polyline's first segment may leave at another angle than the route's arc.
+                const Track& rt = r.raw[vi];
+                const Pose2d raw_start{
+                    rt.points[0].x, rt.points[0].y,
+                    std::atan2(rt.points[1].y - rt.points[0].y, rt.points[1].x - rt.points[0].x)};
+                cols[3].add(vi, drive(kVehicles[vi], raw_start, rt, walls, baseline_settings, sim));
+                cols[4].add(vi, drive(kVehicles[vi], raw_track == &planned ? start : raw_start, *raw_track,
+                                      walls, clearway, sim));
             }
             if (!svg_dir.empty())
                 writeSvg(svg_dir + "/" + baked[r.level].name + "_route" + std::to_string(ri) + "_" +
                              kVehicles[vi].name + ".svg",
-                         walls, r.smooth[vi], b, c);
+                         walls, r.smooth[vi], smooth == &planned ? &planned : nullptr, b, c);
         }
     }
     const size_t ncols = raw ? 5 : 3;
@@ -531,7 +639,9 @@ int main(int argc, char** argv) {
     const double tuned_time_ratio = cols[0].timeMean() > 0 ? cols[2].timeMean() / cols[0].timeMean() : 0.0;
 
     if (flags.json) {
-        std::printf("{\"routes\": %zu, \"vehicles\": [", routes.size());
+        std::printf(
+            "{\"routes\": %zu, \"gear_turns\": \"%s\", \"planned_gear_turn_routes\": %u, \"vehicles\": [",
+            routes.size(), gear_turns.c_str(), planned_routes);
         for (size_t vi = 0; vi < kVehicleCount; ++vi)
             std::printf(
                 "%s{\"name\": \"%s\", \"radius\": %g, \"wheelbase\": %g, \"max_steer\": %g, \"steer_rate\": "
@@ -544,13 +654,13 @@ int main(int argc, char** argv) {
             const Column& c = cols[ci];
             std::printf(
                 "%s\"%s\": {\"trials\": %u, \"stuck_trials\": %u, \"stuck_events\": %u, \"teleports\": %u, "
-                "\"backoffs\": %u, "
+                "\"backoffs\": %u, \"gear_changes\": %u, "
                 "\"arrived\": %u, \"arrived_without_stuck\": %u, \"cross_track_error_mean\": %.4f, "
                 "\"time_mean\": %.3f, \"inside_corridor_percent\": %.2f, \"speed_mean\": %.4f, "
                 "\"stuck_by_vehicle\": [",
                 ci ? ", " : "", jsonEscape(c.name).c_str(), c.trials, c.stuck_trials, c.stuck, c.teleports,
-                c.backoffs, c.arrived, c.clean_arrivals, c.cteMean(), c.timeMean(), c.insidePercent(),
-                c.speedMean());
+                c.backoffs, c.gear_changes, c.arrived, c.clean_arrivals, c.cteMean(), c.timeMean(),
+                c.insidePercent(), c.speedMean());
             for (size_t vi = 0; vi < kVehicleCount; ++vi)
                 std::printf("%s{\"vehicle\": \"%s\", \"stuck_events\": %u}", vi ? ", " : "",
                             kVehicles[vi].name, c.stuck_by_vehicle[vi]);
@@ -566,8 +676,9 @@ int main(int argc, char** argv) {
     for (const std::string& line : trial_lines)
         std::printf("%s\n", line.c_str());
     if (!trial_lines.empty()) std::printf("\n");
-    std::printf("Table I: %zu routes x %zu vehicles = %u trials per controller (dt %.3f s)\n\n",
-                routes.size(), kVehicleCount, cols[0].trials, sim.dt);
+    std::printf("Table I: %zu routes x %zu vehicles = %u trials per controller (dt %.3f s); clearway columns "
+                "drive %u planned gear-turn routes (--gear-turns %s)\n\n",
+                routes.size(), kVehicleCount, cols[0].trials, sim.dt, planned_routes, gear_turns.c_str());
     std::printf("| %-28s |", "");
     for (size_t ci = 0; ci < ncols; ++ci)
         std::printf(" %12s |", cols[ci].name.c_str());
@@ -591,6 +702,7 @@ int main(int argc, char** argv) {
     rowU("stuck events", [](const Column& c) { return c.stuck; });
     rowU("teleports", [](const Column& c) { return c.teleports; });
     rowU("back-offs (wall ahead)", [](const Column& c) { return c.backoffs; });
+    rowU("planned gear changes", [](const Column& c) { return c.gear_changes; });
     rowU("arrived", [](const Column& c) { return c.arrived; });
     rowD("cross-track error mean (m)", [](const Column& c) { return c.cteMean(); });
     rowD("time mean (s)", [](const Column& c) { return c.timeMean(); });

@@ -176,9 +176,15 @@ double baselineSpeedAt(const BaselineSpeedSettings& s, const Vec2f* path, uint32
     return clampTo(v, s.min_speed, s.max_speed);
 }
 
-// Closest point to `p` on the segments around the previous progress.
-void project(const Vec2f* path, uint32_t count, Point2d p, double window, FollowerState* st, double* cte) {
+// Closest point to `p` on the segments around the previous progress, from segment `first` on
+// (`count` ends at the current piece: a path with gears doubles back at its cusps).
+void project(const Vec2f* path, uint32_t count, uint32_t first, Point2d p, double window, FollowerState* st,
+             double* cte) {
     Cursor c = locate(path, count, st->progress - window, st->segment, st->segment_start);
+    while (c.segment < first) {
+        c.segment_start += segmentLength(path, c.segment);
+        ++c.segment;
+    }
     const double end = st->progress + window;
     double best_d2 = INFINITY, best_s = st->progress, best_gap = INFINITY;
     Cursor best = c;
@@ -211,15 +217,48 @@ void project(const Vec2f* path, uint32_t count, Point2d p, double window, Follow
 }
 
 // Reverse with opposite lock: it swings the nose towards the path. The curvature flips with the
-// wheel angle (yaw rate = speed * curvature, and the speed is now negative).
+// wheel angle (yaw rate = speed * curvature, and the speed is now negative). On a reverse piece
+// the same escape drives forwards.
 void reverseCommand(const StuckSettings& stuck, FollowerState* state, FollowerCommand* cmd) {
     cmd->reversing = true;
-    cmd->throttle = -stuck.reverse_throttle;
+    cmd->throttle = -state->gear * stuck.reverse_throttle;
     cmd->steer = -cmd->steer;
     cmd->curvature = -cmd->curvature;
     state->speed.integral = 0.0;
     state->has_last = false; // grip is learned driving forwards only
 }
+
+// Makes the piece around `segment` (whose start is at arc length `segment_start`) the current one:
+// the run of segments in its gear. Without gears the whole path is one forward piece.
+void enterPiece(const Vec2f* path, const int8_t* gears, uint32_t count, uint32_t segment,
+                double segment_start, FollowerState* st) {
+    const bool reverse = gears && gears[segment] < 0;
+    uint32_t first = segment, last = segment;
+    double begin = segment_start;
+    if (gears) {
+        while (first > 0 && (gears[first - 1] < 0) == reverse) {
+            --first;
+            begin -= segmentLength(path, first);
+        }
+        while (last + 2 < count && (gears[last + 1] < 0) == reverse)
+            ++last;
+    } else {
+        first = 0;
+        last = count - 2;
+    }
+    double end = segment_start;
+    for (uint32_t i = segment; i <= last; ++i)
+        end += segmentLength(path, i);
+    st->gear = reverse ? -1 : 1;
+    st->piece_first = first;
+    st->piece_last = last;
+    st->piece_begin = first == 0 ? 0.0 : begin;
+    st->piece_end = last + 2 == count ? st->path_length : end; // the path's end exactly as before
+}
+
+Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                        uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
+                        FollowerCommand* out);
 
 } // namespace
 
@@ -255,6 +294,9 @@ FollowerSettings followerDefaults() {
     s.turning_radius = 0.0;
     s.initial_lateral_accel = 0.1;
     s.saturated_speed = 3.0;
+    s.turning_lookahead = 0.75;
+    s.cusp_distance = 0.5;
+    s.cusp_speed = 0.1;
     return s;
 }
 
@@ -334,25 +376,77 @@ double steeringCommand(const SteeringSettings& s, double curvature) {
 }
 
 Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state) {
+    return followerStartGears(path, nullptr, count, state);
+}
+
+Status followerStartGears(const Vec2f* path, const int8_t* gears, uint32_t count, FollowerState* state) {
     if (!state || !validPath(path, count)) return Status::InvalidArgument;
     *state = FollowerState{};
     state->path_length = polylineLength(path, count);
     state->point_count = count;
+    state->geared = gears != nullptr;
+    enterPiece(path, gears, count, 0, 0.0, state);
     return Status::Ok;
 }
 
 Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_t count,
                     const FollowerVehicle& vehicle, double dt, FollowerState* state, FollowerCommand* out) {
+    return followerStepGears(settings, path, nullptr, count, vehicle, dt, state, out);
+}
+
+Status followerStepGears(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                         uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
+                         FollowerCommand* out) {
     if (!state || !out || !validPath(path, count) || count != state->point_count || !finite(dt) || dt < 0.0 ||
         !finite(vehicle.x) || !finite(vehicle.y) || !finite(vehicle.heading) || !finite(vehicle.speed) ||
-        !validTargetSpeedSettings(settings.target_speed))
+        !validTargetSpeedSettings(settings.target_speed) || (gears != nullptr) != state->geared)
         return Status::InvalidArgument;
+    return followerStepImpl(settings, path, gears, count, vehicle, dt, state, out);
+}
+
+namespace {
+
+Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                        uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
+                        FollowerCommand* out) {
     FollowerCommand cmd{};
     const Point2d position{vehicle.x, vehicle.y};
-    const Pose2d pose{vehicle.x, vehicle.y, vehicle.heading};
 
     double cte = 0.0;
-    project(path, count, position, settings.search_window, state, &cte);
+    // Points up to the end of the current piece: nothing beyond a cusp is projected on or looked at.
+    uint32_t piece_count = state->piece_last + 2;
+    project(path, piece_count, state->piece_first, position, settings.search_window, state, &cte);
+    if (gears && piece_count < count) {
+        // A cusp: stopped on it (or pressed against something just short of it) -> next gear.
+        const double left = state->piece_end - state->progress;
+        if (state->cusp_pending ||
+            (left <= settings.cusp_distance && std::fabs(vehicle.speed) <= settings.cusp_speed)) {
+            const uint32_t next = state->piece_last + 1;
+            const double begin = state->piece_end;
+            enterPiece(path, gears, count, next, begin, state);
+            state->piece_begin = begin;
+            state->progress = begin;
+            state->segment = next;
+            state->segment_start = begin;
+            state->cusp_pending = false;
+            state->speed.integral = 0.0;
+            state->blocked_for = 0.0;
+            state->backoff_left = 0.0;
+            state->reverse_left = 0.0;
+            state->window_time = 0.0; // a planned stop is no stuck sign
+            state->window_progress = begin;
+            state->has_last = false;
+            ++state->gear_changes;
+            piece_count = state->piece_last + 2;
+            project(path, piece_count, state->piece_first, position, settings.search_window, state, &cte);
+        }
+    }
+    const bool final_piece = piece_count == count;
+    const double gear = state->gear < 0 ? -1.0 : 1.0;
+    cmd.gear = state->gear;
+    // Reversing, the vehicle drives its reversed pose forwards: speed along the travel direction.
+    const Pose2d pose{vehicle.x, vehicle.y, gear < 0.0 ? vehicle.heading + kPi : vehicle.heading};
+    const double travel_speed = gear * vehicle.speed;
     if (state->progress > state->best_progress) state->best_progress = state->progress;
     cmd.progress = state->progress;
     cmd.cross_track_error = cte;
@@ -398,26 +492,37 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         speed_settings.lateral_accel =
             std::fmin(speed_settings.lateral_accel, kBezierCurvatureRatio * state->learned_lateral_accel);
 
-    // Target speed, then capped so the vehicle can brake to a stop at the path's end.
+    // Target speed, then capped so the vehicle can brake to a stop at the piece's end (path end or cusp).
     double target = 0.0;
     if (settings.mode == TargetSpeedMode::Bezier)
-        target = targetSpeedAt(speed_settings, path, count, position, here, &cmd.max_curvature);
+        target = targetSpeedAt(speed_settings, path, piece_count, position, here, &cmd.max_curvature);
     else
-        target = baselineSpeedAt(settings.baseline_speed, path, count, pose, here);
-    const double remaining = std::fmax(0.0, state->path_length - state->progress);
+        target = baselineSpeedAt(settings.baseline_speed, path, piece_count, pose, here);
+    const double remaining = std::fmax(0.0, state->piece_end - state->progress);
     target = std::fmin(target, std::sqrt(2.0 * settings.stop_decel * remaining));
-    cmd.arrived = remaining <= settings.arrive_distance;
-    if (cmd.arrived) target = 0.0;
+    cmd.arrived = final_piece && remaining <= settings.arrive_distance;
+    const bool at_cusp = !final_piece && remaining <= settings.cusp_distance;
+    if (cmd.arrived || at_cusp) target = 0.0;
     cmd.target_speed = target;
 
-    // Pure pursuit on the point one look-ahead distance further along the path.
+    // Pure pursuit on the point one look-ahead distance further along the piece; past a cusp the
+    // target runs on along the piece's last tangent (not back along the next piece).
     const SteeringSettings& steer = settings.steering;
-    const double min_lookahead = std::fmax(steer.min_lookahead, 0.75 * settings.turning_radius);
+    const double min_lookahead =
+        std::fmax(steer.min_lookahead, settings.turning_lookahead * settings.turning_radius);
     const double lookahead = clampTo(steer.lookahead_time * std::fabs(vehicle.speed), min_lookahead,
                                      std::fmax(min_lookahead, steer.max_lookahead));
-    cmd.target_point =
-        pointOf(path, locate(path, count, state->progress + lookahead, here.segment, here.segment_start));
-    cmd.curvature = purePursuitCurvature(pose, cmd.target_point);
+    const double ahead = state->progress + lookahead;
+    const Cursor target_cursor = locate(path, piece_count, ahead, here.segment, here.segment_start);
+    cmd.target_point = pointOf(path, target_cursor);
+    if (!final_piece && ahead > state->piece_end) {
+        const Point2d a = at(path, state->piece_last), b = at(path, state->piece_last + 1);
+        const double len = dist(a, b), beyond = ahead - state->piece_end;
+        if (len > 0.0)
+            cmd.target_point = Point2d{b.x + (b.x - a.x) / len * beyond, b.y + (b.y - a.y) / len * beyond};
+    }
+    // Reversing: the reversed pose's curvature, flipped for the wheels (yaw rate = speed * curvature).
+    cmd.curvature = gear * purePursuitCurvature(pose, cmd.target_point);
     cmd.steer = steeringCommand(steer, cmd.curvature);
     // Asking for more than full lock: no speed follows this path, so run wide slowly, not into a wall.
     if (settings.turning_radius > 0.0 && settings.saturated_speed > 0.0 &&
@@ -439,24 +544,28 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
         *out = cmd;
         return Status::Ok;
     }
-    cmd.throttle = speedControlStep(settings.speed_control, &state->speed, target - vehicle.speed, dt);
+    cmd.throttle = gear * speedControlStep(settings.speed_control, &state->speed, target - travel_speed, dt);
     if (state->backoff_left > 0.0) {
         state->backoff_left -= dt;
         reverseCommand(stuck, state, &cmd);
-    } else if (settings.blocked_time > 0.0 && !cmd.arrived && cmd.throttle > 0.3 &&
+    } else if (settings.blocked_time > 0.0 && !cmd.arrived && gear * cmd.throttle > 0.3 &&
                std::fabs(vehicle.speed) < 0.2) {
         state->blocked_for += dt;
         if (state->blocked_for >= settings.blocked_time) {
             state->blocked_for = 0.0;
-            state->backoff_left = stuck.reverse_time;
-            ++state->backoff_events;
+            if (gears && !final_piece && remaining <= settings.arrive_distance) {
+                state->cusp_pending = true; // close enough to the cusp: the next gear backs away anyway
+            } else {
+                state->backoff_left = stuck.reverse_time;
+                ++state->backoff_events;
+            }
         }
     } else {
         state->blocked_for = 0.0;
     }
     state->last_heading = vehicle.heading;
     state->last_curvature = cmd.curvature;
-    state->has_last = !cmd.reversing;
+    state->has_last = !cmd.reversing && gear > 0.0; // grip is learned driving forwards only
     if (cmd.arrived) {
         state->window_time = 0.0;
         state->window_progress = state->progress;
@@ -480,7 +589,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
             state->backoff_left = 0.0;
             reverseCommand(stuck, state, &cmd);
         } else {
-            // Last resort: a pose on the path ahead, facing along it.
+            // Last resort: a pose on the path ahead, facing along it (nose first in its gear).
             ++state->teleport_events;
             state->attempts = 0;
             state->backoff_left = 0.0;
@@ -489,9 +598,18 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
                 locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
             const Point2d p = pointOf(path, c);
             const Point2d a = at(path, c.segment), b = at(path, c.segment + 1);
+            const bool reverse = gears && gears[c.segment] < 0;
             cmd.teleport = true;
-            cmd.teleport_pose = Pose2d{p.x, p.y, std::atan2(b.y - a.y, b.x - a.x)};
+            cmd.teleport_pose = Pose2d{p.x, p.y, std::atan2(b.y - a.y, b.x - a.x) + (reverse ? kPi : 0.0)};
             cmd.throttle = 0.0;
+            if (gears) {
+                // The projection stays on one piece: move it to the piece the vehicle lands on.
+                if (c.segment > state->piece_last) ++state->gear_changes;
+                enterPiece(path, gears, count, c.segment, c.segment_start, state);
+                state->progress = c.segment_start + c.offset;
+                state->segment = c.segment;
+                state->segment_start = c.segment_start;
+            }
         }
         state->window_time = 0.0;
         state->window_progress = state->progress;
@@ -500,5 +618,7 @@ Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_
     *out = cmd;
     return Status::Ok;
 }
+
+} // namespace
 
 } // namespace clearway

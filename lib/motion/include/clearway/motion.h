@@ -208,13 +208,16 @@ struct FollowerSettings {
     // 0 disables it (the baseline).
     double blocked_time;
     // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown
-    // (the baseline). Used three ways: the look-ahead distance is at least 0.75 of it (pure pursuit
-    // on a nearer point asks for more than full lock at every small heading error, so a wide vehicle
+    // (the baseline). Used three ways: the look-ahead distance is at least turning_lookahead of it (pure
+    // pursuit on a nearer point asks for more than full lock at every small heading error, so a wide vehicle
     // turns in too late); while pure pursuit asks for more than full lock the target speed is at most
     // saturated_speed (no speed follows that path: run wide slowly instead of into a wall); and
     // steering at full lock is not taken for a slide by the grip learning.
     double turning_radius;
     double saturated_speed; // m/s, 0 = no cap
+    // The look-ahead floor as a fraction of turning_radius (0.75). A path planned for the turning
+    // radius (Directional A*) is drivable as it is: a lower floor (cw-drive: 0.5) cuts its turns less.
+    double turning_lookahead;
     // a_lat assumed before the vehicle has shown any grip (<= target_speed.lateral_accel; 0 = trust
     // lateral_accel at once). Turning without sliding raises it to 1.5x the lateral acceleration held
     // (as a_lat, see the next line), up to lateral_accel: a low-traction vehicle meets its first
@@ -222,9 +225,15 @@ struct FollowerSettings {
     // Grip is measured as true lateral acceleration; Algorithm 1's Bezier through 6 m chords has about
     // half an arc's curvature, so a grip of G g corresponds to a_lat = G / 2 (learned and shown alike).
     double initial_lateral_accel;
+    // Paths with gears (followerStartGears): the vehicle brakes to a stop at each cusp (gear change),
+    // and switches gear once it is within cusp_distance of it below cusp_speed, or when it is pressed
+    // against something within arrive_distance of it (instead of backing off).
+    double cusp_distance; // m
+    double cusp_speed;    // m/s
 };
 // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius
-// unknown (saturated speed 3 m/s once it is set), initial a_lat 0.1.
+// unknown (saturated speed 3 m/s once it is set, look-ahead floor 0.75 of it), initial a_lat 0.1,
+// cusps 0.5 m and 0.1 m/s.
 FollowerSettings followerDefaults();
 FollowerSettings followerBaselineDefaults(); // the paper's baseline: angle heuristic, P-only control
 
@@ -254,9 +263,24 @@ struct FollowerState {
     double backoff_left; // s of backing off still to do
     uint32_t backoff_events;
     double proven_lateral_accel; // largest lateral acceleration held without sliding, fraction of g
+    // The piece being driven: a run of segments in one gear (a gearless path is one forward piece).
+    bool geared;                      // started by followerStartGears with gears
+    bool cusp_pending;                // pressed against something near the cusp: switch next frame
+    int32_t gear;                     // +1 forward, -1 reverse
+    uint32_t piece_first, piece_last; // its first and last segment
+    double piece_begin, piece_end;    // their arc lengths along the whole path
+    uint32_t gear_changes;            // cusps passed since followerStart
 };
 // Resets the state for a new path (a path that changes must be started again).
 Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state);
+// A path with gears, e.g. a Directional A* path with reverse moves: gears[i] is the gear of the
+// segment path[i] -> path[i + 1] (count - 1 entries; < 0 reverse, otherwise forward; null = all
+// forward, the same as followerStart). Runs of one gear are pieces; the follower drives each in its
+// gear (pure pursuit on the reversed pose while reversing), stops at every cusp before switching,
+// and never projects the vehicle onto another piece. Progress is arc length along the whole path,
+// so driving a reverse piece is progress for the stuck manager. While reversing on plan, the stuck
+// manager and the back-off escape forwards.
+Status followerStartGears(const Vec2f* path, const int8_t* gears, uint32_t count, FollowerState* state);
 
 struct FollowerVehicle {
     double x, y;    // reference point (the rear axle for exact pure pursuit), metres
@@ -277,11 +301,17 @@ struct FollowerCommand {
     bool teleport;            // the game should move the vehicle to teleport_pose now
     bool arrived;
     Pose2d teleport_pose;
+    int32_t gear; // of the piece being driven: +1 forward, -1 reverse (the throttle's sign follows it)
 };
 // One frame: dt seconds since the last call. InvalidArgument for bad input or a path whose point
 // count differs from followerStart's.
 Status followerStep(const FollowerSettings& settings, const Vec2f* path, uint32_t count,
                     const FollowerVehicle& vehicle, double dt, FollowerState* state, FollowerCommand* out);
+// The same for a path started with followerStartGears: pass the same gears (null when started
+// without). InvalidArgument when gears are given to a state started without them or vice versa.
+Status followerStepGears(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                         uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
+                         FollowerCommand* out);
 // ===== end follower =====
 
 // ===== directional a* =====
