@@ -65,9 +65,11 @@ RoadmapPoint closestOnEdge(const fb::Roadmap& rm, uint32_t edge, P p) {
 }
 
 // Up to `max` nearest usable edges (one point each), sorted by distance: grid cells in growing
-// square rings around p until the ring's distance exceeds the max-th best.
-uint32_t nearestCandidates(const fb::Roadmap& rm, uint32_t layer, P p, double radius, RoadmapPoint* out,
-                           uint32_t max) {
+// square rings around p until the ring's distance exceeds the max-th best. With a scratch, its
+// per-edge copy decides usability, and an edge whose bounding box is already farther than the
+// max-th best is not measured (it would be rejected below anyway).
+uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, uint32_t layer, P p,
+                           double radius, RoadmapPoint* out, uint32_t max) {
     const fb::EdgeGrid* grid = rm.grid();
     const double cs = grid->cell_size(), min_x = grid->min_x(), min_y = grid->min_y();
     const int64_t nx = grid->cells_x(), ny = grid->cells_y();
@@ -78,13 +80,28 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, uint32_t layer, P p, double ra
     const int64_t ci = cellOf((p.x - min_x) / cs, nx), cj = cellOf((p.y - min_y) / cs, ny);
     const auto* start = grid->cell_start();
     const auto* cell_edges = grid->cell_edges();
+    const uint32_t* layer_start =
+        scratch ? scratch->snap_cell_start + size_t(layer) * size_t(nx * ny + 1) : nullptr;
     uint32_t count = 0;
+    // Far above the rounding of both distances, so the box test never rejects an edge that the
+    // exact comparison below would keep.
+    const double margin = 1e-9 * (1.0 + std::fabs(p.x) + std::fabs(p.y));
 
     auto consider = [&](uint32_t edge) {
+        if (scratch) {
+            const EdgeSnap& es = scratch->edge_snap[edge];
+            if (!(es.min_clearance >= radius)) return; // the layer list holds only this layer's edges
+            if (count == max) {
+                // Ternaries, not std::fmax (a library call here); all values are finite.
+                const double dx = es.x0 > p.x ? es.x0 - p.x : (p.x > es.x1 ? p.x - es.x1 : 0.0);
+                const double dy = es.y0 > p.y ? es.y0 - p.y : (p.y > es.y1 ? p.y - es.y1 : 0.0);
+                if (std::sqrt(dx * dx + dy * dy) - margin > out[max - 1].distance) return;
+            }
+        } else if (!usableForSnap(rm, *rm.edges()->Get(edge), layer, radius)) {
+            return;
+        }
         for (uint32_t i = 0; i < count; ++i)
             if (out[i].edge == edge) return; // already measured over its whole polyline
-        const fb::RoadmapEdge* e = rm.edges()->Get(edge);
-        if (!usableForSnap(rm, *e, layer, radius)) return;
         const RoadmapPoint c = closestOnEdge(rm, edge, p);
         if (count == max && c.distance >= out[max - 1].distance) return;
         uint32_t i = count < max ? count++ : max - 1;
@@ -95,6 +112,11 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, uint32_t layer, P p, double ra
     auto visit = [&](int64_t i, int64_t j) {
         if (i < 0 || j < 0 || i >= nx || j >= ny) return;
         const uint32_t c = uint32_t(j * nx + i);
+        if (layer_start) {
+            for (uint32_t k = layer_start[c], end = layer_start[c + 1]; k < end; ++k)
+                consider(scratch->snap_cell_edges[k]);
+            return;
+        }
         for (uint32_t k = start->Get(c), end = start->Get(c + 1); k < end; ++k)
             consider(cell_edges->Get(k));
     };
@@ -247,7 +269,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
     auto visible = [&](const RoadmapPoint& c) {
         return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
     };
-    uint32_t n = nearestCandidates(rm, layer, p, radius, candidates, kSnapCandidates);
+    uint32_t n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, kSnapCandidates);
     for (uint32_t i = 0; i < n; ++i) {
         if (visible(candidates[i])) {
             *out = candidates[i];
@@ -255,7 +277,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
             return true;
         }
     }
-    n = nearestCandidates(rm, layer, p, -1.0, candidates, kSnapCandidates);
+    n = nearestCandidates(rm, &scratch, layer, p, -1.0, candidates, kSnapCandidates);
     for (uint32_t i = 0; i < n; ++i) {
         if (double(rm.edges()->Get(candidates[i].edge)->min_clearance()) >= radius) continue; // tried above
         if (!visible(candidates[i])) continue;
@@ -273,16 +295,16 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
 // --- binary heap on f, with positions for decrease-key ---
 
 void heapSwap(PathScratch* s, uint32_t i, uint32_t j) {
-    const uint32_t a = s->heap[i], b = s->heap[j];
+    const HeapEntry a = s->heap[i], b = s->heap[j];
     s->heap[i] = b;
     s->heap[j] = a;
-    s->heap_pos[b] = i;
-    s->heap_pos[a] = j;
+    s->nodes[b.v].heap_pos = i;
+    s->nodes[a.v].heap_pos = j;
 }
 void heapUp(PathScratch* s, uint32_t i) {
     while (i > 0) {
         const uint32_t parent = (i - 1) / 2;
-        if (s->f[s->heap[parent]] <= s->f[s->heap[i]]) break;
+        if (s->heap[parent].f <= s->heap[i].f) break;
         heapSwap(s, i, parent);
         i = parent;
     }
@@ -291,38 +313,39 @@ void heapDown(PathScratch* s, uint32_t i) {
     for (;;) {
         const uint32_t l = 2 * i + 1, r = l + 1;
         uint32_t m = i;
-        if (l < s->heap_size && s->f[s->heap[l]] < s->f[s->heap[m]]) m = l;
-        if (r < s->heap_size && s->f[s->heap[r]] < s->f[s->heap[m]]) m = r;
+        if (l < s->heap_size && s->heap[l].f < s->heap[m].f) m = l;
+        if (r < s->heap_size && s->heap[r].f < s->heap[m].f) m = r;
         if (m == i) return;
         heapSwap(s, i, m);
         i = m;
     }
 }
 uint32_t heapPop(PathScratch* s) {
-    const uint32_t top = s->heap[0];
+    const uint32_t top = s->heap[0].v;
     heapSwap(s, 0, s->heap_size - 1);
     --s->heap_size;
     if (s->heap_size) heapDown(s, 0);
-    s->heap_pos[top] = kClosed;
+    s->nodes[top].heap_pos = kClosed;
     return top;
 }
 
-// Lowers v's cost to g (h added for f); ignores closed vertices and costs that are no better.
-void relax(PathScratch* s, uint32_t v, double g, double h, uint32_t parent) {
-    if (s->stamp[v] == s->generation) {
-        if (s->heap_pos[v] == kClosed || g >= s->g[v]) return;
-        s->g[v] = g;
-        s->f[v] = g + h;
-        s->parent[v] = parent;
-        heapUp(s, s->heap_pos[v]);
+// Lowers v's cost to g (heuristic h(v) added for f); ignores closed vertices and costs that are
+// no better. The heuristic (a square root) is computed once per vertex and only when it is reached.
+template <typename H> void relax(PathScratch* s, uint32_t v, double g, H h, uint32_t parent) {
+    if (s->nodes[v].stamp == s->generation) {
+        if (s->nodes[v].heap_pos == kClosed || g >= s->nodes[v].g) return;
+        s->nodes[v].g = g;
+        s->heap[s->nodes[v].heap_pos].f = g + s->nodes[v].h;
+        s->nodes[v].parent = parent;
+        heapUp(s, s->nodes[v].heap_pos);
         return;
     }
-    s->stamp[v] = s->generation;
-    s->g[v] = g;
-    s->f[v] = g + h;
-    s->parent[v] = parent;
-    s->heap[s->heap_size] = v;
-    s->heap_pos[v] = s->heap_size;
+    s->nodes[v].stamp = s->generation;
+    s->nodes[v].g = g;
+    s->nodes[v].h = h(v);
+    s->nodes[v].parent = parent;
+    s->heap[s->heap_size] = HeapEntry{g + s->nodes[v].h, v};
+    s->nodes[v].heap_pos = s->heap_size;
     heapUp(s, s->heap_size++);
 }
 
@@ -332,9 +355,10 @@ size_t alignUp(size_t v, size_t a) {
 
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
-    size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, area_used, g, f, parent, stamp,
-        heap_pos, heap, route, corners, corner_clearance, relaxed_run, relaxed_requirement, wall_grids,
-        wall_cell_start, wall_cell_items;
+    size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, snap_cell_start,
+        snap_cell_edges, area_used, vertex_xy, nodes, heap, route, corners, corner_clearance, relaxed_run,
+        relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start, wall_solid_segs,
+        wall_seen;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -350,18 +374,19 @@ Layout layoutFor(const fb::Roadmap& rm) {
         return here;
     };
     l.adj_start = take((v + 1) * 4);
-    l.adj = take(2 * e * 4);
+    l.adj = take(2 * e * sizeof(AdjEntry));
     l.blend_start = take((v + 1) * 4);
     l.blend_ids = take(b * 4);
     l.edge_length = take(e * 8);
     l.edge_weight = take(e * 8);
+    l.edge_snap = take(e * sizeof(EdgeSnap));
+    const size_t grid_cells = size_t(rm.grid()->cells_x()) * size_t(rm.grid()->cells_y());
+    l.snap_cell_start = take(sizeOf(rm.footprint()->layers()) * (grid_cells + 1) * 4);
+    l.snap_cell_edges = take(sizeOf(rm.grid()->cell_edges()) * 4);
     l.area_used = take(sizeOf(rm.areas()));
-    l.g = take(v * 8);
-    l.f = take(v * 8);
-    l.parent = take(v * 4);
-    l.stamp = take(v * 4);
-    l.heap_pos = take(v * 4);
-    l.heap = take(v * 4);
+    l.vertex_xy = take(v * sizeof(P));
+    l.nodes = take(v * sizeof(AStarNode));
+    l.heap = take(v * sizeof(HeapEntry));
     l.route = take((e + 2) * 4);
     // Each edge is walked at most once except the start/goal edge (twice, in parts), plus the
     // two endpoints and two snap points.
@@ -370,11 +395,14 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.corner_clearance = take(size_t(l.corner_capacity) * sizeof(double));
     l.relaxed_run = take(size_t(l.corner_capacity) * sizeof(Corner));
     l.relaxed_requirement = take(size_t(l.corner_capacity) * sizeof(double));
-    uint64_t cell_entries = 0, items = 0;
-    wallGridSizes(rm, &cell_entries, &items);
+    uint64_t cell_entries = 0, items = 0, solid_items = 0, pieces = 0;
+    wallGridSizes(rm, &cell_entries, &items, &solid_items, &pieces);
     l.wall_grids = take(sizeOf(rm.footprint()->layers()) * sizeof(WallGrid));
     l.wall_cell_start = take(size_t(cell_entries) * sizeof(uint32_t));
     l.wall_cell_items = take(size_t(items) * sizeof(WallRef));
+    l.wall_solid_start = take(size_t(cell_entries) * sizeof(uint32_t));
+    l.wall_solid_segs = take(size_t(solid_items) * sizeof(WallSeg));
+    l.wall_seen = take(size_t(pieces + 1) * sizeof(uint32_t));
     l.total = at + 8; // slack to align the caller's pointer
     return l;
 }
@@ -388,7 +416,7 @@ Status nearestRoadmapPoint(const RoadmapView& view, uint32_t layer, double x, do
         return Status::InvalidArgument;
     if (layer >= sizeOf(rm->footprint()->layers())) return Status::InvalidArgument;
     RoadmapPoint best;
-    if (nearestCandidates(*rm, layer, P{x, y}, radius, &best, 1) == 0) return Status::NotFound;
+    if (nearestCandidates(*rm, nullptr, layer, P{x, y}, radius, &best, 1) == 0) return Status::NotFound;
     *out = best;
     return Status::Ok;
 }
@@ -414,19 +442,19 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->corner_capacity = l.corner_capacity;
     s->generation = 0;
     s->adj_start = reinterpret_cast<uint32_t*>(base + l.adj_start);
-    s->adj = reinterpret_cast<uint32_t*>(base + l.adj);
+    s->adj = reinterpret_cast<AdjEntry*>(base + l.adj);
     s->blend_start = reinterpret_cast<uint32_t*>(base + l.blend_start);
     s->blend_ids = reinterpret_cast<uint32_t*>(base + l.blend_ids);
     s->edge_length = reinterpret_cast<double*>(base + l.edge_length);
     s->edge_weight = reinterpret_cast<double*>(base + l.edge_weight);
+    s->edge_snap = reinterpret_cast<EdgeSnap*>(base + l.edge_snap);
+    s->snap_cell_start = reinterpret_cast<uint32_t*>(base + l.snap_cell_start);
+    s->snap_cell_edges = reinterpret_cast<uint32_t*>(base + l.snap_cell_edges);
     s->area_count = sizeOf(rm->areas());
     s->area_used = base + l.area_used;
-    s->g = reinterpret_cast<double*>(base + l.g);
-    s->f = reinterpret_cast<double*>(base + l.f);
-    s->parent = reinterpret_cast<uint32_t*>(base + l.parent);
-    s->stamp = reinterpret_cast<uint32_t*>(base + l.stamp);
-    s->heap_pos = reinterpret_cast<uint32_t*>(base + l.heap_pos);
-    s->heap = reinterpret_cast<uint32_t*>(base + l.heap);
+    s->vertex_xy = reinterpret_cast<P*>(base + l.vertex_xy);
+    s->nodes = reinterpret_cast<AStarNode*>(base + l.nodes);
+    s->heap = reinterpret_cast<HeapEntry*>(base + l.heap);
     s->route = reinterpret_cast<uint32_t*>(base + l.route);
     s->corners = reinterpret_cast<Corner*>(base + l.corners);
     s->corner_clearance = reinterpret_cast<double*>(base + l.corner_clearance);
@@ -435,8 +463,12 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->wall_grids = reinterpret_cast<WallGrid*>(base + l.wall_grids);
     s->wall_cell_start = reinterpret_cast<uint32_t*>(base + l.wall_cell_start);
     s->wall_cell_items = reinterpret_cast<WallRef*>(base + l.wall_cell_items);
+    s->wall_solid_start = reinterpret_cast<uint32_t*>(base + l.wall_solid_start);
+    s->wall_solid_segs = reinterpret_cast<WallSeg*>(base + l.wall_solid_segs);
+    s->wall_seen = reinterpret_cast<uint32_t*>(base + l.wall_seen);
     s->layer_count = sizeOf(rm->footprint()->layers());
     wallGridBuild(*rm, s);
+    std::memset(s->wall_seen, 0, (size_t(s->wall_piece_count) + 1) * sizeof(uint32_t));
 
     const uint32_t nv = s->vertex_count, ne = s->edge_count, nb = s->blend_count;
     const auto* edges = rm->edges();
@@ -452,12 +484,12 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     for (uint32_t v = 0; v < nv; ++v)
         s->adj_start[v + 1] += s->adj_start[v];
     for (uint32_t v = 0; v < nv; ++v)
-        s->stamp[v] = s->adj_start[v]; // fill cursor, reset below
+        s->nodes[v].stamp = s->adj_start[v]; // fill cursor, reset below
     for (uint32_t e = 0; e < ne; ++e) {
         const fb::RoadmapEdge* edge = edges->Get(e);
         if (edge->a() == edge->b()) continue;
-        s->adj[s->stamp[edge->a()]++] = e;
-        s->adj[s->stamp[edge->b()]++] = e;
+        s->adj[s->nodes[edge->a()].stamp++].edge = e;
+        s->adj[s->nodes[edge->b()].stamp++].edge = e;
     }
     std::memset(s->blend_start, 0, (nv + 1) * sizeof(uint32_t));
     for (uint32_t b = 0; b < nb; ++b)
@@ -465,11 +497,11 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     for (uint32_t v = 0; v < nv; ++v)
         s->blend_start[v + 1] += s->blend_start[v];
     for (uint32_t v = 0; v < nv; ++v)
-        s->stamp[v] = s->blend_start[v];
+        s->nodes[v].stamp = s->blend_start[v];
     for (uint32_t b = 0; b < nb; ++b)
-        s->blend_ids[s->stamp[rm->blends()->Get(b)->vertex()]++] = b;
+        s->blend_ids[s->nodes[rm->blends()->Get(b)->vertex()].stamp++] = b;
     for (uint32_t v = 0; v < nv; ++v)
-        s->stamp[v] = 0;
+        s->nodes[v].stamp = 0;
 
     for (uint32_t e = 0; e < ne; ++e) {
         const fb::RoadmapEdge* edge = edges->Get(e);
@@ -478,6 +510,32 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
             len +=
                 norm(pt(points->Get(edge->first_point() + k + 1)) - pt(points->Get(edge->first_point() + k)));
         s->edge_length[e] = len;
+        EdgeSnap& snap = s->edge_snap[e];
+        snap = EdgeSnap{kInf, kInf, -kInf, -kInf, double(edge->min_clearance()), kNone};
+        for (uint32_t k = 0; k < edge->point_count(); ++k) {
+            const P q = pt(points->Get(edge->first_point() + k));
+            snap.x0 = std::fmin(snap.x0, q.x), snap.y0 = std::fmin(snap.y0, q.y);
+            snap.x1 = std::fmax(snap.x1, q.x), snap.y1 = std::fmax(snap.y1, q.y);
+        }
+        const uint32_t la = rm->vertices()->Get(edge->a())->layer();
+        if (!edge->portal() && la == rm->vertices()->Get(edge->b())->layer()) snap.layer = la;
+    }
+    // The edge grid by layer: each layer's snappable edges, cell by cell in the asset's order.
+    {
+        const fb::EdgeGrid* grid = rm->grid();
+        const uint32_t cells = grid->cells_x() * grid->cells_y();
+        uint32_t at = 0;
+        for (uint32_t layer = 0; layer < s->layer_count; ++layer) {
+            uint32_t* start = s->snap_cell_start + size_t(layer) * (cells + 1);
+            for (uint32_t c = 0; c < cells; ++c) {
+                start[c] = at;
+                for (uint32_t k = grid->cell_start()->Get(c); k < grid->cell_start()->Get(c + 1); ++k) {
+                    const uint32_t edge = grid->cell_edges()->Get(k);
+                    if (s->edge_snap[edge].layer == layer) s->snap_cell_edges[at++] = edge;
+                }
+            }
+            start[cells] = at;
+        }
     }
     // Designer areas: cost per metre of each edge, and the least of them for the heuristic.
     const auto* weights = rm->edge_weights();
@@ -485,6 +543,17 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     for (uint32_t e = 0; e < ne; ++e) {
         s->edge_weight[e] = sizeOf(weights) == ne ? double(weights->Get(e)) : 1.0;
         if (s->edge_weight[e] < s->heuristic_scale) s->heuristic_scale = s->edge_weight[e];
+    }
+    for (uint32_t v = 0; v < nv; ++v) {
+        const fb::RoadmapVertex* vx = rm->vertices()->Get(v);
+        s->vertex_xy[v] = P{vx->x(), vx->y()};
+        for (uint32_t k = s->adj_start[v]; k < s->adj_start[v + 1]; ++k) {
+            AdjEntry& a = s->adj[k];
+            const fb::RoadmapEdge* edge = edges->Get(a.edge);
+            a.other = edge->a() == v ? edge->b() : edge->a();
+            a.cost = s->edge_length[a.edge] * s->edge_weight[a.edge];
+            a.min_clearance = double(edge->min_clearance());
+        }
     }
     *out = s;
     return Status::Ok;
@@ -677,16 +746,13 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     // --- A* over usable edges; start and goal are points on edges, not vertices ---
     if (++s.generation == 0) {
         for (uint32_t v = 0; v < s.vertex_count; ++v)
-            s.stamp[v] = 0;
+            s.nodes[v].stamp = 0;
         s.generation = 1;
     }
     s.heap_size = 0;
     // Costs are lengths times the edges' area weights (1 without designer areas); the heuristic
     // is scaled by the least weight so it never overestimates.
-    auto h = [&](uint32_t v) {
-        const fb::RoadmapVertex* vx = vertices->Get(v);
-        return norm(P{vx->x(), vx->y()} - goal_snap) * s.heuristic_scale;
-    };
+    auto h = [&](uint32_t v) { return norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale; };
     const double w_s = s.edge_weight[qs.edge], w_g = s.edge_weight[qg.edge];
     double best = kInf;
     uint32_t best_vertex = kNone;
@@ -696,22 +762,20 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         best = std::fabs(s_along - g_along) * w_s;
         best_vertex = kNone;
     }
-    if (dirs_s & kTowardsA) relax(&s, es.a(), s_along * w_s, h(es.a()), kStartBackward);
-    if (dirs_s & kTowardsB) relax(&s, es.b(), (len_s - s_along) * w_s, h(es.b()), kStartForward);
+    if (dirs_s & kTowardsA) relax(&s, es.a(), s_along * w_s, h, kStartBackward);
+    if (dirs_s & kTowardsB) relax(&s, es.b(), (len_s - s_along) * w_s, h, kStartForward);
     while (s.heap_size > 0) {
-        if (s.f[s.heap[0]] >= best) break;
+        if (s.heap[0].f >= best) break;
         const uint32_t v = heapPop(&s);
-        const double gv = s.g[v];
+        const double gv = s.nodes[v].g;
         if (v == eg.a() && (dirs_g & kTowardsA) && gv + g_along * w_g < best)
             best = gv + g_along * w_g, best_vertex = v, goal_from_a = true;
         if (v == eg.b() && (dirs_g & kTowardsB) && gv + (len_g - g_along) * w_g < best)
             best = gv + (len_g - g_along) * w_g, best_vertex = v, goal_from_a = false;
-        for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k) {
-            const uint32_t e = s.adj[k];
-            const fb::RoadmapEdge& edge = *edges->Get(e);
-            if (double(edge.min_clearance()) < radius) continue;
-            const uint32_t w = otherEnd(edge, v);
-            relax(&s, w, gv + s.edge_length[e] * s.edge_weight[e], h(w), e);
+        for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
+            const AdjEntry& a = s.adj[k];
+            if (a.min_clearance < radius) continue;
+            relax(&s, a.other, gv + a.cost, h, a.edge);
         }
     }
     if (!(best < kInf)) return Status::NotFound;
@@ -721,13 +785,13 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     bool start_forward = s_along <= g_along; // only for the shared-edge case
     if (best_vertex != kNone) {
         uint32_t v = best_vertex;
-        while (s.parent[v] != kStartBackward && s.parent[v] != kStartForward) {
+        while (s.nodes[v].parent != kStartBackward && s.nodes[v].parent != kStartForward) {
             if (route_count == s.edge_count) return Status::NotFound; // parents form a tree; guard anyway
-            const uint32_t e = s.parent[v];
+            const uint32_t e = s.nodes[v].parent;
             s.route[route_count++] = e;
             v = otherEnd(*edges->Get(e), v);
         }
-        start_forward = s.parent[v] == kStartForward;
+        start_forward = s.nodes[v].parent == kStartForward;
         for (uint32_t i = 0; i < route_count / 2; ++i) {
             const uint32_t t = s.route[i];
             s.route[i] = s.route[route_count - 1 - i];
@@ -808,6 +872,11 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             c[i].trim = 0.0;
     auto pieceLength = [&](uint32_t i) { return norm(P{c[i + 1].x, c[i + 1].y} - P{c[i].x, c[i].y}); };
     for (uint32_t i = 1; !shorten && i + 1 < n; ++i) {
+        // Corners that get no arc here skip the turn's atan2.
+        if (c[i].kind == Corner::Endpoint ||
+            (c[i].kind == Corner::Interior &&
+             (c[i].edge_in == kNone || rm->edges()->Get(c[i].edge_in)->site() != fb::ClearanceSite::Point)))
+            continue;
         const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
         const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
         const double turn = std::fabs(turnAngle(u, w));

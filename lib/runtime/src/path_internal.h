@@ -153,7 +153,8 @@ struct PathCorner {
 struct WallGrid {
     double min_x, min_y, cell;
     uint32_t nx, ny;
-    uint32_t first_cell; // into PathScratch::wall_cell_start
+    uint32_t first_cell;  // into PathScratch::wall_cell_start
+    uint32_t first_piece; // the layer's first WallRef::id
 };
 
 // A piece [t0, t1] of the ring edge from boundary vertex a to b. Open pieces lie on a connection
@@ -163,6 +164,48 @@ struct WallRef {
     uint32_t a, b;
     float t0, t1;
     uint32_t open;
+    uint32_t id; // the piece's index among all layers' pieces (a piece is listed in several cells)
+};
+
+// A solid wall piece with its ends already in double (pieceStart/pieceEnd of its WallRef, the same
+// doubles): the clearance queries read 32 contiguous bytes per wall instead of two FlatBuffers
+// vertices and the float interpolation.
+struct WallSeg {
+    P c, d;
+    uint32_t id; // WallRef::id
+};
+
+// One incident edge of a vertex with what A* reads of it, copied at init so the search touches
+// one array instead of the FlatBuffers edge table (cost = length * weight, the same double).
+struct AdjEntry {
+    uint32_t edge, other; // the edge, and its other end
+    double cost;
+    double min_clearance;
+};
+
+// What snapping asks of an edge, copied at init: the layer it can be snapped to (both ends on
+// it, not a portal; else 0xffffffff), its minimum clearance, and its polyline's bounding box, so
+// edges farther than the candidates already found are passed over without measuring them.
+struct EdgeSnap {
+    double x0, y0, x1, y1;
+    double min_clearance;
+    uint32_t layer;
+};
+
+// A* state of one vertex, in one 32-byte record: relaxing an edge touches one cache line.
+struct AStarNode {
+    double g;
+    double h;          // heuristic, computed when the vertex is first reached (same value later)
+    uint32_t parent;   // edge index, or a start marker
+    uint32_t stamp;    // state is valid when stamp == PathScratch::generation (no clearing)
+    uint32_t heap_pos; // kClosed once expanded
+    uint32_t unused;
+};
+
+// A* heap slot: the vertex and its f, kept together so sifting reads no other array.
+struct HeapEntry {
+    double f;
+    uint32_t v;
 };
 
 } // namespace detail
@@ -172,21 +215,24 @@ struct PathScratch {
     uint32_t vertex_count, edge_count, blend_count, corner_capacity, layer_count;
     uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
     uint32_t heap_size;
-    uint32_t* adj_start;    // vertex_count + 1
-    uint32_t* adj;          // incident edges, self-loops left out
-    uint32_t* blend_start;  // vertex_count + 1
-    uint32_t* blend_ids;    // blends grouped by vertex
-    double* edge_length;    // polyline length per edge
-    double* edge_weight;    // A* cost per metre of each edge (designer areas; 1 without)
+    uint32_t* adj_start;   // vertex_count + 1
+    detail::AdjEntry* adj; // incident edges, self-loops left out
+    uint32_t* blend_start; // vertex_count + 1
+    uint32_t* blend_ids;   // blends grouped by vertex
+    double* edge_length;   // polyline length per edge
+    double* edge_weight;   // A* cost per metre of each edge (designer areas; 1 without)
+    detail::EdgeSnap* edge_snap;
+    // The asset's edge grid split by layer (only edges snapping can use, in the asset's order):
+    // per layer cells + 1 starts, at layer * (cells + 1). Layers stacked over one another would
+    // otherwise make every snap walk the other storeys' edges.
+    uint32_t* snap_cell_start;
+    uint32_t* snap_cell_edges;
     double heuristic_scale; // the smallest edge weight (<= 1), so the A* heuristic stays admissible
     uint32_t area_count;
-    uint8_t* area_used; // per designer area: the route (or a straight line's ends) enters it
-    double* g;
-    double* f;
-    uint32_t* parent; // edge index, or a start marker
-    uint32_t* stamp;
-    uint32_t* heap_pos; // kClosed once expanded
-    uint32_t* heap;
+    uint8_t* area_used;       // per designer area: the route (or a straight line's ends) enters it
+    detail::P* vertex_xy;     // vertex positions in double, for the heuristic
+    detail::AStarNode* nodes; // per vertex
+    detail::HeapEntry* heap;
     uint32_t* route;                 // edges of the found route, in order
     detail::PathCorner* corners;     // path polyline before blending
     double* corner_clearance;        // shortening: wall distance at each corner
@@ -195,14 +241,23 @@ struct PathScratch {
     detail::WallGrid* wall_grids;    // layer_count
     uint32_t* wall_cell_start;       // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
     detail::WallRef* wall_cell_items;
+    uint32_t* wall_solid_start; // same indexing as wall_cell_start: the solid pieces of each cell
+    detail::WallSeg* wall_solid_segs;
+    // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
+    // in several cells is measured once. Written through const scratch: only findPath's queries
+    // use it, and a scratch serves one thread.
+    uint32_t* wall_seen;
+    uint32_t wall_piece_count;
 };
 
 namespace detail {
 
 // walls.cpp. Every query is exact in double on the layer's float walls; "walls" are the solid
 // ring pieces (portals excluded) except for wallsInside.
-// Bytes the grids of every layer need (cells, items), and their construction into `s`.
-void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items);
+// Sizes the grids of every layer need (cell starts, items, solid items, distinct pieces), and their
+// construction into `s`.
+void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items, uint64_t* solid_items,
+                   uint64_t* pieces);
 void wallGridBuild(const fb::Roadmap& rm, PathScratch* s);
 // No wall touches a-b and every wall is at least `clearance` away from it.
 bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,

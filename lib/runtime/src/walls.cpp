@@ -50,10 +50,15 @@ WallGrid gridFor(const fb::Layer& layer) {
     return g;
 }
 
+// floor((v - min) / cell) clamped to [0, n - 1]. The conversion truncates, which is the floor
+// for the positive values that reach it, and is much cheaper than std::floor without SSE4.1.
+inline int64_t clampedFloor(double x, uint32_t n) {
+    if (!(x >= 1.0)) return 0; // also NaN
+    return x >= double(n - 1) ? int64_t(n) - 1 : int64_t(x);
+}
+
 int64_t cellOf(double v, double min, double cell, uint32_t n) {
-    const double f = std::floor((v - min) / cell);
-    if (!(f > 0.0)) return 0;
-    return f >= double(n - 1) ? int64_t(n) - 1 : int64_t(f);
+    return clampedFloor((v - min) / cell, n);
 }
 
 // Column range of row j's cells that segment a-b, thickened by `pad`, can touch.
@@ -84,6 +89,37 @@ template <typename Fn> bool forEachCellNear(const WallGrid& g, P a, P b, double 
     for (int64_t j = j0; j <= j1; ++j) {
         int64_t i0, i1;
         if (!rowSpan(g, j, a, b, slack, &i0, &i1)) continue;
+        for (int64_t i = i0; i <= i1; ++i)
+            if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
+    }
+    return true;
+}
+
+// A superset of forEachCellNear's cells, for queries whose answer does not depend on the order
+// or repetition of the walls they see (wallsSegmentClear): reciprocals instead of divisions,
+// with a margin far above the difference in rounding (1e-7 cell), so no cell of the exact
+// span is missed.
+template <typename Fn> bool forEachCellNearLoose(const WallGrid& g, P a, P b, double pad, Fn fn) {
+    const double inv_cell = 1.0 / g.cell;
+    const double slack = pad + 1e-7 * g.cell;
+    auto cellAt = [&](double v, double min, uint32_t n) { return clampedFloor((v - min) * inv_cell, n); };
+    const int64_t j0 = cellAt(std::fmin(a.y, b.y) - slack, g.min_y, g.ny);
+    const int64_t j1 = cellAt(std::fmax(a.y, b.y) + slack, g.min_y, g.ny);
+    const double dy = b.y - a.y, dx = b.x - a.x;
+    const double inv_dy = dy != 0.0 ? 1.0 / dy : 0.0;
+    for (int64_t j = j0; j <= j1; ++j) {
+        double t0 = 0.0, t1 = 1.0;
+        if (dy != 0.0) {
+            const double ylo = g.min_y + double(j) * g.cell - slack,
+                         yhi = g.min_y + double(j + 1) * g.cell + slack;
+            double ta = (ylo - a.y) * inv_dy, tb = (yhi - a.y) * inv_dy;
+            if (ta > tb) std::swap(ta, tb);
+            t0 = std::fmax(t0, ta), t1 = std::fmin(t1, tb);
+            if (t0 > t1) continue;
+        }
+        const double xa = a.x + dx * t0, xb = a.x + dx * t1;
+        const int64_t i0 = cellAt(std::fmin(xa, xb) - slack, g.min_x, g.nx);
+        const int64_t i1 = cellAt(std::fmax(xa, xb) + slack, g.min_x, g.nx);
         for (int64_t i = i0; i <= i1; ++i)
             if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
     }
@@ -136,35 +172,40 @@ void forEachPiece(const fb::Footprint& fp, uint32_t layer, const flatbuffers::Ve
         double start = cut0[i] > at ? cut0[i] : at;
         // Solid slivers shorter than the tolerance go with the portal, as in the bake.
         if (start - at > tol)
-            fn(WallRef{ia, ib, float(at), float(start), 0u});
+            fn(WallRef{ia, ib, float(at), float(start), 0u, 0u});
         else
             start = at;
-        fn(WallRef{ia, ib, float(start), float(cut1[i]), 1u});
+        fn(WallRef{ia, ib, float(start), float(cut1[i]), 1u, 0u});
         at = cut1[i];
     }
     // Pieces share their float end parameters, so they partition the edge exactly.
     if (at == 0.0)
-        fn(WallRef{ia, ib, 0.0f, 1.0f, 0u});
+        fn(WallRef{ia, ib, 0.0f, 1.0f, 0u, 0u});
     else if (float(at) < 1.0f)
-        fn(WallRef{ia, ib, float(at), 1.0f, 1.0 - at > tol ? 0u : 1u});
+        fn(WallRef{ia, ib, float(at), 1.0f, 1.0 - at > tol ? 0u : 1u, 0u});
 }
 
 // Every (wall piece, cell) pair of a layer, in a fixed order; counting and filling share it.
-template <typename Fn> void forEachWallCell(const fb::Footprint& fp, uint32_t l, const WallGrid& g, Fn fn) {
+// Returns the number of pieces.
+template <typename Fn>
+uint32_t forEachWallCell(const fb::Footprint& fp, uint32_t l, const WallGrid& g, Fn fn) {
     const fb::Layer& layer = *fp.layers()->Get(l);
+    uint32_t piece = 0;
     const auto* rings = layer.rings();
     const auto* verts = layer.boundary_vertices();
     for (uint32_t r = 0, nr = sizeOf(rings); r < nr; ++r) {
         const fb::Ring* ring = rings->Get(r);
         const uint32_t first = ring->first_vertex(), n = ring->vertex_count();
         for (uint32_t k = 0; k < n; ++k)
-            forEachPiece(fp, l, verts, first + k, first + (k + 1 == n ? 0 : k + 1), [&](const WallRef& w) {
+            forEachPiece(fp, l, verts, first + k, first + (k + 1 == n ? 0 : k + 1), [&](WallRef w) {
+                w.id = g.first_piece + piece++;
                 forEachCellNear(g, pieceStart(verts, w), pieceEnd(verts, w), 0.0, [&](uint32_t cell) {
                     fn(w, cell);
                     return true;
                 });
             });
     }
+    return piece;
 }
 
 const WallGrid& gridOf(const PathScratch& s, uint32_t layer) {
@@ -178,13 +219,38 @@ template <typename Fn> bool forEachItem(const PathScratch& s, const WallGrid& g,
     return true;
 }
 
+// A new query round for PathScratch::wall_seen; returns its number.
+uint32_t nextSeen(const PathScratch& s) {
+    if (++s.wall_seen[0] == 0) {
+        std::memset(s.wall_seen + 1, 0, s.wall_piece_count * sizeof(uint32_t));
+        s.wall_seen[0] = 1;
+    }
+    return s.wall_seen[0];
+}
+
+// True the first time piece `id` is seen in query round `round`.
+bool firstSight(const PathScratch& s, uint32_t id, uint32_t round) {
+    if (s.wall_seen[1 + id] == round) return false;
+    s.wall_seen[1 + id] = round;
+    return true;
+}
+
+// The solid wall pieces listed in a cell, with their ids.
+template <typename Fn> bool forEachSolidId(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
+    const uint32_t* start = s.wall_solid_start + g.first_cell;
+    const WallSeg* segs = s.wall_solid_segs;
+    for (uint32_t k = start[cell], end = start[cell + 1]; k < end; ++k)
+        if (!fn(segs[k].c, segs[k].d, segs[k].id)) return false;
+    return true;
+}
+
 // The solid wall pieces listed in a cell, as segments c-d.
-template <typename Fn>
-bool forEachSolid(const PathScratch& s, const WallGrid& g, const flatbuffers::Vector<const fb::Vec2*>* verts,
-                  uint32_t cell, Fn fn) {
-    return forEachItem(s, g, cell, [&](const WallRef& w) {
-        return w.open ? true : fn(pieceStart(verts, w), pieceEnd(verts, w));
-    });
+template <typename Fn> bool forEachSolid(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
+    const uint32_t* start = s.wall_solid_start + g.first_cell;
+    const WallSeg* segs = s.wall_solid_segs;
+    for (uint32_t k = start[cell], end = start[cell + 1]; k < end; ++k)
+        if (!fn(segs[k].c, segs[k].d)) return false;
+    return true;
 }
 
 // Angle of point p round `center`, measured from `start` in the sweep's sense, in [0, 2 pi).
@@ -208,8 +274,8 @@ double pointArcDistance(P center, double radius, P start, P end, double sweep, P
 // Exact distance between a circular arc and segment c-d: 0 when they cross; else the smallest of
 // the endpoint distances and the one interior critical pair (the segment's foot from the centre,
 // outside the circle and within the sweep).
-double arcSegmentDistance(P center, double radius, P start, double sweep, P c, P d) {
-    const P end = center + rotate(start - center, sweep);
+// `end` is center + rotate(start - center, sweep), computed once per arc by the caller.
+double arcSegmentDistance(P center, double radius, P start, P end, double sweep, P c, P d) {
     const P dir = d - c;
     const double len2 = dot(dir, dir);
     if (len2 > 0.0) {
@@ -238,23 +304,28 @@ double arcSegmentDistance(P center, double radius, P start, double sweep, P c, P
 
 } // namespace
 
-void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items) {
-    *cell_entries = 0, *items = 0;
+void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items, uint64_t* solid_items,
+                   uint64_t* pieces) {
+    *cell_entries = 0, *items = 0, *solid_items = 0, *pieces = 0;
     const auto* layers = rm.footprint()->layers();
     for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {
         const WallGrid g = gridFor(*layers->Get(l));
         *cell_entries += uint64_t(g.nx) * g.ny + 1;
-        forEachWallCell(*rm.footprint(), l, g, [&](WallRef, uint32_t) { ++*items; });
+        *pieces += forEachWallCell(*rm.footprint(), l, g, [&](WallRef w, uint32_t) {
+            ++*items;
+            if (!w.open) ++*solid_items;
+        });
     }
 }
 
 void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
     const auto* layers = rm.footprint()->layers();
-    uint32_t first_cell = 0, item_base = 0;
+    uint32_t first_cell = 0, item_base = 0, solid_base = 0, first_piece = 0;
     for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {
         const fb::Layer& layer = *layers->Get(l);
         WallGrid g = gridFor(layer);
         g.first_cell = first_cell;
+        g.first_piece = first_piece;
         s->wall_grids[l] = g;
         const uint32_t cells = g.nx * g.ny;
         uint32_t* start = s->wall_cell_start + first_cell;
@@ -264,37 +335,62 @@ void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
         start[0] = item_base;
         for (uint32_t c = 0; c < cells; ++c)
             start[c + 1] += start[c];
-        forEachWallCell(*rm.footprint(), l, g,
-                        [&](WallRef w, uint32_t cell) { s->wall_cell_items[start[cell]++] = w; });
+        first_piece += forEachWallCell(
+            *rm.footprint(), l, g, [&](WallRef w, uint32_t cell) { s->wall_cell_items[start[cell]++] = w; });
         for (uint32_t c = cells; c > 0; --c)
             start[c] = start[c - 1];
         start[0] = item_base;
         item_base = start[cells];
+        // The solid pieces again, cell by cell in the same order, with their ends in double.
+        const auto* verts = layer.boundary_vertices();
+        uint32_t* solid = s->wall_solid_start + first_cell;
+        for (uint32_t c = 0; c < cells; ++c) {
+            solid[c] = solid_base;
+            for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+                const WallRef& w = s->wall_cell_items[k];
+                if (!w.open)
+                    s->wall_solid_segs[solid_base++] =
+                        WallSeg{pieceStart(verts, w), pieceEnd(verts, w), w.id};
+            }
+        }
+        solid[cells] = solid_base;
         first_cell += cells + 1;
     }
+    s->wall_piece_count = first_piece;
 }
 
-bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
-                       double clearance) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+bool wallsSegmentClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P a, P b, double clearance) {
     const WallGrid& g = gridOf(s, layer);
     const double r2 = clearance * clearance;
     const double lo_x = std::fmin(a.x, b.x) - clearance, hi_x = std::fmax(a.x, b.x) + clearance;
     const double lo_y = std::fmin(a.y, b.y) - clearance, hi_y = std::fmax(a.y, b.y) + clearance;
-    return forEachCellNear(g, a, b, clearance, [&](uint32_t cell) {
-        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+    // A wall whose ends both lie on one side of the line a-b, farther than the clearance, is
+    // clear: only the exact test below decides the others. The margin (far above the rounding of
+    // either test) keeps the answer bit for bit that of the exact test.
+    const P ab = b - a;
+    const double len = norm(ab);
+    const double margin =
+        1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y) + clearance);
+    const double band = (clearance + margin) * len;
+    // Any wall closer than the clearance is listed in a cell of the exact span, so a superset
+    // of cells changes nothing but the work.
+    const uint32_t round = nextSeen(s);
+    return forEachCellNearLoose(g, a, b, clearance, [&](uint32_t cell) {
+        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
             if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
                 (c.y > hi_y && d.y > hi_y))
                 return true;
+            const double oc = cross(ab, c - a), od = cross(ab, d - a);
+            if (band > 0.0 && ((oc >= band && od >= band) || (oc <= -band && od <= -band))) return true;
+            if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
             const double d2 = segmentSegment2(a, b, c, d);
             return d2 > 0.0 && d2 >= r2;
         });
     });
 }
 
-bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P center, P start,
-                   double sweep, double clearance) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P center, P start, double sweep,
+                   double clearance) {
     const WallGrid& g = gridOf(s, layer);
     const double radius = norm(start - center);
     const P end = center + rotate(start - center, sweep);
@@ -314,17 +410,28 @@ bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, 
     const int64_t i1 = cellOf(hi.x + clearance, g.min_x, g.cell, g.nx);
     const int64_t j0 = cellOf(lo.y - clearance, g.min_y, g.cell, g.ny);
     const int64_t j1 = cellOf(hi.y + clearance, g.min_y, g.cell, g.ny);
+    // A wall wholly outside the circle grown by the clearance, or wholly inside it shrunk by the
+    // clearance, is clear of the arc; the margin is far above the rounding of the exact distance.
+    const double margin = 1e-9 * (1.0 + std::fabs(center.x) + std::fabs(center.y) + radius + clearance);
+    const double outer = radius + clearance + margin, inner = radius - clearance - margin;
+    const double outer2 = outer * outer, inner2 = inner > 0.0 ? inner * inner : -1.0;
+    const uint32_t round = nextSeen(s);
     for (int64_t j = j0; j <= j1; ++j)
         for (int64_t i = i0; i <= i1; ++i) {
-            const bool clear = forEachSolid(s, g, verts, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
-                if ((c.x < x0 - clearance && d.x < x0 - clearance) ||
-                    (c.x > x1 + clearance && d.x > x1 + clearance) ||
-                    (c.y < y0 - clearance && d.y < y0 - clearance) ||
-                    (c.y > y1 + clearance && d.y > y1 + clearance))
-                    return true;
-                const double dist = arcSegmentDistance(center, radius, start, sweep, c, d);
-                return dist > 0.0 && dist >= clearance;
-            });
+            const bool clear =
+                forEachSolidId(s, g, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d, uint32_t id) {
+                    if ((c.x < x0 - clearance && d.x < x0 - clearance) ||
+                        (c.x > x1 + clearance && d.x > x1 + clearance) ||
+                        (c.y < y0 - clearance && d.y < y0 - clearance) ||
+                        (c.y > y1 + clearance && d.y > y1 + clearance))
+                        return true;
+                    if (pointSegment2(center, c, d, nullptr) >= outer2) return true;
+                    if (std::fmax(dot(c - center, c - center), dot(d - center, d - center)) <= inner2)
+                        return true;
+                    if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
+                    const double dist = arcSegmentDistance(center, radius, start, end, sweep, c, d);
+                    return dist > 0.0 && dist >= clearance;
+                });
             if (!clear) return false;
         }
     return true;
@@ -343,14 +450,13 @@ double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
     return 0.0;
 }
 
-double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P* nearest) {
     const WallGrid& g = gridOf(s, layer);
     const int64_t ci = cellOf(p.x, g.min_x, g.cell, g.nx), cj = cellOf(p.y, g.min_y, g.cell, g.ny);
     double best2 = kInf;
     P best_point{p.x, p.y};
     auto visit = [&](int64_t i, int64_t j) {
-        forEachSolid(s, g, verts, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
+        forEachSolid(s, g, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
             double t;
             const double d2 = pointSegment2(p, c, d, &t);
             if (d2 < best2) best2 = d2, best_point = c + (d - c) * t;
@@ -379,14 +485,26 @@ double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer,
     return std::sqrt(best2);
 }
 
-bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
-                           double reach, double side, P* nearest) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P a, P b, double reach,
+                           double side, P* nearest) {
     const WallGrid& g = gridOf(s, layer);
     double best2 = reach * reach;
     bool found = false;
+    // Every candidate below lies in the wall's bounding box: a box farther than `reach` from the
+    // segment's in x or y offers none (the margin is far above the rounding of the distances).
+    const double pad = reach * (1.0 + 1e-9) +
+                       1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y));
+    const double lo_x = std::fmin(a.x, b.x) - pad, hi_x = std::fmax(a.x, b.x) + pad;
+    const double lo_y = std::fmin(a.y, b.y) - pad, hi_y = std::fmax(a.y, b.y) + pad;
+    // A piece seen again in a later cell offers the same candidates, which never beat the best
+    // (strictly): it is measured once, and the order of first sightings is unchanged.
+    const uint32_t round = nextSeen(s);
     forEachCellNear(g, a, b, reach, [&](uint32_t cell) {
-        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
+            if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
+                (c.y > hi_y && d.y > hi_y))
+                return true;
+            if (!firstSight(s, id, round)) return true;
             // The closest pair of two disjoint segments has an endpoint of one of them; keep
             // the wall-side point of each candidate pair.
             double t;
@@ -409,9 +527,8 @@ bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t
     return found;
 }
 
-bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
-                        double clearance, double side, const P region[4], P* vertex) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P a, P b, double clearance,
+                        double side, const P region[4], P* vertex) {
     const WallGrid& g = gridOf(s, layer);
     const double len = norm(b - a);
     if (!(len > 0.0)) return false;
@@ -422,12 +539,29 @@ bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
         const double o0 = orient(t0, t1, p), o1 = orient(t1, t2, p), o2 = orient(t2, t0, p);
         return (o0 >= 0 && o1 >= 0 && o2 >= 0) || (o0 <= 0 && o1 <= 0 && o2 <= 0);
     };
+    // A vertex that counts lies in the band (the segment's box grown by the clearance) or in the
+    // region (its corners' box); the boxes get a margin far above the rounding of the exact tests.
+    const double margin =
+        1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y) + clearance);
+    double rx0 = region[0].x, ry0 = region[0].y, rx1 = region[0].x, ry1 = region[0].y;
+    for (int k = 1; k < 4; ++k) {
+        rx0 = std::fmin(rx0, region[k].x), ry0 = std::fmin(ry0, region[k].y);
+        rx1 = std::fmax(rx1, region[k].x), ry1 = std::fmax(ry1, region[k].y);
+    }
+    rx0 -= margin, ry0 -= margin, rx1 += margin, ry1 += margin;
+    const double bx0 = std::fmin(a.x, b.x) - clearance - margin,
+                 bx1 = std::fmax(a.x, b.x) + clearance + margin;
+    const double by0 = std::fmin(a.y, b.y) - clearance - margin,
+                 by1 = std::fmax(a.y, b.y) + clearance + margin;
+    const double ux0 = std::fmin(bx0, rx0), uy0 = std::fmin(by0, ry0);
+    const double ux1 = std::fmax(bx1, rx1), uy1 = std::fmax(by1, ry1);
     auto consider = [&](P v) {
         const double along = dot(v - a, u);
         if (along < 0.0 || along > len) return;
         const double across = cross(u, v - a);
-        if (std::fabs(across) > clearance && !inTriangle(v, region[0], region[1], region[2]) &&
-            !inTriangle(v, region[0], region[2], region[3]))
+        if (std::fabs(across) > clearance && (v.x < rx0 || v.x > rx1 || v.y < ry0 || v.y > ry1 ||
+                                              (!inTriangle(v, region[0], region[1], region[2]) &&
+                                               !inTriangle(v, region[0], region[2], region[3]))))
             return;
         const double intrusion = clearance - side * across;
         if (intrusion > best) best = intrusion, *vertex = v, found = true;
@@ -437,8 +571,14 @@ bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
     double pad = clearance;
     for (int k = 0; k < 4; ++k)
         pad = std::fmax(pad, std::sqrt(pointSegment2(region[k], a, b, nullptr)));
+    // As in wallsNearestToSegment, a piece seen again cannot win (strictly): measured once.
+    const uint32_t round = nextSeen(s);
     forEachCellNear(g, a, b, pad, [&](uint32_t cell) {
-        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
+            if ((c.x < ux0 && d.x < ux0) || (c.x > ux1 && d.x > ux1) || (c.y < uy0 && d.y < uy0) ||
+                (c.y > uy1 && d.y > uy1))
+                return true;
+            if (!firstSight(s, id, round)) return true;
             consider(c);
             consider(d);
             return true;
@@ -447,13 +587,12 @@ bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
     return found;
 }
 
-double wallsRay(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P dir, double max_reach) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+double wallsRay(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P dir, double max_reach) {
     const WallGrid& g = gridOf(s, layer);
     const P q = p + dir * max_reach;
     double best = max_reach;
     forEachCellNear(g, p, q, 0.0, [&](uint32_t cell) {
-        return forEachSolid(s, g, verts, cell, [&](P c, P d) {
+        return forEachSolid(s, g, cell, [&](P c, P d) {
             const P e = d - c;
             const double den = cross(dir, e);
             if (den == 0.0) {
