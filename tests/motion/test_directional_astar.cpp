@@ -389,16 +389,28 @@ TEST_CASE("directional A*: backing out of a dead end needs reverse moves") {
     CHECK(a.heading == doctest::Approx(0));
 }
 
-TEST_CASE("directional A*: a three-point turn where the corridor is too narrow for a loop") {
-    // 2 m corridor running east, with a 3 m wide bay to the north at x 10..13. Facing east, the
-    // goal is west: drive forward into nothing, but reverse into the bay and come out facing west.
+// A 2 m corridor running east, with a 3 m wide bay to the north at x 10..13, and a vehicle
+// that may reverse: the three-point-turn scene of the two tests below.
+BlockMap bayMap() {
     BlockMap map(24, 10);
     map.carve(1, 2, 22, 4);
     map.carve(10, 4, 13, 8);
+    return map;
+}
+
+DirectionalAStarSettings bayVehicle() {
     DirectionalAStarSettings s = vehicle();
     s.turning_radius = 2.0;
     s.allow_reverse = true;
     s.reverse_cost = 1.5;
+    return s;
+}
+
+TEST_CASE("directional A*: a three-point turn where the corridor is too narrow for a loop") {
+    // 2 m corridor running east, with a 3 m wide bay to the north at x 10..13. Facing east, the
+    // goal is west: drive forward into nothing, but reverse into the bay and come out facing west.
+    const BlockMap map = bayMap();
+    const DirectionalAStarSettings s = bayVehicle();
     Planner planner(map, s);
     const Pose2d start{5.25, 3.25, 0.0};
     const Point2d goal{2.25, 3.25};
@@ -416,13 +428,8 @@ TEST_CASE("directional A*: the follower drives the three-point turn through both
     // The bay of the test above; the plan is handed to the follower as a polyline with one gear per
     // segment, and a kinematic bicycle (turning radius 1.2 / tan(0.7) = 1.42 m, steering by
     // curvature at 1.5 rad/s) drives it: forward into the bay, reverse out, forward west.
-    BlockMap map(24, 10);
-    map.carve(1, 2, 22, 4);
-    map.carve(10, 4, 13, 8);
-    DirectionalAStarSettings s = vehicle();
-    s.turning_radius = 2.0;
-    s.allow_reverse = true;
-    s.reverse_cost = 1.5;
+    const BlockMap map = bayMap();
+    const DirectionalAStarSettings s = bayVehicle();
     Planner planner(map, s);
     const Pose2d start{5.25, 3.25, 0.0};
     const Found f = find(planner, DirectionalAStarQuery{start, 2.25, 3.25, kPi, true});
