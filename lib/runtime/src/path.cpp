@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <limits>
 #include <new>
+#include <utility>
 
 namespace clearway {
 
@@ -215,12 +216,33 @@ bool retractionSnap(const fb::Roadmap& rm, const LayerWalls& walls, P p, double 
     double best_t = kInf;
     RoadmapPoint best{};
     int64_t last_cell = -1;
-    // Half-cell steps along the ray; a hit closer than the next step's start is final.
-    for (double along = 0.0; along <= reach && along <= best_t + cs; along += 0.5 * cs) {
+    // Only the stretch of the ray inside the grid's rectangle can meet a cell (slab test): on a
+    // corrupt asset with a tiny grid far from p, stepping from p would take ~forever.
+    double enter = 0.0, leave = reach;
+    const double origin[2] = {p.x, p.y}, direction[2] = {dir.x, dir.y}, low[2] = {min_x, min_y},
+                 high[2] = {min_x + size.x, min_y + size.y};
+    for (int axis = 0; axis < 2; ++axis) {
+        if (direction[axis] == 0.0) {
+            if (!(origin[axis] >= low[axis] && origin[axis] <= high[axis])) return false;
+            continue;
+        }
+        double t0 = (low[axis] - origin[axis]) / direction[axis],
+               t1 = (high[axis] - origin[axis]) / direction[axis];
+        if (t0 > t1) std::swap(t0, t1);
+        enter = std::fmax(enter, t0);
+        leave = std::fmin(leave, t1);
+    }
+    if (!(enter <= leave)) return false;
+    const double step = 0.5 * cs;
+    // Half-cell steps along the ray, on the same lattice from p wherever the rectangle starts; a
+    // hit closer than the next step's start is final.
+    for (double along = enter > step ? step * std::floor(enter / step) : 0.0;
+         along <= std::fmin(leave + step, reach) && along <= best_t + cs; along += step) {
         const P q = p + dir * along;
-        const int64_t i = int64_t(std::floor((q.x - min_x) / cs)),
-                      j = int64_t(std::floor((q.y - min_y) / cs));
-        if (i < 0 || j < 0 || i >= nx || j >= ny) continue;
+        const double fi = std::floor((q.x - min_x) / cs), fj = std::floor((q.y - min_y) / cs);
+        // Checked in double: a coordinate far outside would overflow the integer conversion.
+        if (!(fi >= 0.0 && fj >= 0.0 && fi < double(nx) && fj < double(ny))) continue;
+        const int64_t i = int64_t(fi), j = int64_t(fj);
         const int64_t cell = j * nx + i;
         if (cell == last_cell) continue;
         last_cell = cell;
