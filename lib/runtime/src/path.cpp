@@ -234,10 +234,15 @@ bool retractionSnap(const fb::Roadmap& rm, const LayerWalls& walls, P p, double 
     }
     if (!(enter <= leave)) return false;
     const double step = 0.5 * cs;
+    // Inside the rectangle the ray crosses at most its diagonal, < 2 (nx + ny) + 2 half-cell steps;
+    // the cap also ends a loop whose step vanishes in rounding (a tiny cell far from p).
+    const double max_steps = 2.0 * double(nx + ny) + 8.0;
+    double steps_taken = 0.0;
     // Half-cell steps along the ray, on the same lattice from p wherever the rectangle starts; a
     // hit closer than the next step's start is final.
     for (double along = enter > step ? step * std::floor(enter / step) : 0.0;
-         along <= std::fmin(leave + step, reach) && along <= best_t + cs; along += step) {
+         along <= std::fmin(leave + step, reach) && along <= best_t + cs && ++steps_taken <= max_steps;
+         along += step) {
         const P q = p + dir * along;
         const double fi = std::floor((q.x - min_x) / cs), fj = std::floor((q.y - min_y) / cs);
         // Checked in double: a coordinate far outside would overflow the integer conversion.
