@@ -22,6 +22,8 @@
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
 #include <CGAL/Constrained_triangulation_plus_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
 #include <CGAL/Polygon_2.h>
 #include <CGAL/Polygon_set_2.h>
 #include <CGAL/Polygon_with_holes_2.h>
@@ -29,6 +31,7 @@
 #include <CGAL/Triangulation_face_base_with_info_2.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -227,8 +230,38 @@ Polygon makePolygon(std::vector<Point> pts) {
     return poly;
 }
 
+// Whether the ground projections of two triangles share interior, decided exactly on their
+// double coordinates. Two convex polygons have disjoint interiors exactly when one's edge line
+// has the other wholly on its outer side (or on the line). Cheap, so the exact clipping below
+// runs only where an overlap with area is possible: on a terrain every neighbour sharing an edge
+// would otherwise cost an exact (GMP) degeneracy test of a zero-area clip.
+bool projectionsOverlap(const Tri& a, const Tri& b) {
+    using Ik = CGAL::Exact_predicates_inexact_constructions_kernel;
+    auto ccw = [](const Tri& t, Ik::Point_2* p) {
+        for (int k = 0; k < 3; ++k)
+            p[k] = Ik::Point_2(t.p[k].x, t.p[k].y);
+        if (CGAL::orientation(p[0], p[1], p[2]) == CGAL::CLOCKWISE) std::swap(p[1], p[2]);
+    };
+    Ik::Point_2 pa[3], pb[3];
+    ccw(a, pa);
+    ccw(b, pb);
+    auto separates = [](const Ik::Point_2* edge_of, const Ik::Point_2* other) {
+        for (int i = 0; i < 3; ++i) {
+            bool all_outside = true;
+            for (int k = 0; k < 3 && all_outside; ++k)
+                all_outside =
+                    CGAL::orientation(edge_of[i], edge_of[(i + 1) % 3], other[k]) != CGAL::LEFT_TURN;
+            if (all_outside) return true;
+        }
+        return false;
+    };
+    return !separates(pa, pb) && !separates(pb, pa);
+}
+
 // Covering by a walkable surface G above T within (kCoverGap, agent_height): exact.
 bool coverBlocker(const Tri& t, const Tri& g, const ImportOptions& o, Polygon* out) {
+    if (!projectionsOverlap(t, g)) return false;
+
     std::vector<Point> poly = clipToConvex(projectedCcw(t), projectedCcw(g));
     if (!hasArea(poly)) return false;
     const ExactPlane pt = exactPlaneOf(t), pg = exactPlaneOf(g);
@@ -363,7 +396,10 @@ struct Triangle2 {
     Vec2 p[3];
 };
 
-std::vector<Triangle2> triangulate(const PolygonWH& pwh) {
+using ExactTriangle = std::array<Point, 3>;
+
+// Triangles of a polygon with holes, in doubles and (when asked) exactly.
+std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact = nullptr) {
     Cdt cdt;
     cdt.insert_constraint(pwh.outer_boundary().vertices_begin(), pwh.outer_boundary().vertices_end(), true);
     for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
@@ -376,8 +412,17 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh) {
         for (int i = 0; i < 3; ++i)
             t.p[i] = {CGAL::to_double(f->vertex(i)->point().x()), CGAL::to_double(f->vertex(i)->point().y())};
         out.push_back(t);
+        if (exact) exact->push_back({f->vertex(0)->point(), f->vertex(1)->point(), f->vertex(2)->point()});
     }
     return out;
+}
+
+// A triangle ring as it stands (CDT of a lone triangle returns it in ring order).
+Triangle2 triangleOf(const Polygon& ring) {
+    Triangle2 t;
+    for (int i = 0; i < 3; ++i)
+        t.p[i] = {CGAL::to_double(ring[i].x()), CGAL::to_double(ring[i].y())};
+    return t;
 }
 
 double triangleArea(const Triangle2& t) {
@@ -433,10 +478,10 @@ bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, const Grid& grid,
     return true;
 }
 
-// Area of the overlap of two triangles' ground projections (Sutherland-Hodgman in doubles).
-double projectedOverlapArea(const Tri& a, const Tri& b) {
-    auto ccw = [](const Tri& t) {
-        std::vector<Vec2> p{{t.p[0].x, t.p[0].y}, {t.p[1].x, t.p[1].y}, {t.p[2].x, t.p[2].y}};
+// Overlap of two ground triangles (Sutherland-Hodgman in doubles), as a polygon.
+std::vector<Vec2> triangleOverlap(const Vec2 (&a)[3], const Vec2 (&b)[3]) {
+    auto ccw = [](const Vec2(&t)[3]) {
+        std::vector<Vec2> p{t[0], t[1], t[2]};
         if ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x) < 0)
             std::swap(p[1], p[2]);
         return p;
@@ -459,19 +504,31 @@ double projectedOverlapArea(const Tri& a, const Tri& b) {
         }
         poly.swap(next);
     }
+    return poly;
+}
+
+double polygonArea(const std::vector<Vec2>& poly) {
     double twice = 0;
     for (size_t k = 0; k < poly.size(); ++k)
         twice += poly[k].x * poly[(k + 1) % poly.size()].y - poly[(k + 1) % poly.size()].x * poly[k].y;
     return std::abs(twice) / 2;
 }
 
+// Area of the overlap of two triangles' ground projections.
+double projectedOverlapArea(const Tri& a, const Tri& b) {
+    const Vec2 pa[3] = {{a.p[0].x, a.p[0].y}, {a.p[1].x, a.p[1].y}, {a.p[2].x, a.p[2].y}};
+    const Vec2 pb[3] = {{b.p[0].x, b.p[0].y}, {b.p[1].x, b.p[1].y}, {b.p[2].x, b.p[2].y}};
+    return polygonArea(triangleOverlap(pa, pb));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stage 4: links and layers
 
 struct Piece {
-    uint32_t tri = 0;               // walkable triangle it lies on
-    std::vector<PolygonWH> polys;   // exact free region
-    std::vector<Triangle2> surface; // its triangulation (for heights)
+    uint32_t tri = 0;                         // walkable triangle it lies on
+    std::vector<PolygonWH> polys;             // exact free region
+    std::vector<Triangle2> surface;           // its triangulation (for heights)
+    std::vector<ExactTriangle> exact_surface; // the same triangles, exact
     double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     double area = 0;
 };
@@ -490,6 +547,61 @@ void freeze(const Piece& piece) {
         for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
             ring(*h);
     }
+}
+
+// How two pieces overlap in the ground plane, as the exact test in buildFootprint decides it
+// (an overlap component is stacked where the heights differ by more than kStackGap at its
+// interior point), when doubles settle it with a wide margin; Undecided otherwise.
+constexpr double kStackGap = kCoverGap * 10;
+enum class OverlapKind { None, Coplanar, Stacked, Undecided };
+
+// Whether two exact triangles share interior: as projectionsOverlap, on exact points.
+bool trianglesOverlap(const ExactTriangle& a, const ExactTriangle& b) {
+    auto separates = [](const ExactTriangle& edge_of, const ExactTriangle& other) {
+        const bool ccw = CGAL::orientation(edge_of[0], edge_of[1], edge_of[2]) != CGAL::CLOCKWISE;
+        const CGAL::Orientation inside = ccw ? CGAL::LEFT_TURN : CGAL::RIGHT_TURN;
+        for (int i = 0; i < 3; ++i) {
+            bool all_outside = true;
+            for (int k = 0; k < 3 && all_outside; ++k)
+                all_outside = CGAL::orientation(edge_of[i], edge_of[(i + 1) % 3], other[k]) != inside;
+            if (all_outside) return true;
+        }
+        return false;
+    };
+    return !separates(a, b) && !separates(b, a);
+}
+
+OverlapKind quickOverlap(const Piece& a, const Piece& b, const Tri& ta, const Tri& tb, const Plane& pa,
+                         const Plane& pb) {
+    // Pieces lie inside their triangles and heights are linear there, so the height difference
+    // anywhere in the pieces' overlap lies between its values at the triangles' overlap corners.
+    constexpr double kMargin = 1e-6; // far above the rounding of the clipped corners
+    const Vec2 ga[3] = {{ta.p[0].x, ta.p[0].y}, {ta.p[1].x, ta.p[1].y}, {ta.p[2].x, ta.p[2].y}};
+    const Vec2 gb[3] = {{tb.p[0].x, tb.p[0].y}, {tb.p[1].x, tb.p[1].y}, {tb.p[2].x, tb.p[2].y}};
+    double lowest = INFINITY, highest = -INFINITY;
+    for (const Vec2& v : triangleOverlap(ga, gb)) {
+        const double dz = pa.at(v.x, v.y) - pb.at(v.x, v.y);
+        lowest = std::min(lowest, dz), highest = std::max(highest, dz);
+    }
+    OverlapKind kind = OverlapKind::Undecided;
+    if (lowest > kStackGap + kMargin || highest < -(kStackGap + kMargin))
+        kind = OverlapKind::Stacked;
+    else if (std::max(std::abs(lowest), std::abs(highest)) < kStackGap - kMargin)
+        kind = OverlapKind::Coplanar;
+    // Decided when the pieces' own overlap surely has area (their double surfaces are within
+    // rounding of the exact pieces), or when no two of their exact triangles share interior
+    // (then the exact intersection is empty: it is regularised).
+    constexpr double kSureArea = 1e-6;
+    double area = 0;
+    for (const Triangle2& s : a.surface)
+        for (const Triangle2& u : b.surface) {
+            area += polygonArea(triangleOverlap(s.p, u.p));
+            if (area > kSureArea) return kind;
+        }
+    for (const ExactTriangle& s : a.exact_surface)
+        for (const ExactTriangle& u : b.exact_surface)
+            if (trianglesOverlap(s, u)) return OverlapKind::Undecided;
+    return OverlapKind::None;
 }
 
 struct Link {
@@ -578,15 +690,35 @@ using SimplifyCt = CGAL::Constrained_triangulation_plus_2<SCdt>;
 // CGAL's simplifier visits constraints in address order and breaks equal costs by push order,
 // so equal costs (collinear runs, symmetric shapes) would make the output depend on memory
 // layout. A tie-break far below any threshold, unique per position, makes it deterministic.
+// The cost itself (CGAL's Squared_distance_cost: the largest squared distance of the removed
+// points from the new segment) is measured in doubles: exactly, every collinear point's zero
+// distance is an undecidable sign for the interval filter and costs a GMP evaluation, which made
+// simplification most of a terrain's boundary time. Rounding moves a cost by ~1e-16 of itself,
+// far inside the epsilon budget; the exact sum with the tie-break keeps ties ordered.
 struct DeterministicCost {
     template <class CDT>
     boost::optional<FT> operator()(
         const CGAL::Constrained_triangulation_plus_2<CDT>& ct,
         typename CGAL::Constrained_triangulation_plus_2<CDT>::Vertices_in_constraint_iterator v) const {
-        boost::optional<FT> cost = PS::Squared_distance_cost()(ct, v);
-        if (!cost) return cost;
-        const Point& p = (*v)->point();
-        return *cost + FT(CGAL::to_double(p.x()) * 1e-22 + CGAL::to_double(p.y()) * 1e-28);
+        using Ct = CGAL::Constrained_triangulation_plus_2<CDT>;
+        auto toVec = [](const Point& p) { return Vec2{CGAL::to_double(p.x()), CGAL::to_double(p.y())}; };
+        // Not std::prev: the iterator claims only the input category.
+        auto before = v, after = v;
+        --before, ++after;
+        const Vec2 a = toVec((*before)->point()), b = toVec((*after)->point());
+        const double dx = b.x - a.x, dy = b.y - a.y, length2 = dx * dx + dy * dy;
+        double worst = 0;
+        typename Ct::Points_in_constraint_iterator removed(before), end(after);
+        for (++removed; removed != end; ++removed) {
+            const Vec2 p = toVec(*removed);
+            double t = length2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2 : 0;
+            t = std::clamp(t, 0.0, 1.0);
+            const double ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y;
+            worst = std::max(worst, ex * ex + ey * ey);
+        }
+        const Vec2 p = toVec((*v)->point());
+
+        return FT(worst) + FT(p.x * 1e-22 + p.y * 1e-28);
     }
 };
 
@@ -986,18 +1118,30 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
             }
             const Polygon base = makePolygon(projectedCcw(t));
             if (base.size() < 3) return;
-            PolygonSet free_set(base);
-            if (!blockers.empty()) {
+            std::vector<PolygonWH> components;
+            if (blockers.empty()) {
+                // Nothing above: the piece is the whole triangle (most of a level), no booleans.
+                components.emplace_back(base);
+            } else {
+                PolygonSet free_set(base);
                 PolygonSet blocked;
                 blocked.join(blockers.begin(), blockers.end());
                 free_set.difference(blocked);
+                free_set.polygons_with_holes(std::back_inserter(components));
             }
-            std::vector<PolygonWH> components;
-            free_set.polygons_with_holes(std::back_inserter(components));
             Piece& piece = slots[k];
             piece.tri = ti;
             for (PolygonWH& component : components) {
-                std::vector<Triangle2> surface = triangulate(component);
+
+                std::vector<Triangle2> surface;
+                std::vector<ExactTriangle> exact_surface;
+                if (blockers.empty()) {
+                    const Polygon& ring = component.outer_boundary();
+                    surface.push_back(triangleOf(ring));
+                    exact_surface.push_back({ring[0], ring[1], ring[2]});
+                } else {
+                    surface = triangulate(component, &exact_surface);
+                }
                 if (surface.empty()) continue;
                 if (!blockers.empty()) {
                     // Probe from the centre of the component's largest triangle.
@@ -1017,6 +1161,8 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 for (const Triangle2& s : surface)
                     piece.area += triangleArea(s);
                 piece.surface.insert(piece.surface.end(), surface.begin(), surface.end());
+                piece.exact_surface.insert(piece.exact_surface.end(), exact_surface.begin(),
+                                           exact_surface.end());
                 piece.polys.push_back(std::move(component));
             }
             if (piece.polys.empty()) return;
@@ -1059,6 +1205,8 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         // Overlapping piece pairs, one task per piece i (pairs i < j): exact booleans on frozen
         // pieces, each task on its own polygon sets. Applied below in (i, j) order.
         std::vector<std::vector<std::pair<uint32_t, bool>>> overlaps(pieces.size()); // (j, stacked)
+        std::vector<uint32_t> exact_overlap_tests(pieces.size(), 0);
+
         parallel::forEach(pieces.size(), options.threads, [&](size_t i) {
             std::vector<uint32_t> near;
             piece_grid.query(pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y, near);
@@ -1071,6 +1219,16 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 // sharing an edge, the common case) cannot give overlapping pieces. A double
                 // test with a margin skips the exact one for them.
                 if (projectedOverlapArea(tris[pieces[i].tri], tris[pieces[j].tri]) < 1e-9) continue;
+                const OverlapKind quick =
+                    quickOverlap(pieces[i], pieces[j], tris[pieces[i].tri], tris[pieces[j].tri],
+                                 planes[pieces[i].tri], planes[pieces[j].tri]);
+                if (quick == OverlapKind::None) continue;
+                if (quick != OverlapKind::Undecided) {
+                    overlaps[i].push_back({j, quick == OverlapKind::Stacked});
+                    continue;
+                }
+                ++exact_overlap_tests[i];
+
                 // Coplanar duplicates may share a layer; anything else overlapping may not.
                 PolygonSet a, b;
                 for (const PolygonWH& p : pieces[i].polys)
@@ -1094,7 +1252,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                     const double x = (big.p[0].x + big.p[1].x + big.p[2].x) / 3;
                     const double y = (big.p[0].y + big.p[1].y + big.p[2].y) / 3;
                     stacked = stacked || std::abs(planes[pieces[i].tri].at(x, y) -
-                                                  planes[pieces[j].tri].at(x, y)) > kCoverGap * 10;
+                                                  planes[pieces[j].tri].at(x, y)) > kStackGap;
                 }
                 overlaps[i].push_back({j, stacked});
             }
@@ -1111,6 +1269,13 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 conflicts[i].push_back(j);
                 conflicts[j].push_back(i);
             }
+        {
+            size_t pairs = 0, exact = 0;
+            for (size_t i = 0; i < pieces.size(); ++i)
+                pairs += overlaps[i].size(), exact += exact_overlap_tests[i];
+            log.log(LogLevel::Debug, name + ": " + std::to_string(pairs) + " overlapping piece pairs, " +
+                                         std::to_string(exact) + " needed the exact test");
+        }
         lap("overlaps");
         constexpr uint32_t kNone = UINT32_MAX;
         std::vector<uint32_t> layer_of(pieces.size(), kNone);
