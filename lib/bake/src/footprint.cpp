@@ -1123,10 +1123,20 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 // Nothing above: the piece is the whole triangle (most of a level), no booleans.
                 components.emplace_back(base);
             } else {
+                // A few blockers are cut away one by one: each difference sweeps only the small
+                // remaining piece, where joining the blockers first would build the arrangement
+                // of all of them (dungeon: 0.49 -> 0.11 s of joins, same sets). Many blockers
+                // are joined first, as each difference would grow with the piece's holes.
+                constexpr size_t kSequentialBlockers = 16;
                 PolygonSet free_set(base);
-                PolygonSet blocked;
-                blocked.join(blockers.begin(), blockers.end());
-                free_set.difference(blocked);
+                if (blockers.size() <= kSequentialBlockers) {
+                    for (const Polygon& blocker : blockers)
+                        free_set.difference(blocker);
+                } else {
+                    PolygonSet blocked;
+                    blocked.join(blockers.begin(), blockers.end());
+                    free_set.difference(blocked);
+                }
                 free_set.polygons_with_holes(std::back_inserter(components));
             }
             Piece& piece = slots[k];
