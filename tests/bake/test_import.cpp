@@ -323,6 +323,54 @@ TEST_SUITE("bake/import") {
         CHECK(statsOf(fp).walkable_area == doctest::Approx(16).epsilon(1e-3));
     }
 
+    TEST_CASE("overlapping floors: coplanar tiles share a layer, stacked floors split, a covered floor "
+              "only touches the floor above") {
+        // Thin floor plates (no solids), so each expectation follows from the plates alone. The
+        // importer decides most overlapping pairs in doubles and leaves unclear ones to exact
+        // booleans; each case would come out with another layer count if a pair were misjudged.
+        struct Plate {
+            double x0, x1, z0, z1, y; // world rectangle (Y up), height
+        };
+        auto bake = [](const std::vector<Plate>& plates, Footprint* fp) {
+            std::vector<Vec3> positions;
+            std::vector<uint32_t> indices;
+            for (const Plate& p : plates) {
+                const uint32_t base = uint32_t(positions.size());
+                // Counter-clockwise seen from above (+Y): the plate faces up.
+                positions.push_back({p.x0, p.y, p.z0});
+                positions.push_back({p.x0, p.y, p.z1});
+                positions.push_back({p.x1, p.y, p.z1});
+                positions.push_back({p.x1, p.y, p.z0});
+                for (uint32_t k : {0u, 1u, 2u, 0u, 2u, 3u})
+                    indices.push_back(base + k);
+            }
+            Mesh mesh;
+            REQUIRE_FALSE(meshFromTriangles(positions, indices, defaultImportOptions(), "plates", &mesh));
+            const Error error = buildFootprint(mesh, defaultImportOptions(), fp, silentLog());
+            REQUIRE_MESSAGE(!error, error.message);
+        };
+        SUBCASE("coplanar tiles laid over each other are one floor") {
+            Footprint fp;
+            bake({{0, 10, 0, 10, 0}, {6, 16, 0, 10, 0}}, &fp);
+            CHECK(fp.layers.size() == 1);
+            CHECK(statsOf(fp).walkable_area == doctest::Approx(160).epsilon(1e-3));
+        }
+        SUBCASE("a floor 3 m above another is a layer of its own") {
+            Footprint fp;
+            bake({{0, 10, 0, 10, 0}, {0, 10, 0, 10, 3}}, &fp);
+            CHECK(fp.layers.size() == 2);
+            CHECK(statsOf(fp).walkable_area == doctest::Approx(200).epsilon(1e-3));
+        }
+        SUBCASE("a floor covered 1 m below a plate keeps only its open half, which touches the plate") {
+            // The plate removes the floor under it (1 m < agent height), so the two pieces meet
+            // along x = 5 without overlapping: one layer, with a cliff wall between the halves.
+            Footprint fp;
+            bake({{0, 10, 0, 10, 0}, {5, 10, 0, 10, 1}}, &fp);
+            CHECK(fp.layers.size() == 1);
+            CHECK(statsOf(fp).walkable_area == doctest::Approx(100).epsilon(1e-3));
+        }
+    }
+
     TEST_CASE("cw-import exits with the documented codes and leaves no partial file") {
         const std::string dir = tempDir();
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-import";
