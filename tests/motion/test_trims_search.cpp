@@ -303,6 +303,38 @@ TEST_SUITE("trims search") {
         CHECK(r.first_goodness == doctest::Approx(0.5f));
     }
 
+    TEST_CASE("damping biases the choice but first_goodness is the behaviour's own goodness") {
+        // Target 90 degrees left: the best first segment turns, so damping scales its value down.
+        Seek seek{{0, 60, 0}};
+        for (float damping : {0.0f, 0.3f}) {
+            SearchSettings s = settingsFor(SearchStrategy::SingleStep);
+            s.damping = damping;
+            Fixture f(boat(), s);
+            SearchResult r;
+            REQUIRE(search(&f.workspace, start(f.table), behaviour(&seek), nullptr, 0, &r) == Status::Ok);
+            CHECK(yawOf(f.table.model, r.first_control) > 0.0);
+            // Rebuild the chosen segment and score it with Seek alone.
+            VehicleState next;
+            REQUIRE(applyTrim(f.table, start(f.table), r.first_control, &next) == Status::Ok);
+            Segment seg{};
+            seg.time = 0.0f;
+            seg.duration = 1.0f;
+            seg.p0 = {0, 0, 0};
+            seg.p1 = next.position;
+            seg.d0 = {8, 0, 0};
+            const Vec3f d1 = facingOf(next.orientation);
+            seg.d1 = {d1.x * 8.0f, d1.y * 8.0f, d1.z * 8.0f};
+            seg.q0 = {0, 0, 0, 1};
+            seg.q1 = next.orientation;
+            const float g = seekGoodness(seek, seg);
+            CHECK(g < 1.0f);
+            CHECK(r.first_goodness == doctest::Approx(g).epsilon(1e-6));
+            // v = g * d^0 for the single step, damped by 1 - damping * |yaw| / max yaw.
+            const double share = std::fabs(yawOf(f.table.model, r.first_control)) / 0.8;
+            CHECK(r.value == doctest::Approx(g * (1.0 - damping * share)).epsilon(1e-5));
+        }
+    }
+
     TEST_CASE(
         "warm start: the previous plan is re-scored to its end first, so sparse sampling cannot lose it") {
         SearchSettings s = settingsFor(SearchStrategy::Adaptive);

@@ -231,6 +231,7 @@ std::vector<StrategyConfig> strategies(bool spatial, uint32_t seed, const Overri
     adaptive.max_nodes = spatial ? 1024 : 512;
     for (SearchSettings* s : {&single, &uniform_s, &adaptive}) {
         s->seed = seed;
+
         if (o.nodes > 0 && s != &single) s->max_nodes = uint32_t(o.nodes);
         if (o.skip > 0 && s != &single) s->skip = uint32_t(o.skip);
         if (o.depth > 0) s->max_depth = uint32_t(o.depth);
@@ -468,10 +469,10 @@ int main(int argc, char** argv) {
                    "Skip factor of uniform and adaptive [default: uniform 2 in 2D, 4 in 3D; adaptive 1 / 2]");
     app.add_option("--depth", o.depth, "Search depth limit in intervals [default: 16]");
     app.add_option("--min-leaf", o.min_leaf, "Minimum depth of the chosen state [default: 4]");
-    app.add_option("--optimism", o.optimism, "Optimism factor f in [-1, 1] [default: 0.5]");
+    app.add_option("--optimism", o.optimism, "Optimism factor f in [-1, 1] [default: 0.9]");
     app.add_option("--discount", o.discount, "Discount d in (0, 1) [default: 0.9]");
     app.add_option("--collapse", o.collapse, "Adaptive collapse factor c in (0, 1] [default: 0.5]");
-    app.add_option("--damping", o.damping, "Bias towards straighter controls, [0, 1) [default: 0]");
+    app.add_option("--damping", o.damping, "Bias towards straighter controls, [0, 1) [default: 0.03]");
     app.add_flag("--prune", o.prune,
                  "Never expand a state whose segment scored 0 (a collision is a dead end)");
     app.add_option("--svg", svg_dir,

@@ -88,8 +88,22 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
     // exact comparison below would keep.
     const double margin = 1e-9 * (1.0 + std::fabs(p.x) + std::fabs(p.y));
 
+    // A new search round for edge_seen (cleared when the counter wraps).
+    uint32_t round = 0;
+    if (scratch) {
+        uint32_t* seen = scratch->edge_seen;
+        if (++seen[0] == 0) {
+            std::memset(seen + 1, 0, size_t(scratch->edge_count) * sizeof(uint32_t));
+            seen[0] = 1;
+        }
+        round = seen[0];
+    }
     auto consider = [&](uint32_t edge) {
         if (scratch) {
+            // Seen before in this search: whatever it got then (rejected, or a candidate kept
+            // or pushed out by nearer ones), the bounds have only tightened since.
+            if (scratch->edge_seen[1 + edge] == round) return;
+            scratch->edge_seen[1 + edge] = round;
             const EdgeSnap& es = scratch->edge_snap[edge];
             if (!(es.min_clearance >= radius)) return; // the layer list holds only this layer's edges
             if (count == max) {
@@ -143,14 +157,12 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
         // Cells not visited yet lie beyond one of the square's sides that still has cells.
         double bound = kInf;
         bool more = false;
-        if (ci - r > 0)
-            more = true, bound = std::fmin(bound, std::fmax(0.0, p.x - (min_x + double(ci - r) * cs)));
+        if (ci - r > 0) more = true, bound = minOf(bound, maxOf(0.0, p.x - (min_x + double(ci - r) * cs)));
         if (ci + r + 1 < nx)
-            more = true, bound = std::fmin(bound, std::fmax(0.0, min_x + double(ci + r + 1) * cs - p.x));
-        if (cj - r > 0)
-            more = true, bound = std::fmin(bound, std::fmax(0.0, p.y - (min_y + double(cj - r) * cs)));
+            more = true, bound = minOf(bound, maxOf(0.0, min_x + double(ci + r + 1) * cs - p.x));
+        if (cj - r > 0) more = true, bound = minOf(bound, maxOf(0.0, p.y - (min_y + double(cj - r) * cs)));
         if (cj + r + 1 < ny)
-            more = true, bound = std::fmin(bound, std::fmax(0.0, min_y + double(cj + r + 1) * cs - p.y));
+            more = true, bound = minOf(bound, maxOf(0.0, min_y + double(cj + r + 1) * cs - p.y));
         if (!more) break;
         // The baker assigned cells in double and stored floats: allow for that rounding.
         if (count == max && out[max - 1].distance <= bound - 1e-4 * cs) break;
@@ -296,7 +308,16 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
     auto visible = [&](const RoadmapPoint& c) {
         return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
     };
-    uint32_t n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, kSnapCandidates);
+    // The nearest usable edge first: it is the first of the kSnapCandidates nearest (a later one
+    // at the same distance sorts after it) and usually in view, and finding it alone visits fewer
+    // cells and edges.
+    uint32_t n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, 1);
+    if (n == 1 && visible(candidates[0])) {
+        *out = candidates[0];
+        *directions = kTowardsA | kTowardsB;
+        return true;
+    }
+    n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, kSnapCandidates);
     for (uint32_t i = 0; i < n; ++i) {
         if (visible(candidates[i])) {
             *out = candidates[i];
@@ -320,38 +341,45 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
 }
 
 // --- binary heap on f, with positions for decrease-key ---
+// Sifting moves a hole and writes the moving entry once: the same comparisons, so the same heap,
+// as swapping at every level.
 
-void heapSwap(PathScratch* s, uint32_t i, uint32_t j) {
-    const HeapEntry a = s->heap[i], b = s->heap[j];
-    s->heap[i] = b;
-    s->heap[j] = a;
-    s->nodes[b.v].heap_pos = i;
-    s->nodes[a.v].heap_pos = j;
+void heapPlace(PathScratch* s, uint32_t i, HeapEntry e) {
+    s->heap[i] = e;
+    s->nodes[e.v].heap_pos = i;
 }
 void heapUp(PathScratch* s, uint32_t i) {
+    const HeapEntry e = s->heap[i];
     while (i > 0) {
         const uint32_t parent = (i - 1) / 2;
-        if (s->heap[parent].f <= s->heap[i].f) break;
-        heapSwap(s, i, parent);
+        if (s->heap[parent].f <= e.f) break;
+        heapPlace(s, i, s->heap[parent]);
         i = parent;
     }
+    heapPlace(s, i, e);
 }
 void heapDown(PathScratch* s, uint32_t i) {
+    const HeapEntry e = s->heap[i];
+    const uint32_t n = s->heap_size;
     for (;;) {
         const uint32_t l = 2 * i + 1, r = l + 1;
         uint32_t m = i;
-        if (l < s->heap_size && s->heap[l].f < s->heap[m].f) m = l;
-        if (r < s->heap_size && s->heap[r].f < s->heap[m].f) m = r;
-        if (m == i) return;
-        heapSwap(s, i, m);
+        double fm = e.f;
+        if (l < n && s->heap[l].f < fm) m = l, fm = s->heap[l].f;
+        if (r < n && s->heap[r].f < fm) m = r;
+        if (m == i) break;
+        heapPlace(s, i, s->heap[m]);
         i = m;
     }
+    heapPlace(s, i, e);
 }
 uint32_t heapPop(PathScratch* s) {
     const uint32_t top = s->heap[0].v;
-    heapSwap(s, 0, s->heap_size - 1);
     --s->heap_size;
-    if (s->heap_size) heapDown(s, 0);
+    if (s->heap_size) {
+        s->heap[0] = s->heap[s->heap_size];
+        heapDown(s, 0);
+    }
     s->nodes[top].heap_pos = kClosed;
     return top;
 }
@@ -382,10 +410,10 @@ size_t alignUp(size_t v, size_t a) {
 
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
-    size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, snap_cell_start,
-        snap_cell_edges, area_used, vertex_xy, nodes, heap, route, corners, corner_clearance, relaxed_run,
-        relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start, wall_solid_segs,
-        wall_seen;
+    size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, edge_seen,
+        snap_cell_start, snap_cell_edges, area_used, vertex_xy, nodes, heap, route, corners, corner_clearance,
+        relaxed_run, relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -407,6 +435,7 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.edge_length = take(e * 8);
     l.edge_weight = take(e * 8);
     l.edge_snap = take(e * sizeof(EdgeSnap));
+    l.edge_seen = take((e + 1) * sizeof(uint32_t));
     const size_t grid_cells = size_t(rm.grid()->cells_x()) * size_t(rm.grid()->cells_y());
     l.snap_cell_start = take(sizeOf(rm.footprint()->layers()) * (grid_cells + 1) * 4);
     l.snap_cell_edges = take(sizeOf(rm.grid()->cell_edges()) * 4);
@@ -429,6 +458,8 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.wall_cell_items = take(size_t(items) * sizeof(WallRef));
     l.wall_solid_start = take(size_t(cell_entries) * sizeof(uint32_t));
     l.wall_solid_segs = take(size_t(solid_items) * sizeof(WallSeg));
+    l.wall_cell_box = take(size_t(cell_entries) * sizeof(CellBox));
+    l.wall_cell_pieces = take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_seen = take(size_t(pieces + 1) * sizeof(uint32_t));
     l.total = at + 8; // slack to align the caller's pointer
     return l;
@@ -475,6 +506,8 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->edge_length = reinterpret_cast<double*>(base + l.edge_length);
     s->edge_weight = reinterpret_cast<double*>(base + l.edge_weight);
     s->edge_snap = reinterpret_cast<EdgeSnap*>(base + l.edge_snap);
+    s->edge_seen = reinterpret_cast<uint32_t*>(base + l.edge_seen);
+    std::memset(s->edge_seen, 0, (size_t(s->edge_count) + 1) * sizeof(uint32_t));
     s->snap_cell_start = reinterpret_cast<uint32_t*>(base + l.snap_cell_start);
     s->snap_cell_edges = reinterpret_cast<uint32_t*>(base + l.snap_cell_edges);
     s->area_count = sizeOf(rm->areas());
@@ -492,6 +525,8 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->wall_cell_items = reinterpret_cast<WallRef*>(base + l.wall_cell_items);
     s->wall_solid_start = reinterpret_cast<uint32_t*>(base + l.wall_solid_start);
     s->wall_solid_segs = reinterpret_cast<WallSeg*>(base + l.wall_solid_segs);
+    s->wall_cell_box = reinterpret_cast<CellBox*>(base + l.wall_cell_box);
+    s->wall_cell_pieces = reinterpret_cast<CellBox*>(base + l.wall_cell_pieces);
     s->wall_seen = reinterpret_cast<uint32_t*>(base + l.wall_seen);
     s->layer_count = sizeOf(rm->footprint()->layers());
     wallGridBuild(*rm, s);
@@ -579,7 +614,9 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
             const fb::RoadmapEdge* edge = edges->Get(a.edge);
             a.other = edge->a() == v ? edge->b() : edge->a();
             a.cost = s->edge_length[a.edge] * s->edge_weight[a.edge];
-            a.min_clearance = double(edge->min_clearance());
+            a.min_clearance = edge->min_clearance();
+            const fb::RoadmapVertex* other = rm->vertices()->Get(a.other);
+            a.other_x = other->x(), a.other_y = other->y();
         }
     }
     *out = s;
@@ -736,9 +773,11 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     // Visible in a straight line: nothing shorter exists.
     // With shortening, the line must also keep the preferred clearance the two ends allow.
     double line_clearance = radius;
+    KnownClearance known[2] = {{ps, kNone, 0.0}, {pg, kNone, 0.0}}; // shortening needs them again
     if (preferred_clearance < kInf && preferred_clearance > radius && start.layer == goal.layer) {
-        const double ends = std::fmin(wallsNearest(*rm, s, start.layer, ps, nullptr),
-                                      wallsNearest(*rm, s, goal.layer, pg, nullptr));
+        known[0].distance = wallsNearest(*rm, s, start.layer, ps, nullptr), known[0].layer = start.layer;
+        known[1].distance = wallsNearest(*rm, s, goal.layer, pg, nullptr), known[1].layer = goal.layer;
+        const double ends = std::fmin(known[0].distance, known[1].distance);
         line_clearance = std::fmax(radius, std::fmin(preferred_clearance, ends));
     }
     // Designer areas: the line must not enter an avoided area that neither end lies in.
@@ -801,8 +840,13 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             best = gv + (len_g - g_along) * w_g, best_vertex = v, goal_from_a = false;
         for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
             const AdjEntry& a = s.adj[k];
-            if (a.min_clearance < radius) continue;
-            relax(&s, a.other, gv + a.cost, h, a.edge);
+            if (double(a.min_clearance) < radius) continue;
+            relax(
+                &s, a.other, gv + a.cost,
+                [&](uint32_t) {
+                    return norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale;
+                },
+                a.edge);
         }
     }
     if (!(best < kInf)) return Status::NotFound;
@@ -875,7 +919,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     Corner* c = list.c;
     uint32_t n = list.n;
     const bool shorten = preferred_clearance < kInf;
-    if (shorten) shortenCorners(*rm, &s, &n, radius, preferred_clearance);
+    if (shorten) shortenCorners(*rm, &s, &n, radius, preferred_clearance, known);
 
     // Pieces too short to hold an arc (a snap landing next to a polyline point, say) would leave
     // a sharp corner: drop the inner corner when the piece that replaces the two stays clear.
@@ -897,6 +941,15 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     if (!shorten)
         for (uint32_t i = 0; i < n; ++i)
             c[i].trim = 0.0;
+    // Corner positions are final from here on: each corner's turn is computed once (the
+    // shortening's per-corner clearances are no longer needed).
+    double* turns = s.corner_clearance;
+    for (uint32_t i = 0; i < n; ++i)
+        turns[i] = std::numeric_limits<double>::quiet_NaN();
+    auto turnAt = [&](uint32_t i, P u, P w) { // u, w: the unit pieces into and out of corner i
+        if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
+        return turns[i];
+    };
     auto pieceLength = [&](uint32_t i) { return norm(P{c[i + 1].x, c[i + 1].y} - P{c[i].x, c[i].y}); };
     for (uint32_t i = 1; !shorten && i + 1 < n; ++i) {
         // Corners that get no arc here skip the turn's atan2.
@@ -906,7 +959,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             continue;
         const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
         const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
-        const double turn = std::fabs(turnAngle(u, w));
+        const double turn = std::fabs(turnAt(i, u, w));
         // Straight on (no arc needed) or turning back (no arc fits).
         if (turn < 1e-9 || turn > 3.14159265358979 - 1e-6) continue;
         const double room = 0.5 * (pieceLength(i - 1) < pieceLength(i) ? pieceLength(i - 1) : pieceLength(i));
@@ -916,14 +969,14 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             c[i].trim = t < room ? t : room;
         } else if (c[i].kind == Corner::Snap) {
             c[i].trim = largestClearTrim(*rm, s, c[i].layer, c[i].layer, P{c[i].x, c[i].y}, u,
-                                         turnAngle(u, w), room, radius);
+                                         turnAt(i, u, w), room, radius);
         } else if (c[i].kind == Corner::Interior && c[i].edge_in != kNone) {
             // A chord corner of a parabola: clearance there is the distance to the focus, and an arc
             // bending towards the focus stays in its cell, so the exact focus-to-arc distance decides.
             const fb::RoadmapEdge& e = *rm->edges()->Get(c[i].edge_in);
             if (e.site() != fb::ClearanceSite::Point) continue;
             const P corner{c[i].x, c[i].y}, focus{e.site_x0(), e.site_y0()};
-            const double signed_turn = turnAngle(u, w);
+            const double signed_turn = turnAt(i, u, w);
             if (signed_turn * cross(u, focus - corner) <= 0.0) continue;
             double t = room;
             for (int attempt = 0; attempt < 12 && t > 1e-6; ++attempt, t *= 0.5) {
@@ -944,7 +997,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         if (c[i].trim > 0.0 || c[i - 1].portal || c[i].portal || (shorten && !layer_change)) continue;
         const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
         const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
-        const double turn = turnAngle(u, w);
+        const double turn = turnAt(i, u, w);
         if (std::fabs(turn) < 1e-9 || std::fabs(turn) > 3.14159265358979 - 1e-6) continue;
         // Within what the neighbours' arcs leave of both pieces; on the medial path also within
         // half of each (the neighbours' stored blends were sized that way).
@@ -990,7 +1043,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         if (last || !(c[i + 1].trim > 0.0)) continue;
         // Arc tangent to u at the cursor, turning onto w.
         const P w = unit(P{c[i + 2].x, c[i + 2].y} - b);
-        const double turn = turnAngle(u, w);
+        const double turn = turnAt(i + 1, u, w);
         const double r = c[i + 1].trim / std::tan(0.5 * std::fabs(turn));
         const P left{-u.y, u.x};
         const P center = cursor + (turn > 0 ? left : left * -1.0) * r;

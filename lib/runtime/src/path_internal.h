@@ -43,6 +43,14 @@ inline double dot(P a, P b) {
 inline double cross(P a, P b) {
     return a.x * b.y - a.y * b.x;
 }
+// std::fmin / std::fmax for numbers that are not NaN (one minsd / maxsd; GCC cannot inline the
+// library calls without -ffast-math): the same value for every such input but signed zeros.
+inline double minOf(double a, double b) {
+    return b < a ? b : a;
+}
+inline double maxOf(double a, double b) {
+    return b > a ? b : a;
+}
 inline double norm(P a) {
     return std::sqrt(dot(a, a));
 }
@@ -138,11 +146,16 @@ struct PathCorner {
     bool portal; // the piece after this corner runs along a portal edge
     uint32_t layer;
     uint32_t vertex, edge_in, edge_out;
+    // Tangent sweeps: when the corner last moved and was last computed (a corner whose neighbours
+    // have not moved since it was computed would get the same answer again). Placed in what
+    // would be padding.
+    uint32_t sweep_moved;
     double x, y;
     double trim; // arc starts/ends this far from the corner along both pieces
                  // Shortening only: the wall point the corner wraps (arc centre), the arc radius, and where
                  // the corner was before the tangent construction moved it.
     bool pinned, inserted; // inserted: the second corner of a corner that wraps two wall points
+    uint32_t sweep_done;
     double pin_x, pin_y, pin_radius, pin_side; // side: +1 the turn is to the left
     double relaxed_x, relaxed_y;
     double relax_slack; // how far from a wall the relaxation may have stopped (its last step)
@@ -172,7 +185,14 @@ struct WallRef {
 // vertices and the float interpolation.
 struct WallSeg {
     P c, d;
-    uint32_t id; // WallRef::id
+    float x0, y0, x1, y1; // bounding box, rounded outwards: most walls are rejected on it alone
+    uint32_t id;          // WallRef::id
+};
+
+// Bounding box of the solid wall pieces' parts inside one wall-grid cell (rounded outwards; empty:
+// +inf / -inf): a segment test passes over a cell whose walls all lie far from it there.
+struct CellBox {
+    float x0, y0, x1, y1;
 };
 
 // One incident edge of a vertex with what A* reads of it, copied at init so the search touches
@@ -180,7 +200,8 @@ struct WallSeg {
 struct AdjEntry {
     uint32_t edge, other; // the edge, and its other end
     double cost;
-    double min_clearance;
+    float min_clearance;    // the asset's floats, exact: no rounding in the copies
+    float other_x, other_y; // the other end's position: its heuristic without another lookup
 };
 
 // What snapping asks of an edge, copied at init: the layer it can be snapped to (both ends on
@@ -222,6 +243,10 @@ struct PathScratch {
     double* edge_length;   // polyline length per edge
     double* edge_weight;   // A* cost per metre of each edge (designer areas; 1 without)
     detail::EdgeSnap* edge_snap;
+    // Per edge, the last snap search that considered it ([0] is the search counter): an edge is
+    // listed in every cell it crosses, and a second look never changes the candidates. Written
+    // through const scratch like wall_seen.
+    uint32_t* edge_seen;
     // The asset's edge grid split by layer (only edges snapping can use, in the asset's order):
     // per layer cells + 1 starts, at layer * (cells + 1). Layers stacked over one another would
     // otherwise make every snap walk the other storeys' edges.
@@ -235,7 +260,8 @@ struct PathScratch {
     detail::HeapEntry* heap;
     uint32_t* route;                 // edges of the found route, in order
     detail::PathCorner* corners;     // path polyline before blending
-    double* corner_clearance;        // shortening: wall distance at each corner
+    double* corner_clearance;        // shortening: wall distance at each corner; then findPath's
+                                     // cache of each final corner's turn (NaN: not computed yet)
     detail::PathCorner* relaxed_run; // shortening: one run's relaxed polyline, the fallback
     double* relaxed_requirement;     // and the clearance each of its pieces keeps
     detail::WallGrid* wall_grids;    // layer_count
@@ -243,6 +269,11 @@ struct PathScratch {
     detail::WallRef* wall_cell_items;
     uint32_t* wall_solid_start; // same indexing as wall_cell_start: the solid pieces of each cell
     detail::WallSeg* wall_solid_segs;
+    detail::CellBox* wall_cell_box; // same indexing as wall_cell_start (the last entry unused)
+    // The same for the whole pieces listed in each cell (not only their parts inside it): a
+    // search that rejects every piece of a cell may pass over the cell without changing the
+    // order in which it meets the others.
+    detail::CellBox* wall_cell_pieces;
     // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
     // in several cells is measured once. Written through const scratch: only findPath's queries
     // use it, and a scratch serves one thread.
@@ -289,10 +320,19 @@ double wallsRay(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
 // Even-odd inside test over the layer's rings, through the grid row of p.
 bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p);
 
+// Wall distance at a point the caller already measured (wallsNearest), so it is not measured
+// again; layer kNone: nothing known.
+struct KnownClearance {
+    P p;
+    uint32_t layer;
+    double distance;
+};
+
 // shorten.cpp: pulls corners[0..*count) taut keeping the clearance rule of findPath, and sets
-// each corner's trim (arc size). Corners may move and be removed; portal pieces stay.
+// each corner's trim (arc size). Corners may move and be removed; portal pieces stay. `known`:
+// the two endpoints' wall distances when findPath measured them.
 void shortenCorners(const fb::Roadmap& rm, PathScratch* s, uint32_t* count, double radius,
-                    double preferred_clearance);
+                    double preferred_clearance, const KnownClearance known[2]);
 
 // shorten.cpp, designer areas: a line the query makes up (the straight start-goal line, a
 // shortened piece) must not enter an avoided area (weight > 1) the route itself did not enter.

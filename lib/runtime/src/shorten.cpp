@@ -85,9 +85,19 @@ bool intersect(P a, P u, P b, P v, double* t, double* s) {
 // disc meet; a few sweeps make adjacent tangents agree. A pin that cannot hold (a neighbour inside
 // its disc, tangents meeting behind) is dropped and the corner goes back to where it was.
 void sweepPinnedCorners(Corner* c, uint32_t first, uint32_t last) {
+    // Ticks order every computation: corner k is computed again only when a neighbour moved after
+    // k's last computation (its inputs are the neighbours' positions and its own constant pin).
+    uint32_t tick = 1;
+    for (uint32_t k = first; k <= last; ++k)
+        c[k].sweep_moved = 1, c[k].sweep_done = 0;
     for (int sweep = 0; sweep < kPinSweeps; ++sweep) {
         for (uint32_t k = first + 1; k < last; ++k) {
             if (!c[k].pinned) continue;
+            if (c[k].sweep_done != 0 && c[k - 1].sweep_moved < c[k].sweep_done &&
+                c[k + 1].sweep_moved < c[k].sweep_done)
+                continue;
+            c[k].sweep_done = ++tick;
+            const double x = c[k].x, y = c[k].y;
             const P A = at(c[k - 1]), B = at(c[k + 1]), pin{c[k].pin_x, c[k].pin_y};
             const double side = c[k].pin_side;
             P ua, ta, ub, tb;
@@ -97,11 +107,12 @@ void sweepPinnedCorners(Corner* c, uint32_t first, uint32_t last) {
                 !intersect(A, ua, B, ub, &t_a, &t_b) || t_a < norm(ta - A) || t_b < norm(tb - B)) {
                 c[k].pinned = false;
                 c[k].x = c[k].relaxed_x, c[k].y = c[k].relaxed_y;
-                continue;
+            } else {
+                const P corner = A + ua * t_a;
+                c[k].x = corner.x, c[k].y = corner.y;
+                c[k].trim = t_a - norm(ta - A);
             }
-            const P corner = A + ua * t_a;
-            c[k].x = corner.x, c[k].y = corner.y;
-            c[k].trim = t_a - norm(ta - A);
+            if (!(c[k].x == x && c[k].y == y)) c[k].sweep_moved = tick;
         }
     }
 }
@@ -241,7 +252,7 @@ bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a
 }
 
 void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
-                    double preferred_clearance) {
+                    double preferred_clearance, const KnownClearance known[2]) {
     PathScratch& s = *scratch;
     Corner* c = s.corners;
     double* m = s.corner_clearance;
@@ -256,7 +267,13 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
     for (uint32_t k = 0; k + 1 < n; ++k)
         markAreas(rm, &s, c[k].layer, at(c[k]), at(c[k + 1]));
     for (uint32_t k = 0; k < n; ++k) {
-        m[k] = routeClearance(rm, s, c[k]);
+        // An endpoint findPath measured (the same point and layer: the same number).
+        const KnownClearance* same = nullptr;
+        for (int e = 0; e < 2; ++e)
+            if (c[k].kind == Corner::Endpoint && known[e].layer == c[k].layer && known[e].p.x == c[k].x &&
+                known[e].p.y == c[k].y)
+                same = &known[e];
+        m[k] = same ? same->distance : routeClearance(rm, s, c[k]);
         c[k].trim = 0.0;
         c[k].pinned = c[k].inserted = false;
         c[k].relax_slack = 0.0;
@@ -285,7 +302,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 c[a].relax_slack = m[a];
             }
             for (; min_upto < b; ++min_upto)
-                c[min_upto + 1].relax_slack = std::fmin(c[min_upto].relax_slack, m[min_upto + 1]);
+                c[min_upto + 1].relax_slack = minOf(c[min_upto].relax_slack, m[min_upto + 1]);
             const double lo = c[b].relax_slack;
             const double q = lo < preferred ? lo : preferred;
             return q > floor ? q : floor;

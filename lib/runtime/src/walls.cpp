@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 namespace clearway {
@@ -71,19 +72,19 @@ bool rowSpan(const WallGrid& g, int64_t j, P a, P b, double pad, int64_t* i0, in
     } else {
         double ta = (ylo - a.y) / dy, tb = (yhi - a.y) / dy;
         if (ta > tb) std::swap(ta, tb);
-        t0 = std::fmax(t0, ta), t1 = std::fmin(t1, tb);
+        t0 = maxOf(t0, ta), t1 = minOf(t1, tb);
         if (t0 > t1) return false;
     }
     const double xa = a.x + (b.x - a.x) * t0, xb = a.x + (b.x - a.x) * t1;
-    *i0 = cellOf(std::fmin(xa, xb) - pad, g.min_x, g.cell, g.nx);
-    *i1 = cellOf(std::fmax(xa, xb) + pad, g.min_x, g.cell, g.nx);
+    *i0 = cellOf(minOf(xa, xb) - pad, g.min_x, g.cell, g.nx);
+    *i1 = cellOf(maxOf(xa, xb) + pad, g.min_x, g.cell, g.nx);
     return true;
 }
 
 // Calls fn(cell index) for the cells the segment a-b thickened by `pad` can touch.
 template <typename Fn> bool forEachCellNear(const WallGrid& g, P a, P b, double pad, Fn fn) {
-    const int64_t j0 = cellOf(std::fmin(a.y, b.y) - pad, g.min_y, g.cell, g.ny);
-    const int64_t j1 = cellOf(std::fmax(a.y, b.y) + pad, g.min_y, g.cell, g.ny);
+    const int64_t j0 = cellOf(minOf(a.y, b.y) - pad, g.min_y, g.cell, g.ny);
+    const int64_t j1 = cellOf(maxOf(a.y, b.y) + pad, g.min_y, g.cell, g.ny);
     // Slack for the floor() rounding at cell borders.
     const double slack = pad + 1e-9 * g.cell;
     for (int64_t j = j0; j <= j1; ++j) {
@@ -103,8 +104,8 @@ template <typename Fn> bool forEachCellNearLoose(const WallGrid& g, P a, P b, do
     const double inv_cell = 1.0 / g.cell;
     const double slack = pad + 1e-7 * g.cell;
     auto cellAt = [&](double v, double min, uint32_t n) { return clampedFloor((v - min) * inv_cell, n); };
-    const int64_t j0 = cellAt(std::fmin(a.y, b.y) - slack, g.min_y, g.ny);
-    const int64_t j1 = cellAt(std::fmax(a.y, b.y) + slack, g.min_y, g.ny);
+    const int64_t j0 = cellAt(minOf(a.y, b.y) - slack, g.min_y, g.ny);
+    const int64_t j1 = cellAt(maxOf(a.y, b.y) + slack, g.min_y, g.ny);
     const double dy = b.y - a.y, dx = b.x - a.x;
     const double inv_dy = dy != 0.0 ? 1.0 / dy : 0.0;
     for (int64_t j = j0; j <= j1; ++j) {
@@ -114,12 +115,12 @@ template <typename Fn> bool forEachCellNearLoose(const WallGrid& g, P a, P b, do
                          yhi = g.min_y + double(j + 1) * g.cell + slack;
             double ta = (ylo - a.y) * inv_dy, tb = (yhi - a.y) * inv_dy;
             if (ta > tb) std::swap(ta, tb);
-            t0 = std::fmax(t0, ta), t1 = std::fmin(t1, tb);
+            t0 = maxOf(t0, ta), t1 = minOf(t1, tb);
             if (t0 > t1) continue;
         }
         const double xa = a.x + dx * t0, xb = a.x + dx * t1;
-        const int64_t i0 = cellAt(std::fmin(xa, xb) - slack, g.min_x, g.nx);
-        const int64_t i1 = cellAt(std::fmax(xa, xb) + slack, g.min_x, g.nx);
+        const int64_t i0 = cellAt(minOf(xa, xb) - slack, g.min_x, g.nx);
+        const int64_t i1 = cellAt(maxOf(xa, xb) + slack, g.min_x, g.nx);
         for (int64_t i = i0; i <= i1; ++i)
             if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
     }
@@ -235,13 +236,29 @@ bool firstSight(const PathScratch& s, uint32_t id, uint32_t round) {
     return true;
 }
 
-// The solid wall pieces listed in a cell, with their ids.
-template <typename Fn> bool forEachSolidId(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
+// The solid wall pieces listed in a cell.
+template <typename Fn> bool forEachSolidSeg(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
     const uint32_t* start = s.wall_solid_start + g.first_cell;
-    const WallSeg* segs = s.wall_solid_segs;
-    for (uint32_t k = start[cell], end = start[cell + 1]; k < end; ++k)
-        if (!fn(segs[k].c, segs[k].d, segs[k].id)) return false;
+    for (const WallSeg *w = s.wall_solid_segs + start[cell], *end = s.wall_solid_segs + start[cell + 1];
+         w < end; ++w)
+        if (!fn(*w)) return false;
     return true;
+}
+
+// The wall's box lies wholly outside [x0, x1] x [y0, y1] (non-short-circuit: one branch). The
+// float box holds the exact one, so this rejects no wall that the exact box would keep.
+inline bool boxOutside(const WallSeg& w, double x0, double y0, double x1, double y1) {
+    return (double(w.x1) < x0) | (double(w.x0) > x1) | (double(w.y1) < y0) | (double(w.y0) > y1);
+}
+
+// The nearest float at or below (above) v: a float box that contains the double one.
+float floatBelow(double v) {
+    const float f = float(v);
+    return double(f) <= v ? f : std::nextafter(f, -std::numeric_limits<float>::infinity());
+}
+float floatAbove(double v) {
+    const float f = float(v);
+    return double(f) >= v ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
 }
 
 // The solid wall pieces listed in a cell, as segments c-d.
@@ -346,12 +363,49 @@ void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
         uint32_t* solid = s->wall_solid_start + first_cell;
         for (uint32_t c = 0; c < cells; ++c) {
             solid[c] = solid_base;
+            // The cell's rectangle, a little larger (far above the rounding of the clipping).
+            const double m = 1e-6 * g.cell;
+            const double rx0 = g.min_x + double(c % g.nx) * g.cell - m, rx1 = rx0 + g.cell + 2.0 * m;
+            const double ry0 = g.min_y + double(c / g.nx) * g.cell - m, ry1 = ry0 + g.cell + 2.0 * m;
+            double bx0 = kInf, by0 = kInf, bx1 = -kInf, by1 = -kInf;
+            CellBox pieces{float(kInf), float(kInf), -float(kInf), -float(kInf)};
             for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
                 const WallRef& w = s->wall_cell_items[k];
-                if (!w.open)
-                    s->wall_solid_segs[solid_base++] =
-                        WallSeg{pieceStart(verts, w), pieceEnd(verts, w), w.id};
+                if (w.open) continue;
+                const P p0 = pieceStart(verts, w), p1 = pieceEnd(verts, w);
+                const WallSeg seg{p0,
+                                  p1,
+                                  floatBelow(minOf(p0.x, p1.x)),
+                                  floatBelow(minOf(p0.y, p1.y)),
+                                  floatAbove(maxOf(p0.x, p1.x)),
+                                  floatAbove(maxOf(p0.y, p1.y)),
+                                  w.id};
+                s->wall_solid_segs[solid_base++] = seg;
+                pieces =
+                    CellBox{seg.x0 < pieces.x0 ? seg.x0 : pieces.x0, seg.y0 < pieces.y0 ? seg.y0 : pieces.y0,
+                            seg.x1 > pieces.x1 ? seg.x1 : pieces.x1, seg.y1 > pieces.y1 ? seg.y1 : pieces.y1};
+                // The part of the piece inside the rectangle (Liang-Barsky), into the cell's box.
+                double t0 = 0.0, t1 = 1.0;
+                const P d = p1 - p0;
+                const double lo[2] = {rx0, ry0}, hi[2] = {rx1, ry1}, o[2] = {p0.x, p0.y}, v[2] = {d.x, d.y};
+                for (int axis = 0; axis < 2 && t0 <= t1; ++axis) {
+                    if (v[axis] == 0.0) {
+                        if (o[axis] < lo[axis] || o[axis] > hi[axis]) t0 = 2.0;
+                        continue;
+                    }
+                    double ta = (lo[axis] - o[axis]) / v[axis], tb = (hi[axis] - o[axis]) / v[axis];
+                    if (ta > tb) std::swap(ta, tb);
+                    t0 = maxOf(t0, ta), t1 = minOf(t1, tb);
+                }
+                if (t0 > t1) continue;
+                const P q0 = t0 == 0.0 ? p0 : p0 + d * t0, q1 = t1 == 1.0 ? p1 : p0 + d * t1;
+                bx0 = minOf(bx0, minOf(q0.x, q1.x)), by0 = minOf(by0, minOf(q0.y, q1.y));
+                bx1 = maxOf(bx1, maxOf(q0.x, q1.x)), by1 = maxOf(by1, maxOf(q0.y, q1.y));
             }
+            s->wall_cell_pieces[first_cell + c] = pieces;
+            s->wall_cell_box[first_cell + c] =
+                bx0 <= bx1 ? CellBox{floatBelow(bx0), floatBelow(by0), floatAbove(bx1), floatAbove(by1)}
+                           : CellBox{float(kInf), float(kInf), -float(kInf), -float(kInf)};
         }
         solid[cells] = solid_base;
         first_cell += cells + 1;
@@ -362,8 +416,8 @@ void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
 bool wallsSegmentClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P a, P b, double clearance) {
     const WallGrid& g = gridOf(s, layer);
     const double r2 = clearance * clearance;
-    const double lo_x = std::fmin(a.x, b.x) - clearance, hi_x = std::fmax(a.x, b.x) + clearance;
-    const double lo_y = std::fmin(a.y, b.y) - clearance, hi_y = std::fmax(a.y, b.y) + clearance;
+    const double lo_x = minOf(a.x, b.x) - clearance, hi_x = maxOf(a.x, b.x) + clearance;
+    const double lo_y = minOf(a.y, b.y) - clearance, hi_y = maxOf(a.y, b.y) + clearance;
     // A wall whose ends both lie on one side of the line a-b, farther than the clearance, is
     // clear: only the exact test below decides the others. The margin (far above the rounding of
     // either test) keeps the answer bit for bit that of the exact test.
@@ -375,17 +429,36 @@ bool wallsSegmentClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer,
     // Any wall closer than the clearance is listed in a cell of the exact span, so a superset
     // of cells changes nothing but the work.
     const uint32_t round = nextSeen(s);
+    const uint32_t* start = s.wall_solid_start + g.first_cell;
+    const CellBox* boxes = s.wall_cell_box + g.first_cell;
     return forEachCellNearLoose(g, a, b, clearance, [&](uint32_t cell) {
-        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
-            if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
-                (c.y > hi_y && d.y > hi_y))
+        // A wall closer than the clearance is so within a cell listing it (a cell of the span):
+        // a cell whose walls' parts all lie beyond the box or the band has none of them.
+        const CellBox& box = boxes[cell];
+        if ((double(box.x1) < lo_x) | (double(box.x0) > hi_x) | (double(box.y1) < lo_y) |
+            (double(box.y0) > hi_y))
+            return true;
+        if (band > 0.0) {
+            const double o00 = cross(ab, P{box.x0 - a.x, box.y0 - a.y}),
+                         o01 = cross(ab, P{box.x0 - a.x, box.y1 - a.y});
+            const double o10 = cross(ab, P{box.x1 - a.x, box.y0 - a.y}),
+                         o11 = cross(ab, P{box.x1 - a.x, box.y1 - a.y});
+            if ((o00 >= band && o01 >= band && o10 >= band && o11 >= band) ||
+                (o00 <= -band && o01 <= -band && o10 <= -band && o11 <= -band))
                 return true;
+        }
+        for (const WallSeg *w = s.wall_solid_segs + start[cell], *end = s.wall_solid_segs + start[cell + 1];
+             w < end; ++w) {
+            if (boxOutside(*w, lo_x, lo_y, hi_x, hi_y)) continue;
+            const P c = w->c, d = w->d;
+            const uint32_t id = w->id;
             const double oc = cross(ab, c - a), od = cross(ab, d - a);
-            if (band > 0.0 && ((oc >= band && od >= band) || (oc <= -band && od <= -band))) return true;
-            if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
+            if (band > 0.0 && ((oc >= band && od >= band) || (oc <= -band && od <= -band))) continue;
+            if (!firstSight(s, id, round)) continue; // measured in another cell, and clear
             const double d2 = segmentSegment2(a, b, c, d);
-            return d2 > 0.0 && d2 >= r2;
-        });
+            if (!(d2 > 0.0 && d2 >= r2)) return false;
+        }
+        return true;
     });
 }
 
@@ -395,14 +468,22 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
     const double radius = norm(start - center);
     const P end = center + rotate(start - center, sweep);
     // Bounding box of the arc: its ends and the axis extremes it sweeps over.
-    double x0 = std::fmin(start.x, end.x), x1 = std::fmax(start.x, end.x);
-    double y0 = std::fmin(start.y, end.y), y1 = std::fmax(start.y, end.y);
+    double x0 = minOf(start.x, end.x), x1 = maxOf(start.x, end.x);
+    double y0 = minOf(start.y, end.y), y1 = maxOf(start.y, end.y);
+    // An axis extreme counts when it lies in the arc's wedge (|sweep| <= pi: between the rays to
+    // the ends), by sign tests instead of an atan2 each, with a margin that only ever adds one:
+    // a larger box visits more cells and measures more walls, never changes the answer.
+    const bool wedge = std::fabs(sweep) <= kPi;
+    const double sense = sweep < 0 ? -1.0 : 1.0, tol = 1e-9 * radius * radius;
+    const P u0 = start - center, u1 = end - center;
     const P axes[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
     for (const P axis : axes) {
         const P q = center + axis * radius;
-        if (angleAlong(center, start, sweep, q) <= std::fabs(sweep)) {
-            x0 = std::fmin(x0, q.x), x1 = std::fmax(x1, q.x);
-            y0 = std::fmin(y0, q.y), y1 = std::fmax(y1, q.y);
+        const P v = axis * radius;
+        if (wedge ? sense * cross(u0, v) >= -tol && sense * cross(v, u1) >= -tol
+                  : angleAlong(center, start, sweep, q) <= std::fabs(sweep)) {
+            x0 = minOf(x0, q.x), x1 = maxOf(x1, q.x);
+            y0 = minOf(y0, q.y), y1 = maxOf(y1, q.y);
         }
     }
     const P lo{x0, y0}, hi{x1, y1};
@@ -416,22 +497,34 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
     const double outer = radius + clearance + margin, inner = radius - clearance - margin;
     const double outer2 = outer * outer, inner2 = inner > 0.0 ? inner * inner : -1.0;
     const uint32_t round = nextSeen(s);
+    const CellBox* boxes = s.wall_cell_box + g.first_cell;
     for (int64_t j = j0; j <= j1; ++j)
         for (int64_t i = i0; i <= i1; ++i) {
-            const bool clear =
-                forEachSolidId(s, g, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d, uint32_t id) {
-                    if ((c.x < x0 - clearance && d.x < x0 - clearance) ||
-                        (c.x > x1 + clearance && d.x > x1 + clearance) ||
-                        (c.y < y0 - clearance && d.y < y0 - clearance) ||
-                        (c.y > y1 + clearance && d.y > y1 + clearance))
-                        return true;
-                    if (pointSegment2(center, c, d, nullptr) >= outer2) return true;
-                    if (std::fmax(dot(c - center, c - center), dot(d - center, d - center)) <= inner2)
-                        return true;
-                    if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
-                    const double dist = arcSegmentDistance(center, radius, start, end, sweep, c, d);
-                    return dist > 0.0 && dist >= clearance;
-                });
+            // As in wallsSegmentClear: a cell whose walls' parts all lie beyond the arc's box, or
+            // outside the grown circle, or inside the shrunk one, has no wall that matters.
+            const CellBox& box = boxes[j * int64_t(g.nx) + i];
+            if ((double(box.x1) < x0 - clearance) | (double(box.x0) > x1 + clearance) |
+                (double(box.y1) < y0 - clearance) | (double(box.y0) > y1 + clearance))
+                continue;
+            const double nx = maxOf(maxOf(double(box.x0) - center.x, center.x - double(box.x1)), 0.0);
+            const double ny = maxOf(maxOf(double(box.y0) - center.y, center.y - double(box.y1)), 0.0);
+            if (nx * nx + ny * ny >= outer2) continue;
+            const double fx =
+                maxOf(std::fabs(double(box.x0) - center.x), std::fabs(double(box.x1) - center.x));
+            const double fy =
+                maxOf(std::fabs(double(box.y0) - center.y), std::fabs(double(box.y1) - center.y));
+            if (fx * fx + fy * fy <= inner2) continue;
+            const bool clear = forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
+                if (boxOutside(w, x0 - clearance, y0 - clearance, x1 + clearance, y1 + clearance))
+                    return true;
+                const P c = w.c, d = w.d;
+                const uint32_t id = w.id;
+                if (pointSegment2(center, c, d, nullptr) >= outer2) return true;
+                if (maxOf(dot(c - center, c - center), dot(d - center, d - center)) <= inner2) return true;
+                if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
+                const double dist = arcSegmentDistance(center, radius, start, end, sweep, c, d);
+                return dist > 0.0 && dist >= clearance;
+            });
             if (!clear) return false;
         }
     return true;
@@ -456,7 +549,13 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
     double best2 = kInf;
     P best_point{p.x, p.y};
     auto visit = [&](int64_t i, int64_t j) {
-        forEachSolid(s, g, uint32_t(j * int64_t(g.nx) + i), [&](P c, P d) {
+        forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
+            // A wall whose box is already farther than the best cannot beat it (strictly); the
+            // factor is far above the rounding of both squared distances.
+            const double dx = maxOf(maxOf(w.x0 - p.x, p.x - w.x1), 0.0);
+            const double dy = maxOf(maxOf(w.y0 - p.y, p.y - w.y1), 0.0);
+            if (dx * dx + dy * dy > best2 * (1.0 + 1e-9)) return true;
+            const P c = w.c, d = w.d;
             double t;
             const double d2 = pointSegment2(p, c, d, &t);
             if (d2 < best2) best2 = d2, best_point = c + (d - c) * t;
@@ -474,10 +573,10 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
         }
         // Unvisited cells lie beyond the square of rings 0..r: at least this far from p.
         double bound = kInf;
-        if (ci - r > 0) bound = std::fmin(bound, p.x - (g.min_x + double(ci - r) * g.cell));
-        if (ci + r + 1 < nx) bound = std::fmin(bound, g.min_x + double(ci + r + 1) * g.cell - p.x);
-        if (cj - r > 0) bound = std::fmin(bound, p.y - (g.min_y + double(cj - r) * g.cell));
-        if (cj + r + 1 < ny) bound = std::fmin(bound, g.min_y + double(cj + r + 1) * g.cell - p.y);
+        if (ci - r > 0) bound = minOf(bound, p.x - (g.min_x + double(ci - r) * g.cell));
+        if (ci + r + 1 < nx) bound = minOf(bound, g.min_x + double(ci + r + 1) * g.cell - p.x);
+        if (cj - r > 0) bound = minOf(bound, p.y - (g.min_y + double(cj - r) * g.cell));
+        if (cj + r + 1 < ny) bound = minOf(bound, g.min_y + double(cj + r + 1) * g.cell - p.y);
         if (!(bound < kInf)) break;
         if (bound > 0.0 && best2 <= bound * bound) break;
     }
@@ -494,16 +593,40 @@ bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t la
     // segment's in x or y offers none (the margin is far above the rounding of the distances).
     const double pad = reach * (1.0 + 1e-9) +
                        1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y));
-    const double lo_x = std::fmin(a.x, b.x) - pad, hi_x = std::fmax(a.x, b.x) + pad;
-    const double lo_y = std::fmin(a.y, b.y) - pad, hi_y = std::fmax(a.y, b.y) + pad;
+    const double lo_x = minOf(a.x, b.x) - pad, hi_x = maxOf(a.x, b.x) + pad;
+    const double lo_y = minOf(a.y, b.y) - pad, hi_y = maxOf(a.y, b.y) + pad;
+    // Every candidate is a point of the wall: a wall with both ends clearly on the other side of
+    // the line a-b, or farther than `reach` from it on this side, offers none. The margin covers
+    // the rounding of the candidates computed between the ends.
+    const P ab = b - a;
+    const double ab_len = norm(ab);
+    const double side_margin =
+        1e-9 * (std::fabs(ab.x) + std::fabs(ab.y)) *
+        (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y) + reach);
+    const double beyond = pad * ab_len + side_margin;
     // A piece seen again in a later cell offers the same candidates, which never beat the best
     // (strictly): it is measured once, and the order of first sightings is unchanged.
     const uint32_t round = nextSeen(s);
+    const CellBox* cell_pieces = s.wall_cell_pieces + g.first_cell;
     forEachCellNear(g, a, b, reach, [&](uint32_t cell) {
-        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
-            if ((c.x < lo_x && d.x < lo_x) || (c.x > hi_x && d.x > hi_x) || (c.y < lo_y && d.y < lo_y) ||
-                (c.y > hi_y && d.y > hi_y))
-                return true;
+        // Every piece of the cell fails the tests below when its pieces' box does (the corners'
+        // side values bound the ends', with a margin for the rounding): pass over it.
+        const CellBox& box = cell_pieces[cell];
+        if ((double(box.x1) < lo_x) | (double(box.x0) > hi_x) | (double(box.y1) < lo_y) |
+            (double(box.y0) > hi_y))
+            return true;
+        double lo = kInf, hi = -kInf;
+        for (const P corner : {P{box.x0, box.y0}, P{box.x0, box.y1}, P{box.x1, box.y0}, P{box.x1, box.y1}}) {
+            const double v = side * cross(ab, corner - a);
+            lo = minOf(lo, v), hi = maxOf(hi, v);
+        }
+        if (hi < -2.0 * side_margin || lo > beyond + side_margin) return true;
+        return forEachSolidSeg(s, g, cell, [&](const WallSeg& w) {
+            if (boxOutside(w, lo_x, lo_y, hi_x, hi_y)) return true;
+            const P c = w.c, d = w.d;
+            const uint32_t id = w.id;
+            const double sc = side * cross(ab, c - a), sd = side * cross(ab, d - a);
+            if ((sc < -side_margin && sd < -side_margin) || (sc > beyond && sd > beyond)) return true;
             if (!firstSight(s, id, round)) return true;
             // The closest pair of two disjoint segments has an endpoint of one of them; keep
             // the wall-side point of each candidate pair.
@@ -545,16 +668,19 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
         1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y) + clearance);
     double rx0 = region[0].x, ry0 = region[0].y, rx1 = region[0].x, ry1 = region[0].y;
     for (int k = 1; k < 4; ++k) {
-        rx0 = std::fmin(rx0, region[k].x), ry0 = std::fmin(ry0, region[k].y);
-        rx1 = std::fmax(rx1, region[k].x), ry1 = std::fmax(ry1, region[k].y);
+        rx0 = minOf(rx0, region[k].x), ry0 = minOf(ry0, region[k].y);
+        rx1 = maxOf(rx1, region[k].x), ry1 = maxOf(ry1, region[k].y);
     }
     rx0 -= margin, ry0 -= margin, rx1 += margin, ry1 += margin;
-    const double bx0 = std::fmin(a.x, b.x) - clearance - margin,
-                 bx1 = std::fmax(a.x, b.x) + clearance + margin;
-    const double by0 = std::fmin(a.y, b.y) - clearance - margin,
-                 by1 = std::fmax(a.y, b.y) + clearance + margin;
-    const double ux0 = std::fmin(bx0, rx0), uy0 = std::fmin(by0, ry0);
-    const double ux1 = std::fmax(bx1, rx1), uy1 = std::fmax(by1, ry1);
+    const double bx0 = minOf(a.x, b.x) - clearance - margin, bx1 = maxOf(a.x, b.x) + clearance + margin;
+    const double by0 = minOf(a.y, b.y) - clearance - margin, by1 = maxOf(a.y, b.y) + clearance + margin;
+    const double ux0 = minOf(bx0, rx0), uy0 = minOf(by0, ry0);
+    const double ux1 = maxOf(bx1, rx1), uy1 = maxOf(by1, ry1);
+    // The same expressions as consider(): a vertex failing this is never kept (best >= 0).
+    auto canIntrude = [&](P v) {
+        const double along = dot(v - a, u);
+        return along >= 0.0 && along <= len && side * cross(u, v - a) < clearance;
+    };
     auto consider = [&](P v) {
         const double along = dot(v - a, u);
         if (along < 0.0 || along > len) return;
@@ -567,23 +693,74 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
         if (intrusion > best) best = intrusion, *vertex = v, found = true;
     };
 
-    // Cells of the band and of the region (its corners' bounding box as a thick diagonal).
-    double pad = clearance;
-    for (int k = 0; k < 4; ++k)
-        pad = std::fmax(pad, std::sqrt(pointSegment2(region[k], a, b, nullptr)));
+    // Cells of the band and of the region, row by row: in each row the columns from the band's
+    // span to the spans of the region's two triangles (their edges clipped to the row). A vertex
+    // that counts lies in one of them, so its cell is visited; far fewer cells than the band
+    // grown to the region's farthest corner.
+    // Spans by reciprocals, not divisions: the slack (1e-7 cell) is far above the difference.
+    const double slack = 1e-7 * g.cell;
+    struct Piece {
+        P a, d;
+        double inv_dy, pad;
+    };
+    auto piece = [](P p, P q, double pad) {
+        return Piece{p, q - p, q.y != p.y ? 1.0 / (q.y - p.y) : 0.0, pad};
+    };
+    const Piece pieces[6] = {piece(a, b, clearance + slack),     piece(region[0], region[1], slack),
+                             piece(region[1], region[2], slack), piece(region[2], region[0], slack),
+                             piece(region[2], region[3], slack), piece(region[3], region[0], slack)};
+    const int64_t j0 = cellOf(minOf(minOf(a.y, b.y) - clearance, ry0) - slack, g.min_y, g.cell, g.ny);
+    const int64_t j1 = cellOf(maxOf(maxOf(a.y, b.y) + clearance, ry1) + slack, g.min_y, g.cell, g.ny);
     // As in wallsNearestToSegment, a piece seen again cannot win (strictly): measured once.
     const uint32_t round = nextSeen(s);
-    forEachCellNear(g, a, b, pad, [&](uint32_t cell) {
-        return forEachSolidId(s, g, cell, [&](P c, P d, uint32_t id) {
-            if ((c.x < ux0 && d.x < ux0) || (c.x > ux1 && d.x > ux1) || (c.y < uy0 && d.y < uy0) ||
-                (c.y > uy1 && d.y > uy1))
+    const CellBox* cell_pieces = s.wall_cell_pieces + g.first_cell;
+    for (int64_t j = j0; j <= j1; ++j) {
+        const double row_lo = g.min_y + double(j) * g.cell, row_hi = g.min_y + double(j + 1) * g.cell;
+        double x_lo = kInf, x_hi = -kInf;
+        for (const Piece& q : pieces) {
+            double t0 = 0.0, t1 = 1.0;
+            if (q.d.y == 0.0) {
+                if (q.a.y < row_lo - q.pad || q.a.y > row_hi + q.pad) continue;
+            } else {
+                double ta = (row_lo - q.pad - q.a.y) * q.inv_dy, tb = (row_hi + q.pad - q.a.y) * q.inv_dy;
+                if (ta > tb) std::swap(ta, tb);
+                t0 = maxOf(t0, ta), t1 = minOf(t1, tb);
+                if (t0 > t1) continue;
+            }
+            const double xa = q.a.x + q.d.x * t0, xb = q.a.x + q.d.x * t1;
+            x_lo = minOf(x_lo, minOf(xa, xb) - q.pad), x_hi = maxOf(x_hi, maxOf(xa, xb) + q.pad);
+        }
+        if (!(x_lo <= x_hi)) continue;
+        const int64_t i0 = cellOf(x_lo, g.min_x, g.cell, g.nx), i1 = cellOf(x_hi, g.min_x, g.cell, g.nx);
+        for (int64_t i = i0; i <= i1; ++i) {
+            // As in wallsNearestToSegment: a cell whose pieces' box lies outside the union box, or
+            // wholly before or after the segment, or wholly beyond the clearance on this side, has
+            // only pieces the tests below reject.
+            const CellBox& box = cell_pieces[j * int64_t(g.nx) + i];
+            if ((double(box.x1) < ux0) | (double(box.x0) > ux1) | (double(box.y1) < uy0) |
+                (double(box.y0) > uy1))
+                continue;
+            double along_lo = kInf, along_hi = -kInf, across_lo = kInf;
+            for (const P corner :
+                 {P{box.x0, box.y0}, P{box.x0, box.y1}, P{box.x1, box.y0}, P{box.x1, box.y1}}) {
+                const double along = dot(corner - a, u), across = side * cross(u, corner - a);
+                along_lo = minOf(along_lo, along), along_hi = maxOf(along_hi, along);
+                across_lo = minOf(across_lo, across);
+            }
+            if (along_hi < -margin || along_lo > len + margin || across_lo > clearance + margin) continue;
+            forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
+                if (boxOutside(w, ux0, uy0, ux1, uy1)) return true;
+                const P c = w.c, d = w.d;
+                const uint32_t id = w.id;
+                // consider() keeps neither end: its foot is off the segment or it does not intrude.
+                if (!canIntrude(c) && !canIntrude(d)) return true;
+                if (!firstSight(s, id, round)) return true;
+                consider(c);
+                consider(d);
                 return true;
-            if (!firstSight(s, id, round)) return true;
-            consider(c);
-            consider(d);
-            return true;
-        });
-    });
+            });
+        }
+    }
     return found;
 }
 
@@ -615,22 +792,35 @@ double wallsRay(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P
 bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p) {
     const auto* verts = layerOf(rm, layer)->boundary_vertices();
     const WallGrid& g = gridOf(s, layer);
-    const int64_t j = cellOf(p.y, g.min_y, g.cell, g.ny);
-    bool inside = false;
-    // Each crossing of the ray to +x is counted in the one cell holding the crossing point, so a
-    // wall listed in several cells of the row counts once (same test as insideLayer).
-    for (int64_t i = cellOf(p.x, g.min_x, g.cell, g.nx); i < int64_t(g.nx); ++i)
-        forEachItem(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallRef& w) {
-            const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
-            if ((a.y > p.y) == (b.y > p.y)) return true;
-            // Only the piece holding the crossing counts it: a ring edge is cut into pieces.
-            const double t = (p.y - a.y) / (b.y - a.y);
-            if (t < double(w.t0) || (w.t1 < 1.0f ? t >= double(w.t1) : t > 1.0)) return true;
-            const double xc = (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x;
-            if (p.x < xc && cellOf(xc, g.min_x, g.cell, g.nx) == i) inside = !inside;
-            return true;
-        });
-    return inside;
+    const int64_t j = cellOf(p.y, g.min_y, g.cell, g.ny), ci = cellOf(p.x, g.min_x, g.cell, g.nx);
+    // Crossings of the horizontal line through p by the ring edges, counted to the right (xc > p.x)
+    // or to the left (xc < p.x), each in the one cell holding the crossing point, so a wall listed
+    // in several cells counts once (same test as insideLayer). Every ring crosses the line an even
+    // number of times, so both sides have the same parity unless a crossing is exactly at p.x.
+    auto count = [&](int64_t i0, int64_t i1, bool right, bool* at_p) {
+        bool odd = false;
+        for (int64_t i = i0; i <= i1; ++i)
+            forEachItem(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallRef& w) {
+                const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+                if ((a.y > p.y) == (b.y > p.y)) return true;
+                // Only the piece holding the crossing counts it: a ring edge is cut into pieces.
+                const double t = (p.y - a.y) / (b.y - a.y);
+                if (t < double(w.t0) || (w.t1 < 1.0f ? t >= double(w.t1) : t > 1.0)) return true;
+                const double xc = (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x;
+                if (cellOf(xc, g.min_x, g.cell, g.nx) != i) return true;
+                if (xc == p.x) *at_p = true;
+                if (right ? p.x < xc : xc < p.x) odd = !odd;
+                return true;
+            });
+        return odd;
+    };
+    bool at_p = false;
+    // The shorter walk; the rightward one (the reference) when the left one met a crossing at p.
+    if (2 * ci < int64_t(g.nx)) {
+        const bool odd = count(0, ci, false, &at_p);
+        if (!at_p) return odd;
+    }
+    return count(ci, int64_t(g.nx) - 1, true, &at_p);
 }
 
 } // namespace detail

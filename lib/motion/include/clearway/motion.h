@@ -667,7 +667,8 @@ struct SearchSettings {
     float max_rate[3];       // vehicle bounds, rad/s; controls beyond them are never tried; < 0 = table's
     bool prune_zero; // a segment scoring 0 (a collision) ends its path: no children, no optimistic tail
 };
-SearchSettings defaultSearchSettings(); // adaptive, depth 16, min leaf 4, d 0.9, f 0.5, 2048 nodes
+SearchSettings
+defaultSearchSettings(); // adaptive, depth 16, min leaf 4, d 0.9, f 0.9, damping 0.03, 2048 nodes
 
 // Everything a search touches, carved out of one caller buffer (reused every decision).
 struct SearchWorkspace {
