@@ -77,6 +77,17 @@ TEST_SUITE("bake/import from memory") {
         CHECK(e.code == ErrorCode::ReadFailed);
         CHECK(e.message.rfind("cut.off: cannot import mesh: ", 0) == 0);
         CHECK(exitCodeFor(e) == 2);
+        // A binary PLY (Z up) whose first face lost its indices: validation let it through, the
+        // mesh stayed flagged as having polygons and Triangulate asserted (abort). Now the faces
+        // are checked before post-processing.
+        const std::vector<uint8_t> ply =
+            test::readFile(kSamples + "/../tests/fuzz/seeds/import/regression-ply-face-without-indices.ply");
+        REQUIRE(ply.size() > 1);
+        const Error p = loadMeshFromMemory(ply.data() + 1, ply.size() - 1, "ply", defaultImportOptions(),
+                                           "mangled.ply", &mesh, silentLog());
+        CHECK(p.code == ErrorCode::ReadFailed);
+        CHECK(p.message == "mangled.ply: cannot import mesh: face 0 of mesh 0 has no vertices");
+        CHECK(exitCodeFor(p) == 2);
     }
 
     TEST_CASE("meshes spanning absurd extents reach the footprint without a giant grid") {
@@ -99,7 +110,8 @@ TEST_SUITE("bake/import from memory") {
             REQUIRE_MESSAGE(!loaded, loaded.message);
             Footprint fp;
             const Error built = buildFootprint(mesh, options, &fp, silentLog());
-            MESSAGE(std::string(name), ": ", built ? built.message : std::to_string(fp.layers.size()) + " layers");
+            MESSAGE(std::string(name), ": ",
+                    built ? built.message : std::to_string(fp.layers.size()) + " layers");
             CHECK((!built || exitCodeFor(built) == 2));
         }
     }

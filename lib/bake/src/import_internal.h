@@ -8,8 +8,14 @@
 
 namespace clearway::bake::detail {
 
-// Sets the importer properties and returns the post-processing flags both loaders use.
+// Sets the importer properties and returns the flags both loaders read with (validation only:
+// the other steps run in postProcess).
 unsigned configureImporter(Assimp::Importer& importer);
+
+// Runs the remaining post-processing (triangulation, merging, node transforms) on the scene the
+// importer read, after checking its faces and making each mesh's primitive-type flags match
+// them. `name` is used in messages.
+Error postProcess(Assimp::Importer& importer, const std::string& name, const aiScene** out);
 
 // Every triangle of every mesh of `scene` (node transforms already applied), validated and moved
 // into the internal frame by meshFromTriangles. `name` is used in messages.

@@ -40,6 +40,7 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
     const aiScene* scene =
         importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
     if (!scene) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};
+    if (Error e = detail::postProcess(importer, name, &scene)) return e;
 
     Mesh mesh;
     if (Error e = detail::meshFromScene(*scene, options, name, &mesh)) return e;

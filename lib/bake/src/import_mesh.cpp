@@ -41,8 +41,35 @@ unsigned configureImporter(Assimp::Importer& importer) {
     // Validation runs before the other steps: a reader that builds an inconsistent scene from a
     // malformed file (an OFF whose face list is cut short) is an import error, not an ai_assert
     // abort inside Triangulate (found by tests/fuzz/import_fuzz).
-    return aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-           aiProcess_PreTransformVertices | aiProcess_SortByPType;
+    return aiProcess_ValidateDataStructure;
+}
+
+Error postProcess(Assimp::Importer& importer, const std::string& name, const aiScene** out) {
+    // Readers can build faces validation lets through but Triangulate asserts on (a PLY whose
+    // face counts were mangled: a face without indices, so the mesh was flagged as having
+    // polygons), and Debian's Assimp turns that assert into an abort (found by
+    // tests/fuzz/import_fuzz). So faces are checked and the flags recomputed from them first. The
+    // importer owns the scene and lets post-processing change it; GetScene hands it out as const.
+    aiScene* scene = const_cast<aiScene*>(importer.GetScene());
+    for (unsigned m = 0; scene && m < scene->mNumMeshes; ++m) {
+        aiMesh* mesh = scene->mMeshes[m];
+        unsigned types = 0;
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            const unsigned n = mesh->mFaces[f].mNumIndices;
+            if (n == 0 || !mesh->mFaces[f].mIndices)
+                return {ErrorCode::ReadFailed, name + ": cannot import mesh: face " + std::to_string(f) +
+                                                   " of mesh " + std::to_string(m) + " has no vertices"};
+            types |= n == 1   ? aiPrimitiveType_POINT
+                     : n == 2 ? aiPrimitiveType_LINE
+                     : n == 3 ? aiPrimitiveType_TRIANGLE
+                              : aiPrimitiveType_POLYGON;
+        }
+        mesh->mPrimitiveTypes = types;
+    }
+    *out = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                        aiProcess_PreTransformVertices | aiProcess_SortByPType);
+    if (!*out) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};
+    return {};
 }
 
 Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out) {
@@ -104,6 +131,7 @@ Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out,
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, detail::configureImporter(importer));
     if (!scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
+    if (Error e = detail::postProcess(importer, path, &scene)) return e;
 
     Mesh mesh;
     if (Error e = detail::meshFromScene(*scene, options, path, &mesh)) return e;
