@@ -432,4 +432,48 @@ TEST_SUITE("bake/roadmap") {
         CHECK(rm.edges.size() < roadmapOf(fp).edges.size());
     }
 
+    TEST_CASE("long slanted walls: the medial axis keeps exactly its edges inside free space") {
+        // Walls spanning many y-bands of the bake's free-space test (counted, not scanned), and a
+        // box level with rotated boxes: every kept edge lies in free space (brute force over all
+        // rings), none is missing (cycle rank = holes), and a second bake gives the same asset.
+        Footprint slanted;
+        slanted.grid_spacing = std::ldexp(1.0, -14);
+        FootprintLayer layer;
+        PolygonWithHoles poly;
+        poly.outer = {{-20, -20}, {20, -20}, {20, 20}, {-20, 20}};
+        // Clockwise holes: a thin diagonal bar, a long sliver triangle and a tilted square.
+        poly.holes.push_back({{-15, -14.5}, {14.5, 15}, {15, 14.5}, {-14.5, -15}});
+        poly.holes.push_back({{-18, 17}, {-18, 18}, {10, 18.5}});
+        poly.holes.push_back({{8, -2}, {12, -12}, {2, -16}, {-2, -6}});
+        layer.polygons.push_back(poly);
+        layer.surface_vertices = {{-20, -20, 0}, {20, -20, 0}, {20, 20, 0}, {-20, 20, 0}};
+        layer.surface_triangles = {{0, 1, 2}, {0, 2, 3}};
+        layer.area = 1600;
+        slanted.layers.push_back(layer);
+        slanted.source_name = "slanted";
+        for (const Footprint& fp : {slanted, randomBoxesFootprint(4000, 5)}) {
+            CAPTURE(fp.source_name);
+            const Roadmap rm = roadmapOf(fp);
+            checkTopology(rm);
+            checkClearance(rm);
+            std::vector<RoadmapVertex> vertices;
+            std::vector<RoadmapEdge> edges;
+            size_t sites = 0;
+            REQUIRE(!medialAxis(layerWalls(fp.layers[0]), fp.layers[0].polygons, fp.grid_spacing,
+                                defaultRoadmapOptions(), 0, &vertices, &edges, &sites));
+            REQUIRE(!edges.empty());
+            CHECK(sites == layerWalls(fp.layers[0]).size());
+            size_t outside = 0;
+            for (const RoadmapEdge& e : edges) {
+                const Vec2 probe = e.points.size() > 2 ? e.points[e.points.size() / 2]
+                                                       : Vec2{(e.points[0].x + e.points[1].x) / 2,
+                                                              (e.points[0].y + e.points[1].y) / 2};
+                outside += !insidePolygon(fp.layers[0].polygons[0], probe);
+            }
+            CHECK(outside == 0);
+            // The medial axis's own order follows CGAL's memory; the asset does not.
+            CHECK(serializeRoadmap(roadmapOf(fp)) == serializeRoadmap(rm));
+        }
+    }
+
 } // TEST_SUITE

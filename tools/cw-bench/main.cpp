@@ -487,6 +487,7 @@ struct ChildArgs {
     std::string kind, target;
     uint64_t seed = 1;
     double max_step = 0.9, cell_size = 0.3;
+    std::string write; // boxes: also write the asset here (byte comparisons between builds)
 };
 
 // CPU seconds per stage. The library's stage clocks are wall time, which other processes on a
@@ -541,7 +542,7 @@ int runChild(const ChildArgs& args) {
     };
     if (args.kind == "mesh") {
         // Pass 1, the number that counts: the cw-bake pipeline itself (no file written).
-                bake::RoadmapRequest request;
+        bake::RoadmapRequest request;
         request.input_path = args.target;
         request.import_options.max_step = args.max_step;
         // One thread, like Recast's build: CPU seconds then count work, not idle workers spinning.
@@ -626,17 +627,29 @@ int runChild(const ChildArgs& args) {
                 bake::Roadmap rm;
                 if (bake::Error e = bake::buildRoadmap(fp, options, &rm, &stats, bake::silentLog()))
                     return failed(e);
-                bytes = bake::serializeRoadmap(rm).size();
+                const std::vector<uint8_t> asset = bake::serializeRoadmap(rm);
+                bytes = asset.size();
+                if (!args.write.empty()) {
+                    std::FILE* f = std::fopen(args.write.c_str(), "wb");
+                    if (!f || std::fwrite(asset.data(), 1, asset.size(), f) != asset.size() ||
+                        std::fclose(f) != 0) {
+                        spdlog::error("{}: cannot write the asset", args.write);
+                        return 1;
+                    }
+                }
             }
             add("cpu", cpuSeconds() - cpu0);
             add("wall", wallSeconds() - wall0);
+            // The bake's own peak: pass 2 below runs in the heap pass 1 left behind, which can
+            // peak higher than a bake in a fresh process does.
+            add("bake_hwm_kib", peakRssKib());
             add("bytes", double(bytes));
             add("walls", double(stats.walls));
             add("vertices", double(stats.vertices));
             add("edges", double(stats.edges));
             add("voronoi_wall", stats.seconds_voronoi);
             add("roadmap_wall", stats.seconds_roadmap);
-            // Pass 2: CPU per stage (the peak memory above is pass 1's: pass 2 holds no more).
+            // Pass 2: CPU per stage.
             StageCpu s;
             if (bake::Error e = roadmapStages(fp, options, &s)) return failed(e);
             stages(s);
@@ -707,6 +720,7 @@ struct Measurement {
     std::string json;      // per-field medians, as one flat JSON object
     double cpu = NAN;      // median CPU seconds
     double maxrss_kib = 0; // max over runs
+    double peak_kib = 0;   // max over runs of the child's own peak (bake_hwm_kib, else hwm_kib)
     double at(const char* key) const { return field(json, key); }
 };
 
@@ -720,6 +734,8 @@ Measurement measure(const std::vector<std::string>& args, int runs) {
             return m;
         }
         m.maxrss_kib = std::max(m.maxrss_kib, r.maxrss_kib);
+        const double bake_hwm = field(r.json, "bake_hwm_kib");
+        m.peak_kib = std::max(m.peak_kib, std::isnan(bake_hwm) ? field(r.json, "hwm_kib") : bake_hwm);
         outs.push_back(std::move(r.json));
     }
     // Keys in the order the child printed them.
@@ -818,10 +834,10 @@ int runBake(const BenchArgs& args) {
         row.ratio = row.cw.cpu / row.sdg.cpu;
         const double segs = row.cw.at("walls");
         if (row.cw.exit_code == 0 && segs > 0) {
-            row.kib_per_wall = row.cw.maxrss_kib / segs;
-            row.net_kib_per_wall = (row.cw.maxrss_kib - idle.maxrss_kib) / segs;
-            if (row.sdg.exit_code == 0)
-                row.sdg_net_kib_per_wall = (row.sdg.maxrss_kib - idle.maxrss_kib) / segs;
+            // VmHWM of each child (the bake's after pass 1), the idle process's likewise.
+            row.kib_per_wall = row.cw.peak_kib / segs;
+            row.net_kib_per_wall = (row.cw.peak_kib - idle.peak_kib) / segs;
+            if (row.sdg.exit_code == 0) row.sdg_net_kib_per_wall = (row.sdg.peak_kib - idle.peak_kib) / segs;
         }
         box_rows.push_back(std::move(row));
     }
@@ -846,8 +862,8 @@ int runBake(const BenchArgs& args) {
                         "\"bare_sdg_peak_rss_kib\":%s,\"kib_per_wall\":%s,\"net_kib_per_wall\":%s,"
                         "\"bare_sdg_net_kib_per_wall\":%s}",
                         i ? "," : "", r.walls, obj(r.cw).c_str(), obj(r.sdg).c_str(),
-                        jsonNumber(r.ratio).c_str(), jsonNumber(r.cw.maxrss_kib).c_str(),
-                        jsonNumber(r.sdg.maxrss_kib).c_str(), jsonNumber(r.kib_per_wall).c_str(),
+                        jsonNumber(r.ratio).c_str(), jsonNumber(r.cw.peak_kib).c_str(),
+                        jsonNumber(r.sdg.peak_kib).c_str(), jsonNumber(r.kib_per_wall).c_str(),
                         jsonNumber(r.net_kib_per_wall).c_str(), jsonNumber(r.sdg_net_kib_per_wall).c_str());
         }
         std::printf("]}\n");
@@ -886,7 +902,7 @@ int runBake(const BenchArgs& args) {
                         num(r.cw.cpu, "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
                         num(r.cw.at("roadmap"), "%.3f").c_str(), num(r.cw.at("write"), "%.3f").c_str(),
                         num(r.sdg.cpu, "%.3f").c_str(), num(r.ratio, "%.2f×").c_str(),
-                        verdict(r.ratio, kSdgTarget), num(r.cw.maxrss_kib / 1024, "%.1f").c_str(),
+                        verdict(r.ratio, kSdgTarget), num(r.cw.peak_kib / 1024, "%.1f").c_str(),
                         num(r.kib_per_wall, "%.2f").c_str(), num(r.net_kib_per_wall, "%.2f").c_str(),
                         verdict(r.net_kib_per_wall, kKibTarget), num(r.sdg_net_kib_per_wall, "%.2f").c_str());
         }
@@ -906,8 +922,9 @@ int runBake(const BenchArgs& args) {
         std::printf(
             "Boxes: seed %llu; bake = buildRoadmap + serializeRoadmap of the generated footprint; bare = "
             "CGAL Segment_Delaunay_graph_2 over the same walls, inserted as the bake does. Peak RSS = "
-            "ru_maxrss of the bake process; \"above idle\" subtracts an idle cw-bench process (%.1f MiB).\n",
-            static_cast<unsigned long long>(args.seed), idle.maxrss_kib / 1024);
+            "VmHWM of the bake process after the bake (before the per-stage pass), largest of the runs; "
+            "\"above idle\" subtracts an idle cw-bench process (%.1f MiB).\n",
+            static_cast<unsigned long long>(args.seed), idle.peak_kib / 1024);
     return status;
 }
 
@@ -1568,6 +1585,7 @@ int main(int argc, char** argv) {
     child_cmd->add_option("--seed", child.seed);
     child_cmd->add_option("--max-step", child.max_step);
     child_cmd->add_option("--cell-size", child.cell_size);
+    child_cmd->add_option("--write", child.write);
 
     try {
         app.parse(argc, argv);

@@ -23,6 +23,7 @@
 #endif
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -40,7 +41,8 @@ constexpr double kCollapseLength = 1e-6;
 
 using namespace geometry;
 
-// Even-odd point-in-region over y-bands of ring segments.
+// Even-odd point-in-region over y-bands of ring segments: the parity of the segments crossing
+// the ray from p to +x.
 class RegionTest {
   public:
     explicit RegionTest(const std::vector<PolygonWithHoles>& region) {
@@ -58,32 +60,83 @@ class RegionTest {
         }
         if (segs_.empty()) return;
         min_y_ = min_y;
-        // A query scans its band's segments: 4 sqrt(n) bands keep that short (the parity does not
-        // depend on the band count: every segment straddling p.y is in p's band).
-        bands_ = std::max<size_t>(1, size_t(4 * std::sqrt(double(segs_.size()))));
+        // A query scans the segments ending in its band: 16 sqrt(n) bands keep that short (the
+        // parity does not depend on the band count: every segment straddling p.y is in p's band).
+        bands_ = std::max<size_t>(1, size_t(16 * std::sqrt(double(segs_.size()))));
         height_ = std::max((max_y - min_y) / double(bands_), 1e-9);
-        band_segs_.resize(bands_);
+        double max_x = 0;
+        for (const WallSegment& s : segs_)
+            max_x = std::max({max_x, std::abs(s.a.x), std::abs(s.b.x)});
+        const double pad = 1e-9 * (1 + max_x);
+        // Flat lists, one range per band, counted first (no per-band vectors and their slack).
+        end_start_.assign(bands_ + 1, 0);
+        span_start_.assign(bands_ + 1, 0);
+        for (const WallSegment& w : segs_) {
+            const size_t b0 = band(std::min(w.a.y, w.b.y)), b1 = band(std::max(w.a.y, w.b.y));
+            ++end_start_[b0 + 1];
+            if (b1 != b0) ++end_start_[b1 + 1];
+            for (size_t b = b0 + 1; b < b1; ++b)
+                ++span_start_[b + 1];
+        }
+        for (size_t b = 0; b < bands_; ++b)
+            end_start_[b + 1] += end_start_[b], span_start_[b + 1] += span_start_[b];
+        ends_.resize(end_start_.back());
+        spans_.resize(span_start_.back());
+        span_width_.assign(bands_, 0.0);
+        std::vector<size_t> end_fill(end_start_.begin(), end_start_.end() - 1),
+            span_fill(span_start_.begin(), span_start_.end() - 1);
         for (uint32_t s = 0; s < segs_.size(); ++s) {
             const Vec2 p0 = segs_[s].a, p1 = segs_[s].b;
             const size_t b0 = band(std::min(p0.y, p1.y)), b1 = band(std::max(p0.y, p1.y));
-            // Above every crossing x the test below can compute for this segment (its rounding
+            // Below and above every crossing x the test can compute for this segment (its rounding
             // stays within a few ulps of the segment's x range).
-            const double right = std::max(p0.x, p1.x) + 1e-12 * (std::abs(p0.x) + std::abs(p1.x)) + 1e-300;
-            for (size_t b = b0; b <= b1; ++b)
-                band_segs_[b].push_back({right, s});
+            const double margin = 1e-12 * (std::abs(p0.x) + std::abs(p1.x)) + 1e-300;
+            const double left = std::min(p0.x, p1.x) - margin, right = std::max(p0.x, p1.x) + margin;
+            const End end{up(right), down(std::min(p0.y, p1.y)), up(std::max(p0.y, p1.y)), s};
+            ends_[end_fill[b0]++] = end;
+            if (b1 != b0) ends_[end_fill[b1]++] = end;
+            // band() is monotone in y: every point of a band strictly between b0 and b1 lies
+            // strictly between the segment's ends in y, so the segment straddles it. Its left end
+            // rounded down to a float is still left of every crossing.
+            const float low = down(left);
+            for (size_t b = b0 + 1; b < b1; ++b) {
+                spans_[span_fill[b]++] = {low, s};
+                span_width_[b] = std::max(span_width_[b], right - double(low) + pad);
+            }
         }
-        for (auto& segs : band_segs_)
-            std::sort(segs.begin(), segs.end(),
-                      [](const auto& x, const auto& y) { return x.first > y.first; });
+        for (size_t b = 0; b < bands_; ++b) {
+            std::sort(ends_.begin() + end_start_[b], ends_.begin() + end_start_[b + 1],
+                      [](const End& x, const End& y) {
+                          return x.right > y.right || (x.right == y.right && x.segment < y.segment);
+                      });
+            std::sort(spans_.begin() + span_start_[b], spans_.begin() + span_start_[b + 1]);
+        }
     }
     bool inside(Vec2 p) const {
         if (segs_.empty()) return false;
+        const size_t b = band(p.y);
         bool in = false;
-        // Segments ending left of p cannot pass the crossing test: the scan stops at the first.
-        for (const auto& [right, s] : band_segs_[band(p.y)]) {
-            if (!(p.x < right)) break;
-            const Vec2 a = segs_[s].a, b = segs_[s].b;
-            if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) in = !in;
+        auto crosses = [&](uint32_t s) {
+            const Vec2 a = segs_[s].a, c = segs_[s].b;
+            return (a.y > p.y) != (c.y > p.y) && p.x < (c.x - a.x) * (p.y - a.y) / (c.y - a.y) + a.x;
+        };
+        // Segments ending in the band and ending left of p cannot cross: the scan stops at the first.
+        for (size_t k = end_start_[b]; k < end_start_[b + 1]; ++k) {
+            const End& end = ends_[k];
+            if (!(p.x < double(end.right))) break;
+            // The float y range holds the segment's: outside it, no straddle (no segment read).
+            if (p.y < double(end.low) || p.y >= double(end.high)) continue;
+            in ^= crosses(end.segment);
+        }
+        // Segments spanning the band cross when they start right of p: only their count matters.
+        // Of the others, those starting further left than the band's widest end left of p.
+        const Span *spans = spans_.data() + span_start_[b], *spans_end = spans_.data() + span_start_[b + 1];
+        const Span* first_right = std::upper_bound(
+            spans, spans_end, p.x, [](double x, const Span& span) { return x < double(span.left); });
+        in ^= ((spans_end - first_right) & 1) != 0;
+        for (const Span* k = first_right; k-- != spans;) {
+            if (double(k->left) + span_width_[b] < p.x) break;
+            in ^= crosses(k->segment);
         }
         return in;
     }
@@ -93,7 +146,32 @@ class RegionTest {
         return size_t(std::clamp(std::floor((y - min_y_) / height_), 0.0, double(bands_ - 1)));
     }
     std::vector<WallSegment> segs_;
-    std::vector<std::vector<std::pair<double, uint32_t>>> band_segs_; // (right end, segment), by right end
+    // Per band: segments with an end in it, by right end descending; the others by left end,
+    // ascending, and their widest x range.
+    struct Span {
+        float left;
+        uint32_t segment;
+        bool operator<(const Span& o) const {
+            return left < o.left || (left == o.left && segment < o.segment);
+        }
+    };
+    // Floats rounded outwards: the lists stay 16 bytes an entry and ordered scans stay sequential.
+    static float down(double v) {
+        const float f = float(v);
+        return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+    }
+    static float up(double v) {
+        const float f = float(v);
+        return double(f) < v ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+    }
+    struct End {
+        float right, low, high; // x bound and y range (outward)
+        uint32_t segment;
+    };
+    std::vector<End> ends_;
+    std::vector<Span> spans_;
+    std::vector<size_t> end_start_, span_start_;
+    std::vector<double> span_width_;
     double min_y_ = 0, height_ = 1;
     size_t bands_ = 1;
 };
@@ -123,16 +201,28 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
             return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
                    p.y <= std::max(a.y, b.y);
         };
-        std::vector<uint32_t> order(segs.size());
-        std::iota(order.begin(), order.end(), 0);
-        auto lo = [&](uint32_t i) { return std::min(segs[i].first.x, segs[i].second.x); };
-        auto hi = [&](uint32_t i) { return std::max(segs[i].first.x, segs[i].second.x); };
-        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return lo(a) < lo(b); });
-        for (size_t k = 0; k < order.size(); ++k) {
-            const auto& s = segs[order[k]];
+        // Boxes sorted by left end, in one list: the sweep reads it in order, and pairs whose y
+        // ranges are apart (most of an x slab) are passed over before any orientation test.
+        struct Box {
+            int64_t x0, x1, y0, y1;
+            uint32_t segment;
+        };
+        std::vector<Box> boxes(segs.size());
+        for (uint32_t i = 0; i < segs.size(); ++i) {
+            const auto& s = segs[i];
+            boxes[i] = {std::min(s.first.x, s.second.x), std::max(s.first.x, s.second.x),
+                        std::min(s.first.y, s.second.y), std::max(s.first.y, s.second.y), i};
+        }
+        std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) {
+            return a.x0 < b.x0 || (a.x0 == b.x0 && a.segment < b.segment);
+        });
+        for (size_t k = 0; k < boxes.size(); ++k) {
+            const auto& s = segs[boxes[k].segment];
             if (s.first == s.second) return false;
-            for (size_t m = k + 1; m < order.size() && lo(order[m]) <= hi(order[k]); ++m) {
-                const auto& t = segs[order[m]];
+            for (size_t m = k + 1; m < boxes.size() && boxes[m].x0 <= boxes[k].x1; ++m) {
+                // Disjoint y ranges: no crossing and no touching (every test below needs a common point).
+                if (boxes[m].y0 > boxes[k].y1 || boxes[m].y1 < boxes[k].y0) continue;
+                const auto& t = segs[boxes[m].segment];
                 const int o1 = orient(s.first, s.second, t.first), o2 = orient(s.first, s.second, t.second);
                 const int o3 = orient(t.first, t.second, s.first), o4 = orient(t.first, t.second, s.second);
                 if (o1 * o2 < 0 && o3 * o4 < 0) return false;
@@ -219,6 +309,46 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
     return out;
 }
 
+// Number of a CGAL diagram element from its address, for elements added in iteration order
+// (0, 1, 2, ...). The diagram's containers allocate elements in blocks, so the addresses form a
+// few runs of consecutive slots: a binary search over the runs and a division find the number
+// (no table with one entry per element).
+class AddressIndex {
+  public:
+    explicit AddressIndex(size_t element_size) : size_(element_size) {}
+    void add(const void* element) {
+        const auto address = reinterpret_cast<uintptr_t>(element);
+        if (!runs_.empty()) {
+            Run& last = runs_.back();
+            if (address == last.start + last.count * size_) {
+                ++last.count, ++count_;
+                return;
+            }
+        }
+        runs_.push_back({address, count_++, 1});
+    }
+    uint32_t size() const { return count_; }
+    void finish() {
+        std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.start < b.start; });
+    }
+    uint32_t operator()(const void* element) const {
+        const auto address = reinterpret_cast<uintptr_t>(element);
+        const auto run = std::upper_bound(runs_.begin(), runs_.end(), address,
+                                          [](uintptr_t a, const Run& r) { return a < r.start; }) -
+                         1;
+        return run->first + uint32_t((address - run->start) / size_);
+    }
+
+  private:
+    struct Run {
+        uintptr_t start;
+        uint32_t first, count;
+    };
+    size_t size_;
+    uint32_t count_ = 0;
+    std::vector<Run> runs_;
+};
+
 enum class SiteKind { Point, Segment };
 struct SiteGeom {
     SiteKind kind;
@@ -247,28 +377,46 @@ bool samePoint(Vec2 a, Vec2 b) {
     return a.x == b.x && a.y == b.y;
 }
 
-// Points of the bisector of a point site (focus) and a segment site from c1 to c2: chords of the
-// parabola no further than epsilon from it.
-std::vector<Vec2> parabolaPoints(Vec2 focus, const SiteGeom& seg, Vec2 c1, Vec2 c2, double epsilon) {
-    const double dx = seg.p1.x - seg.p0.x, dy = seg.p1.y - seg.p0.y, len = std::hypot(dx, dy);
-    const Vec2 u{dx / len, dy / len};
-    Vec2 n{-u.y, u.x};
-    double d = (focus.x - seg.p0.x) * n.x + (focus.y - seg.p0.y) * n.y;
-    if (d < 0) n = {-n.x, -n.y}, d = -d;
-    if (d < 1e-12) return {c1, c2};
-    const double tp = (focus.x - seg.p0.x) * u.x + (focus.y - seg.p0.y) * u.y;
-    const double t1 = (c1.x - seg.p0.x) * u.x + (c1.y - seg.p0.y) * u.y;
-    const double t2 = (c2.x - seg.p0.x) * u.x + (c2.y - seg.p0.y) * u.y;
-    // Chord sagitta of y = t^2 / (2d) over a step h is h^2 / (8d).
-    const double step = std::sqrt(8 * d * epsilon);
-    const int pieces = std::clamp(int(std::ceil(std::abs(t2 - t1) / step)), 1, 1024);
-    std::vector<Vec2> pts{c1};
-    for (int k = 1; k < pieces; ++k) {
-        const double t = t1 + (t2 - t1) * k / pieces;
-        const double h = ((t - tp) * (t - tp) + d * d) / (2 * d);
-        pts.push_back({seg.p0.x + t * u.x + h * n.x, seg.p0.y + t * u.y + h * n.y});
+// The bisector of a point site (focus) and a segment site from c1 to c2, as chords of the
+// parabola no further than epsilon from it: point(k) for k in [0, count()).
+class Parabola {
+  public:
+    Parabola(Vec2 focus, const SiteGeom& seg, Vec2 c1, Vec2 c2, double epsilon)
+        : seg_(seg), c1_(c1), c2_(c2) {
+        const double dx = seg.p1.x - seg.p0.x, dy = seg.p1.y - seg.p0.y, len = std::hypot(dx, dy);
+        u_ = {dx / len, dy / len};
+        n_ = {-u_.y, u_.x};
+        d_ = (focus.x - seg.p0.x) * n_.x + (focus.y - seg.p0.y) * n_.y;
+        if (d_ < 0) n_ = {-n_.x, -n_.y}, d_ = -d_;
+        if (d_ < 1e-12) return; // the focus lies on the segment's line: the chord c1-c2
+        tp_ = (focus.x - seg.p0.x) * u_.x + (focus.y - seg.p0.y) * u_.y;
+        t1_ = (c1.x - seg.p0.x) * u_.x + (c1.y - seg.p0.y) * u_.y;
+        t2_ = (c2.x - seg.p0.x) * u_.x + (c2.y - seg.p0.y) * u_.y;
+        // Chord sagitta of y = t^2 / (2d) over a step h is h^2 / (8d).
+        const double step = std::sqrt(8 * d_ * epsilon);
+        pieces_ = std::clamp(int(std::ceil(std::abs(t2_ - t1_) / step)), 1, 1024);
     }
-    pts.push_back(c2);
+    size_t count() const { return size_t(pieces_) + 1; }
+    Vec2 point(int k) const {
+        if (k == 0) return c1_;
+        if (k == pieces_) return c2_;
+        const double t = t1_ + (t2_ - t1_) * k / pieces_;
+        const double h = ((t - tp_) * (t - tp_) + d_ * d_) / (2 * d_);
+        return {seg_.p0.x + t * u_.x + h * n_.x, seg_.p0.y + t * u_.y + h * n_.y};
+    }
+
+  private:
+    const SiteGeom& seg_;
+    Vec2 c1_, c2_, u_, n_;
+    double d_ = 0, tp_ = 0, t1_ = 0, t2_ = 0;
+    int pieces_ = 1;
+};
+
+std::vector<Vec2> parabolaPoints(Vec2 focus, const SiteGeom& seg, Vec2 c1, Vec2 c2, double epsilon) {
+    const Parabola parabola(focus, seg, c1, c2, epsilon);
+    std::vector<Vec2> pts(parabola.count());
+    for (size_t k = 0; k < pts.size(); ++k)
+        pts[k] = parabola.point(int(k));
     return pts;
 }
 
@@ -346,7 +494,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     if (segs.empty()) return {};
 
     // The diagram is the largest structure of the bake: while it is alive only compact records
-    // are kept (sites, refined vertex positions, one 16-byte record per candidate edge); it is
+    // are kept (sites, refined vertex positions, one 16-byte record per edge in free space); it is
     // freed before the edges are expanded, in the same order, into RoadmapEdges.
     std::vector<SiteGeom> sites; // every site, in diagram vertex order
     std::vector<Vec2> positions; // refined Voronoi vertices, numbered in first-use order
@@ -354,6 +502,26 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         uint32_t v1, v2, sa, sb; // local vertex numbers; sites in the order the edge records them
     };
     std::vector<EdgeRecord> records;
+    // Only edges inside free space are recorded. Voronoi edges never cross a wall, so one interior
+    // point decides: the middle chord point RoadmapEdge::points will hold (see build below).
+    const RegionTest region(free_space);
+    auto insideFreeSpace = [&](uint32_t v1, uint32_t v2, uint32_t ia, uint32_t ib) {
+        const Vec2 c1 = positions[v1], c2 = positions[v2];
+        if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
+        const SiteGeom &sa = sites[ia], &sb = sites[ib];
+        Vec2 mid{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
+        if (sa.kind != sb.kind) {
+            const SiteGeom& point_site = sa.kind == SiteKind::Point ? sa : sb;
+            const SiteGeom& segment_site = sa.kind == SiteKind::Point ? sb : sa;
+            const bool flip = std::tie(c2.x, c2.y) < std::tie(c1.x, c1.y);
+            const Parabola parabola(point_site.p0, segment_site, flip ? c2 : c1, flip ? c1 : c2,
+                                    options.epsilon);
+            // points[n / 2] of the list build() stores, which is reversed when flipped.
+            const size_t n = parabola.count();
+            if (n > 2) mid = parabola.point(int(flip ? n - 1 - n / 2 : n / 2));
+        }
+        return region.inside(mid);
+    };
     {
         auto sdg = std::make_unique<Sdg>();
         GridSegment bad{};
@@ -368,15 +536,13 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             expected_segments += !(s.first == s.second);
         std::vector<std::pair<GridKey, GridKey>>().swap(segs); // inserted: not needed any more
         // No wall may be lost: every input segment must be a segment site of the diagram. Sites are
-        // numbered here; a sorted address table finds a handle's number (16 bytes a key, a third
-        // of a node-based hash map's).
+        // numbered in iteration order, which AddressIndex recovers from a handle.
         size_t segment_sites = 0;
-        std::vector<std::pair<const void*, uint32_t>> site_of;
-        site_of.reserve(sdg->number_of_vertices());
+        AddressIndex site_index(sizeof(Sdg::Vertex));
         sites.reserve(sdg->number_of_vertices());
         for (auto v = sdg->finite_vertices_begin(); v != sdg->finite_vertices_end(); ++v) {
             segment_sites += v->site().is_segment();
-            site_of.push_back({&*v, uint32_t(sites.size())});
+            site_index.add(&*v);
             sites.push_back(siteOf(v->site()));
         }
         if (segment_sites != expected_segments)
@@ -384,23 +550,22 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                                              std::to_string(expected_segments) + " walls but " +
                                              std::to_string(segment_sites) + " segment sites"};
         if (wall_sites) *wall_sites = segment_sites;
-        std::sort(site_of.begin(), site_of.end());
-        auto siteIndex = [&](Sdg::Vertex_handle v) {
-            return std::lower_bound(site_of.begin(), site_of.end(), std::pair<const void*, uint32_t>{&*v, 0})
-                ->second;
-        };
+        site_index.finish();
+        auto siteIndex = [&](Sdg::Vertex_handle v) { return site_index(&*v); };
         // Voronoi vertices: one per finite face, numbered in order of first use (deterministic).
-        std::vector<std::pair<const void*, uint32_t>> face_vertex;
-        face_vertex.reserve(sdg->number_of_faces());
-        for (auto f = sdg->finite_faces_begin(); f != sdg->finite_faces_end(); ++f)
-            face_vertex.push_back({&*f, UINT32_MAX});
-        std::sort(face_vertex.begin(), face_vertex.end());
-        positions.reserve(face_vertex.size());
-        records.reserve(face_vertex.size() * 3 / 2); // a planar graph's edges: at most 3/2 per face
+        // Infinite faces are marked here, so an edge's far face is not read to test it.
+        constexpr uint32_t kInfiniteFace = UINT32_MAX - 1;
+        AddressIndex face_index(sizeof(Sdg::Face));
+        std::vector<uint32_t> face_vertex;
+        face_vertex.reserve(sdg->number_of_faces() + sdg->number_of_vertices());
+        for (auto f = sdg->all_faces_begin(); f != sdg->all_faces_end(); ++f) {
+            face_index.add(&*f);
+            face_vertex.push_back(sdg->is_infinite(f) ? kInfiniteFace : UINT32_MAX);
+        }
+        face_index.finish();
+        positions.reserve(face_vertex.size()); // at least the finite faces
         auto vertexOf = [&](Sdg::Face_handle f) {
-            uint32_t& number = std::lower_bound(face_vertex.begin(), face_vertex.end(),
-                                                std::pair<const void*, uint32_t>{&*f, 0})
-                                   ->second;
+            uint32_t& number = face_vertex[face_index(&*f)];
             if (number == UINT32_MAX) {
                 number = uint32_t(positions.size());
                 const SdgPoint c = sdg->primal(f);
@@ -420,7 +585,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             const Sdg::Face_handle f1 = e->first;
             const int i = e->second;
             const Sdg::Face_handle f2 = f1->neighbor(i);
-            if (sdg->is_infinite(f1) || sdg->is_infinite(f2)) continue;
+            if (sdg->is_infinite(f1) || face_vertex[face_index(&*f2)] == kInfiniteFace) continue;
             uint32_t ia = siteIndex(f1->vertex(sdg->ccw(i))), ib = siteIndex(f1->vertex(sdg->cw(i)));
             const SiteGeom &sa = sites[ia], &sb = sites[ib];
             // Which of two equidistant sites an edge records must not follow CGAL's (address-
@@ -435,7 +600,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
             // Refined Voronoi vertices (created on first use; unused ones are dropped below).
             const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
-            records.push_back({v1, v2, ia, ib});
+            if (insideFreeSpace(v1, v2, ia, ib)) records.push_back({v1, v2, ia, ib});
         }
     } // the diagram and its address tables are freed here
 #ifdef __GLIBC__
@@ -444,7 +609,6 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     malloc_trim(0);
 #endif
 
-    const RegionTest region(free_space);
     const uint32_t base = uint32_t(vertices->size());
     vertices->reserve(base + positions.size());
     for (const Vec2& p : positions) {
@@ -455,11 +619,8 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         vertices->push_back(v);
     }
     std::vector<Vec2>().swap(positions);
-    // One edge per kept record. A first pass only marks them (the edge list is then allocated
-    // once, at its final size): it stops after the filters, which need no clearance unless
-    // options.min_clearance > 0 (a clearance is never negative); the second builds marked ones.
-    std::vector<bool> keep(records.size(), false);
-    auto build = [&](const EdgeRecord& record, RoadmapEdge& edge, bool complete) {
+    // One edge per record, unless its clearance is below options.min_clearance.
+    auto build = [&](const EdgeRecord& record, RoadmapEdge& edge) {
         const SiteGeom sa = sites[record.sa], sb = sites[record.sb];
         const uint32_t v1 = base + record.v1, v2 = base + record.v2;
         const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
@@ -486,11 +647,6 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             edge.site_p0 = sa.p0;
             edge.site_p1 = sa.p1;
         }
-        // Inside free space? Voronoi edges never cross a wall, so one interior point decides.
-        const Vec2 mid = edge.points.size() > 2 ? edge.points[edge.points.size() / 2]
-                                                : Vec2{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
-        if (!complete && !region.inside(mid)) return false;
-        if (!complete && !(options.min_clearance > 0)) return true;
         const SiteGeom clearance_site{edge.site == ClearanceSite::Point ? SiteKind::Point : SiteKind::Segment,
                                       edge.site_p0, edge.site_p1};
         double min_clearance = INFINITY;
@@ -508,7 +664,6 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         // other site: keep the stored minimum conservative by two grid steps.
         edge.min_clearance = std::max(0.0, min_clearance - 4e-9);
         if (min_clearance < options.min_clearance) return false;
-        if (!complete) return true;
         edge.a = v1;
         edge.b = v2;
         // Nearest wall points on either side at both ends (Explicit Corridor Map event data).
@@ -532,17 +687,10 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         }
         return true;
     };
-    size_t kept_edges_count = 0;
-    {
-        RoadmapEdge probe;
-        for (size_t k = 0; k < records.size(); ++k)
-            if (build(records[k], probe, false)) keep[k] = true, ++kept_edges_count;
-    }
-    edges->reserve(edges->size() + kept_edges_count);
-    for (size_t k = 0; k < records.size(); ++k) {
-        if (!keep[k]) continue;
+    edges->reserve(edges->size() + records.size());
+    for (const EdgeRecord& record : records) {
         RoadmapEdge edge;
-        if (build(records[k], edge, true)) edges->push_back(std::move(edge));
+        if (build(record, edge)) edges->push_back(std::move(edge));
     }
     std::vector<EdgeRecord>().swap(records);
     std::vector<SiteGeom>().swap(sites);

@@ -71,6 +71,23 @@ void setEnds(Arc& arc) {
     arc.e1 = arcPoint(arc, arc.start + arc.sweep);
 }
 
+// The minimum of dist(p[k], q[k]) over k. hypot runs only where the squared length is within
+// rounding of the smallest: any other is larger after hypot's rounding too.
+template <size_t N> double minDistance(const std::array<Vec2, N>& p, const std::array<Vec2, N>& q) {
+    std::array<double, N> squared;
+    double least = INFINITY;
+    for (size_t k = 0; k < N; ++k) {
+        const double dx = p[k].x - q[k].x, dy = p[k].y - q[k].y;
+        squared[k] = dx * dx + dy * dy;
+        least = std::min(least, squared[k]);
+    }
+    const double limit = least * (1 + 1e-12) + 1e-300;
+    double best = INFINITY;
+    for (size_t k = 0; k < N; ++k)
+        if (!(squared[k] > limit)) best = std::min(best, dist(p[k], q[k]));
+    return best;
+}
+
 // Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
 // them, at a crossing (0), or where the segment's closest point to the centre is radial to the arc.
 // A wall that cannot cross the arc and lies beyond skip_above of a disk holding it cannot lower a
@@ -104,12 +121,20 @@ double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, 
             return INFINITY;
     }
     const Vec2 e0 = arc.e0, e1 = arc.e1;
-    double best = std::min(
-        {pointSegmentDistance(e0, a, b), pointSegmentDistance(e1, a, b), pointArc(a, arc), pointArc(b, arc)});
+    double best = minDistance<2>({e0, e1}, {closestOnSegment(e0, a, b), closestOnSegment(e1, a, b)});
+    // pointArc(p) is at least | |p - centre| - radius | (the arc lies on its circle; the margin
+    // covers rounding). A term whose bound is not below the minimum so far, or not below
+    // skip_above, cannot lower the caller's minimum: its atan2 is skipped.
+    const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
+                                  std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
+    for (const Vec2 p : {a, b})
+        if (std::abs(dist(p, arc.centre) - arc.radius) - margin < std::min(best, skip_above))
+            best = std::min(best, pointArc(p, arc));
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
-    const double foot_angle = std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x);
-    if (dist(foot, arc.centre) >= arc.radius && angleOnArc(arc, foot_angle))
-        best = std::min(best, dist(foot, arc.centre) - arc.radius);
+    const double to_foot = dist(foot, arc.centre);
+    if (to_foot >= arc.radius && to_foot - arc.radius < best &&
+        angleOnArc(arc, std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x)))
+        best = to_foot - arc.radius;
     return best;
 }
 
@@ -127,8 +152,8 @@ double segmentWallDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d, double skip_above) {
             skip_above + 1e-9 * (1 + std::abs(a.x) + std::abs(a.y) + std::abs(c.x) + std::abs(c.y));
         if (gx * gx + gy * gy > limit * limit) return INFINITY;
     }
-    return std::min({pointSegmentDistance(a, c, d), pointSegmentDistance(b, c, d),
-                     pointSegmentDistance(c, a, b), pointSegmentDistance(d, a, b)});
+    return minDistance<4>({a, b, c, d}, {closestOnSegment(a, c, d), closestOnSegment(b, c, d),
+                                         closestOnSegment(c, a, b), closestOnSegment(d, a, b)});
 }
 
 // Nearest-wall queries for one layer, bucketed on a grid (exact distances, pruned search).
@@ -149,6 +174,7 @@ class Walls {
                          1e-3);
         nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
         ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
+        margin_ = 1e-9 * (1 + std::abs(lo.x) + std::abs(lo.y) + double(nx_ + ny_) * cell_);
         cells_.resize(size_t(nx_) * ny_);
         for (uint32_t i = 0; i < walls_.size(); ++i) {
             const WallSegment& w = walls_[i];
@@ -177,6 +203,15 @@ class Walls {
                 for (int i = ci - ring; i <= ci + ring; ++i) {
                     if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
                     if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
+                    // A cell further than best + reach from the centre holds no wall that could
+                    // lower the minimum (the margin covers the cell bounds' rounding).
+                    if (best < INFINITY) {
+                        const double x0 = min_.x + i * cell_, y0 = min_.y + j * cell_;
+                        const double gx = std::max({0.0, x0 - centre.x, centre.x - (x0 + cell_)});
+                        const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
+                        const double limit = best + reach + margin_;
+                        if (gx * gx + gy * gy > limit * limit) continue;
+                    }
                     for (uint32_t w : cells_[size_t(j) * nx_ + i]) {
                         best = std::min(best, distance(walls_[w], best));
                         if (best < stop_below) return best;
@@ -211,7 +246,7 @@ class Walls {
     int cy(double y) const { return std::clamp(int(std::floor((y - min_.y) / cell_)), 0, ny_ - 1); }
     std::vector<WallSegment> walls_;
     Vec2 min_;
-    double cell_ = 1;
+    double cell_ = 1, margin_ = 0;
     int nx_ = 1, ny_ = 1;
     std::vector<std::vector<uint32_t>> cells_;
 };

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -55,21 +54,27 @@ inline size_t insertWalls(Sdg& sdg, const std::vector<GridSegment>& segs, double
     keys.reserve(2 * segs.size());
     for (const GridSegment& s : segs)
         keys.push_back(s.first), keys.push_back(s.second);
-    std::sort(keys.begin(), keys.end(), [](const GridKey& a, const GridKey& b) {
+    auto morton_less = [](const GridKey& a, const GridKey& b) {
         const uint64_t ma = mortonKey(a), mb = mortonKey(b);
         return ma < mb || (ma == mb && a < b);
-    });
+    };
+    std::sort(keys.begin(), keys.end(), morton_less);
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::map<GridKey, Sdg::Vertex_handle> handle;
+    // Handles by the key's position in the sorted list (8 bytes a point, no tree nodes).
+    std::vector<Sdg::Vertex_handle> handles;
+    handles.reserve(keys.size());
     Sdg::Vertex_handle hint;
     for (const GridKey& k : keys) {
         hint = sdg.insert(SdgPoint(double(k.x) * q, double(k.y) * q), hint);
-        handle[k] = hint;
+        handles.push_back(hint);
     }
+    auto handle = [&](const GridKey& k) {
+        return handles[size_t(std::lower_bound(keys.begin(), keys.end(), k, morton_less) - keys.begin())];
+    };
     size_t rejected = 0;
     for (const GridSegment& s : segs) {
         if (s.first == s.second) continue;
-        if (sdg.insert(handle[s.first], handle[s.second]) == Sdg::Vertex_handle()) {
+        if (sdg.insert(handle(s.first), handle(s.second)) == Sdg::Vertex_handle()) {
             if (rejected++ == 0 && first_rejected) *first_rejected = s;
         }
     }
