@@ -1122,6 +1122,7 @@ struct QueryPass {
     double cw_max_jump_deg = 0, dt_max_jump_deg = 0;
     double length_target = NAN;
     bool clearance_target = false;
+    bool medial = false; // preferred = +inf: the medial-axis path, no targets
 };
 
 struct QueryMesh {
@@ -1306,9 +1307,13 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
     for (size_t i = 0; i < pairs.size(); ++i)
         dt_metrics[i] = detourMetrics(pairs[i].first, pairs[i].second);
 
-    for (const double preferred : {args.radius, 2 * args.radius}) {
+    // The issue's two passes, then the medial-axis path itself (preferred = +inf, no shortening):
+    // not a target row, but the most clearance any path along the roadmap offers, so it shows how
+    // far the clearance target is reachable at all.
+    for (const double preferred : {args.radius, 2 * args.radius, double(INFINITY)}) {
         QueryPass pass;
         pass.preferred = preferred;
+        pass.medial = std::isinf(preferred);
         std::vector<char> ok(pairs.size(), 0);
         // Timed loops, one engine at a time over every pair (each gets its own warm caches), run
         // `repeats` times; each query keeps its fastest run, so a time slice lost to another
@@ -1383,8 +1388,8 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
         pass.dt_mean_min_clearance = mean(dt_mins);
         pass.clearance_ratio = pass.cw_mean_clearance / pass.dt_mean_clearance;
         const bool wide = preferred > args.radius;
-        pass.length_target = wide ? kWideLengthTarget : kNearLengthTarget;
-        pass.clearance_target = wide;
+        pass.length_target = pass.medial ? NAN : wide ? kWideLengthTarget : kNearLengthTarget;
+        pass.clearance_target = wide && !pass.medial;
         out->passes.push_back(std::move(pass));
     }
     return {};
@@ -1429,7 +1434,8 @@ int runQuery(const QueryArgs& args) {
             for (size_t k = 0; k < r.passes.size(); ++k) {
                 const QueryPass& p = r.passes[k];
                 std::printf(
-                    "%s{\"preferred_clearance\":%s,\"clearway_failures\":%zu,\"clearway_mean_us\":%s,"
+                    "%s{\"preferred_clearance\":%s,\"medial\":%s,\"clearway_failures\":%zu,\"clearway_mean_"
+                    "us\":%s,"
                     "\"clearway_locate_mean_us\":%s,"
                     "\"clearway_p99_us\":%s,\"detour_mean_us\":%s,\"detour_p99_us\":%s,\"time_ratio\":%s,"
                     "\"length_ratio_mean\":%s,\"length_ratio_p99\":%s,\"length_ratio_max\":%s,"
@@ -1439,16 +1445,16 @@ int runQuery(const QueryArgs& args) {
                     "\"clearway_discontinuities\":%zu,\"clearway_paths_with_discontinuity\":%zu,"
                     "\"clearway_max_jump_deg\":%s,\"detour_discontinuities\":%zu,"
                     "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s}",
-                    k ? "," : "", n(p.preferred).c_str(), p.clearway_failures, n(p.cw_mean_us).c_str(),
-                    n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(), n(p.dt_mean_us).c_str(),
-                    n(p.dt_p99_us).c_str(), n(p.time_ratio).c_str(), n(p.length_ratio_mean).c_str(),
-                    n(p.length_ratio_p99).c_str(), n(p.length_ratio_max).c_str(),
-                    n(p.cw_min_clearance).c_str(), n(p.cw_mean_min_clearance).c_str(),
-                    n(p.cw_mean_clearance).c_str(), n(p.dt_min_clearance).c_str(),
-                    n(p.dt_mean_min_clearance).c_str(), n(p.dt_mean_clearance).c_str(),
-                    n(p.clearance_ratio).c_str(), p.cw_discontinuities, p.cw_paths_with_discontinuity,
-                    n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities, p.dt_paths_with_discontinuity,
-                    n(p.dt_max_jump_deg).c_str());
+                    k ? "," : "", n(p.preferred).c_str(), p.medial ? "true" : "false", p.clearway_failures,
+                    n(p.cw_mean_us).c_str(), n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(),
+                    n(p.dt_mean_us).c_str(), n(p.dt_p99_us).c_str(), n(p.time_ratio).c_str(),
+                    n(p.length_ratio_mean).c_str(), n(p.length_ratio_p99).c_str(),
+                    n(p.length_ratio_max).c_str(), n(p.cw_min_clearance).c_str(),
+                    n(p.cw_mean_min_clearance).c_str(), n(p.cw_mean_clearance).c_str(),
+                    n(p.dt_min_clearance).c_str(), n(p.dt_mean_min_clearance).c_str(),
+                    n(p.dt_mean_clearance).c_str(), n(p.clearance_ratio).c_str(), p.cw_discontinuities,
+                    p.cw_paths_with_discontinuity, n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities,
+                    p.dt_paths_with_discontinuity, n(p.dt_max_jump_deg).c_str());
             }
             std::printf("]}");
         }
@@ -1475,25 +1481,26 @@ int runQuery(const QueryArgs& args) {
     for (const QueryMesh& r : rows)
         for (const QueryPass& p : r.passes) {
             const bool length_ok = p.length_ratio_mean <= p.length_target;
-            std::string target =
-                std::string(length_ok ? "ok" : "miss") + " (≤ " + show(p.length_target, "%.2f") + ")";
+            std::string target = p.medial ? "-"
+                                          : std::string(length_ok ? "ok" : "miss") + " (≤ " +
+                                                show(p.length_target, "%.2f") + ")";
             std::string clearance_target = "-";
             if (p.clearance_target)
                 clearance_target = std::string(p.clearance_ratio >= kClearanceTarget ? "ok" : "miss") +
                                    " (≥ " + show(kClearanceTarget, "%.0f") + "×)";
             std::printf(
-                "| %s | %.2f | %s / %s | %s | %s / %s | %s | %s | %s / %s / %s | %s | %s / %s | %s / %s | %s "
+                "| %s | %s | %s / %s | %s | %s / %s | %s | %s | %s / %s / %s | %s | %s / %s | %s / %s | %s "
                 "| %s | %zu / %zu |\n",
-                r.name.c_str(), p.preferred, show(p.cw_mean_us, "%.1f").c_str(),
-                show(p.cw_p99_us, "%.1f").c_str(), show(p.cw_locate_mean_us, "%.1f").c_str(),
-                show(p.dt_mean_us, "%.1f").c_str(), show(p.dt_p99_us, "%.1f").c_str(),
-                show(p.time_ratio, "%.2f×").c_str(), verdict(p.time_ratio, kQueryTimeTarget),
-                show(p.length_ratio_mean, "%.3f").c_str(), show(p.length_ratio_p99, "%.3f").c_str(),
-                show(p.length_ratio_max, "%.3f").c_str(), target.c_str(),
-                show(p.cw_min_clearance, "%.3f").c_str(), show(p.dt_min_clearance, "%.3f").c_str(),
-                show(p.cw_mean_clearance, "%.3f").c_str(), show(p.dt_mean_clearance, "%.3f").c_str(),
-                show(p.clearance_ratio, "%.2f×").c_str(), clearance_target.c_str(), p.cw_discontinuities,
-                p.dt_discontinuities);
+                r.name.c_str(), p.medial ? "∞ (medial path)" : show(p.preferred, "%.2f").c_str(),
+                show(p.cw_mean_us, "%.1f").c_str(), show(p.cw_p99_us, "%.1f").c_str(),
+                show(p.cw_locate_mean_us, "%.1f").c_str(), show(p.dt_mean_us, "%.1f").c_str(),
+                show(p.dt_p99_us, "%.1f").c_str(), show(p.time_ratio, "%.2f×").c_str(),
+                verdict(p.time_ratio, kQueryTimeTarget), show(p.length_ratio_mean, "%.3f").c_str(),
+                show(p.length_ratio_p99, "%.3f").c_str(), show(p.length_ratio_max, "%.3f").c_str(),
+                target.c_str(), show(p.cw_min_clearance, "%.3f").c_str(),
+                show(p.dt_min_clearance, "%.3f").c_str(), show(p.cw_mean_clearance, "%.3f").c_str(),
+                show(p.dt_mean_clearance, "%.3f").c_str(), show(p.clearance_ratio, "%.2f×").c_str(),
+                clearance_target.c_str(), p.cw_discontinuities, p.dt_discontinuities);
             if (p.clearway_failures)
                 spdlog::warn("{}: findPath failed on {} accepted pairs at preferred clearance {}", r.name,
                              p.clearway_failures, p.preferred);
