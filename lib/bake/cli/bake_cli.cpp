@@ -5,6 +5,7 @@
 #include <clearway/runtime.h>
 
 #include <chrono>
+#include <csignal>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -171,11 +172,67 @@ void SpdlogContext::endProgress() {
     progress_.reset();
 }
 
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CLEARWAY_CRASH_REPORT 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                                   \
+    __has_feature(undefined_behavior_sanitizer)
+#define CLEARWAY_CRASH_REPORT 0
+#endif
+#endif
+#ifndef CLEARWAY_CRASH_REPORT
+#define CLEARWAY_CRASH_REPORT 1
+#endif
+
+// Formatted before the work starts: a signal handler may only write and exit.
+char g_crash_text[2048];
+char g_crash_json[2304];
+size_t g_crash_text_size = 0, g_crash_json_size = 0;
+
+void reportCrash(int signal_number) {
+    // The signal's name is not needed: any of them means the bake cannot finish.
+    (void)signal_number;
+    if (g_crash_text_size) (void)!write(STDERR_FILENO, g_crash_text, g_crash_text_size);
+    if (g_crash_json_size) (void)!write(STDOUT_FILENO, g_crash_json, g_crash_json_size);
+    _exit(3);
+}
+
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+} // namespace
+
 bake::Error runWithProgress(SpdlogContext& log, const std::string& label,
                             const std::function<bake::Error()>& work) {
+#if CLEARWAY_CRASH_REPORT
+    const std::string message = label +
+                                ": the bake crashed and wrote nothing. A damaged mesh file can crash Assimp, "
+                                "the mesh importer; otherwise please report this input";
+    std::snprintf(g_crash_text, sizeof g_crash_text, "\n%s: error: %s\n", log.tool().c_str(),
+                  message.c_str());
+    g_crash_text_size = std::strlen(g_crash_text);
+    g_crash_json_size = 0;
+    if (log.json()) {
+        std::snprintf(g_crash_json, sizeof g_crash_json,
+                      "{\"error\": {\"code\": \"Internal\", \"exit_code\": 3, \"message\": %s}}\n",
+                      jsonQuote(message).c_str());
+        g_crash_json_size = std::strlen(g_crash_json);
+    }
+    struct sigaction action {
+    }, previous[std::size(kCrashSignals)];
+    action.sa_handler = reportCrash;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < std::size(kCrashSignals); ++i)
+        sigaction(kCrashSignals[i], &action, &previous[i]);
+#endif
     log.beginProgress(label);
     bake::Error error = work();
     log.endProgress();
+#if CLEARWAY_CRASH_REPORT
+    for (size_t i = 0; i < std::size(kCrashSignals); ++i)
+        sigaction(kCrashSignals[i], &previous[i], nullptr);
+#endif
     return error;
 }
 

@@ -90,6 +90,11 @@ class SpdlogContext final : public bake::LogContext {
 };
 
 // beginProgress(label); work(); endProgress().
+// While `work` runs, a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) ends the tool with exit
+// code 3 and one error line naming `label` instead of a bare signal: Assimp, the mesh importer,
+// can crash on damaged files (the importer fuzzer found such binary PLYs in Debian's Assimp
+// 5.2.5). Outputs are written atomically, so nothing partial is left. Not installed in sanitizer
+// builds, whose own reports are more useful there.
 bake::Error runWithProgress(SpdlogContext& log, const std::string& label,
                             const std::function<bake::Error()>& work);
 
