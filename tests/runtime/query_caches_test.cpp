@@ -64,6 +64,15 @@ bool same(const Answer& a, const Answer& b) {
     return true;
 }
 
+// A committed sample roadmap (tests/fuzz/seeds), loaded; `bytes` must outlive the view.
+RoadmapView loadSeed(const std::string& level, std::vector<uint8_t>* bytes) {
+    *bytes = test::readFile(kSeeds + level + ".cwrm");
+    REQUIRE(!bytes->empty());
+    RoadmapView view;
+    REQUIRE(loadRoadmap(bytes->data(), bytes->size(), &view) == Status::Ok);
+    return view;
+}
+
 } // namespace
 
 TEST_SUITE("runtime/query caches") {
@@ -71,10 +80,8 @@ TEST_SUITE("runtime/query caches") {
         for (const char* name : {"box_room", "two_storey", "bridge", "bridge-edits", "low_overhang"}) {
             const std::string level = name;
             CAPTURE(level);
-            const std::vector<uint8_t> bytes = test::readFile(kSeeds + level + ".cwrm");
-            REQUIRE(!bytes.empty());
-            RoadmapView view;
-            REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+            std::vector<uint8_t> bytes;
+            const RoadmapView view = loadSeed(level, &bytes);
             RoadmapInfo info;
             REQUIRE(roadmapInfo(view, &info) == Status::Ok);
             REQUIRE(info.vertex_count > 1);
@@ -123,10 +130,8 @@ TEST_SUITE("runtime/query caches") {
         for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang", "step_box"}) {
             const std::string level = name;
             CAPTURE(level);
-            const std::vector<uint8_t> bytes = test::readFile(kSeeds + level + ".cwrm");
-            REQUIRE(!bytes.empty());
-            RoadmapView view;
-            REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+            std::vector<uint8_t> bytes;
+            const RoadmapView view = loadSeed(level, &bytes);
             FootprintView fp;
             REQUIRE(roadmapFootprint(view, &fp) == Status::Ok);
             FootprintInfo info;
