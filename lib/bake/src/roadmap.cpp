@@ -552,7 +552,9 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         if (wall_sites) *wall_sites = segment_sites;
         site_index.finish();
         auto siteIndex = [&](Sdg::Vertex_handle v) { return site_index(&*v); };
-        // Voronoi vertices: one per finite face, numbered in order of first use (deterministic).
+                // Voronoi vertices: one per finite face, numbered in order of first use. That order
+        // follows CGAL's face storage, which can vary within one process; the asset is
+        // deterministic through the canonical ordering buildRoadmap applies later.
         // Infinite faces are marked here, so an edge's far face is not read to test it.
         constexpr uint32_t kInfiniteFace = UINT32_MAX - 1;
         AddressIndex face_index(sizeof(Sdg::Face));
