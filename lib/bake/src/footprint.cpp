@@ -230,32 +230,36 @@ Polygon makePolygon(std::vector<Point> pts) {
     return poly;
 }
 
-// Whether the ground projections of two triangles share interior, decided exactly on their
-// double coordinates. Two convex polygons have disjoint interiors exactly when one's edge line
-// has the other wholly on its outer side (or on the line). Cheap, so the exact clipping below
-// runs only where an overlap with area is possible: on a terrain every neighbour sharing an edge
-// would otherwise cost an exact (GMP) degeneracy test of a zero-area clip.
-bool projectionsOverlap(const Tri& a, const Tri& b) {
-    using Ik = CGAL::Exact_predicates_inexact_constructions_kernel;
-    auto ccw = [](const Tri& t, Ik::Point_2* p) {
-        for (int k = 0; k < 3; ++k)
-            p[k] = Ik::Point_2(t.p[k].x, t.p[k].y);
-        if (CGAL::orientation(p[0], p[1], p[2]) == CGAL::CLOCKWISE) std::swap(p[1], p[2]);
-    };
-    Ik::Point_2 pa[3], pb[3];
-    ccw(a, pa);
-    ccw(b, pb);
-    auto separates = [](const Ik::Point_2* edge_of, const Ik::Point_2* other) {
+// Whether two triangles share interior, decided exactly (CGAL's exact orientation predicate on
+// any kernel's points). Two convex polygons have disjoint interiors exactly when an edge line of
+// one has the other wholly on its outer side (or on the line). A degenerate triangle has no
+// interior, and whatever this says for it, its overlap has no area.
+template <class P> bool interiorsOverlap(const std::array<P, 3>& a, const std::array<P, 3>& b) {
+    auto separates = [](const std::array<P, 3>& edge_of, const std::array<P, 3>& other) {
+        const bool ccw = CGAL::orientation(edge_of[0], edge_of[1], edge_of[2]) != CGAL::CLOCKWISE;
+        const CGAL::Orientation inside = ccw ? CGAL::LEFT_TURN : CGAL::RIGHT_TURN;
         for (int i = 0; i < 3; ++i) {
             bool all_outside = true;
             for (int k = 0; k < 3 && all_outside; ++k)
-                all_outside =
-                    CGAL::orientation(edge_of[i], edge_of[(i + 1) % 3], other[k]) != CGAL::LEFT_TURN;
+                all_outside = CGAL::orientation(edge_of[i], edge_of[(i + 1) % 3], other[k]) != inside;
             if (all_outside) return true;
         }
         return false;
     };
-    return !separates(pa, pb) && !separates(pb, pa);
+    return !separates(a, b) && !separates(b, a);
+}
+
+// Whether the ground projections of two mesh triangles share interior, on their double
+// coordinates. Cheap, so the exact clipping below runs only where an overlap with area is
+// possible: on a terrain every neighbour sharing an edge would otherwise cost an exact (GMP)
+// degeneracy test of a zero-area clip.
+bool projectionsOverlap(const Tri& a, const Tri& b) {
+    using Ik = CGAL::Exact_predicates_inexact_constructions_kernel;
+    auto ground = [](const Tri& t) {
+        return std::array<Ik::Point_2, 3>{Ik::Point_2(t.p[0].x, t.p[0].y), Ik::Point_2(t.p[1].x, t.p[1].y),
+                                          Ik::Point_2(t.p[2].x, t.p[2].y)};
+    };
+    return interiorsOverlap(ground(a), ground(b));
 }
 
 // Covering by a walkable surface G above T within (kCoverGap, agent_height): exact.
@@ -555,22 +559,6 @@ void freeze(const Piece& piece) {
 constexpr double kStackGap = kCoverGap * 10;
 enum class OverlapKind { None, Coplanar, Stacked, Undecided };
 
-// Whether two exact triangles share interior: as projectionsOverlap, on exact points.
-bool trianglesOverlap(const ExactTriangle& a, const ExactTriangle& b) {
-    auto separates = [](const ExactTriangle& edge_of, const ExactTriangle& other) {
-        const bool ccw = CGAL::orientation(edge_of[0], edge_of[1], edge_of[2]) != CGAL::CLOCKWISE;
-        const CGAL::Orientation inside = ccw ? CGAL::LEFT_TURN : CGAL::RIGHT_TURN;
-        for (int i = 0; i < 3; ++i) {
-            bool all_outside = true;
-            for (int k = 0; k < 3 && all_outside; ++k)
-                all_outside = CGAL::orientation(edge_of[i], edge_of[(i + 1) % 3], other[k]) != inside;
-            if (all_outside) return true;
-        }
-        return false;
-    };
-    return !separates(a, b) && !separates(b, a);
-}
-
 OverlapKind quickOverlap(const Piece& a, const Piece& b, const Tri& ta, const Tri& tb, const Plane& pa,
                          const Plane& pb) {
     // Pieces lie inside their triangles and heights are linear there, so the height difference
@@ -600,7 +588,7 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const Tri& ta, const Tr
         }
     for (const ExactTriangle& s : a.exact_surface)
         for (const ExactTriangle& u : b.exact_surface)
-            if (trianglesOverlap(s, u)) return OverlapKind::Undecided;
+            if (interiorsOverlap(s, u)) return OverlapKind::Undecided;
     return OverlapKind::None;
 }
 
