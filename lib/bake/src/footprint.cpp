@@ -518,11 +518,11 @@ double polygonArea(const std::vector<Vec2>& poly) {
     return std::abs(twice) / 2;
 }
 
-// Area of the overlap of two triangles' ground projections.
-double projectedOverlapArea(const Tri& a, const Tri& b) {
+// The overlap of two triangles' ground projections.
+std::vector<Vec2> projectedOverlap(const Tri& a, const Tri& b) {
     const Vec2 pa[3] = {{a.p[0].x, a.p[0].y}, {a.p[1].x, a.p[1].y}, {a.p[2].x, a.p[2].y}};
     const Vec2 pb[3] = {{b.p[0].x, b.p[0].y}, {b.p[1].x, b.p[1].y}, {b.p[2].x, b.p[2].y}};
-    return polygonArea(triangleOverlap(pa, pb));
+    return triangleOverlap(pa, pb);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -559,15 +559,14 @@ void freeze(const Piece& piece) {
 constexpr double kStackGap = kCoverGap * 10;
 enum class OverlapKind { None, Coplanar, Stacked, Undecided };
 
-OverlapKind quickOverlap(const Piece& a, const Piece& b, const Tri& ta, const Tri& tb, const Plane& pa,
-                         const Plane& pb) {
+// `triangles_overlap`: the overlap of the two pieces' triangles (projectedOverlap).
+OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>& triangles_overlap,
+                         const Plane& pa, const Plane& pb) {
     // Pieces lie inside their triangles and heights are linear there, so the height difference
     // anywhere in the pieces' overlap lies between its values at the triangles' overlap corners.
     constexpr double kMargin = 1e-6; // far above the rounding of the clipped corners
-    const Vec2 ga[3] = {{ta.p[0].x, ta.p[0].y}, {ta.p[1].x, ta.p[1].y}, {ta.p[2].x, ta.p[2].y}};
-    const Vec2 gb[3] = {{tb.p[0].x, tb.p[0].y}, {tb.p[1].x, tb.p[1].y}, {tb.p[2].x, tb.p[2].y}};
     double lowest = INFINITY, highest = -INFINITY;
-    for (const Vec2& v : triangleOverlap(ga, gb)) {
+    for (const Vec2& v : triangles_overlap) {
         const double dz = pa.at(v.x, v.y) - pb.at(v.x, v.y);
         lowest = std::min(lowest, dz), highest = std::max(highest, dz);
     }
@@ -1216,10 +1215,11 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                 // Pieces lie inside their triangles: triangles that do not overlap (neighbours
                 // sharing an edge, the common case) cannot give overlapping pieces. A double
                 // test with a margin skips the exact one for them.
-                if (projectedOverlapArea(tris[pieces[i].tri], tris[pieces[j].tri]) < 1e-9) continue;
-                const OverlapKind quick =
-                    quickOverlap(pieces[i], pieces[j], tris[pieces[i].tri], tris[pieces[j].tri],
-                                 planes[pieces[i].tri], planes[pieces[j].tri]);
+                const std::vector<Vec2> triangles_overlap =
+                    projectedOverlap(tris[pieces[i].tri], tris[pieces[j].tri]);
+                if (polygonArea(triangles_overlap) < 1e-9) continue;
+                const OverlapKind quick = quickOverlap(pieces[i], pieces[j], triangles_overlap,
+                                                       planes[pieces[i].tri], planes[pieces[j].tri]);
                 if (quick == OverlapKind::None) continue;
                 if (quick != OverlapKind::Undecided) {
                     overlaps[i].push_back({j, quick == OverlapKind::Stacked});
