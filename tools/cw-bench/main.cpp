@@ -1350,6 +1350,8 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
         std::vector<double> ratios, cw_means, dt_means, cw_mins, dt_mins;
         std::vector<uint32_t> layers;
         pass.cw_min_clearance = pass.dt_min_clearance = INFINITY;
+        size_t worst = SIZE_MAX; // pair with the largest length ratio, logged for a closer look
+        double worst_ratio = 0, worst_cw = 0, worst_dt = 0;
         for (size_t i = 0; i < pairs.size(); ++i) {
             if (!ok[i]) {
                 ++pass.clearway_failures;
@@ -1360,7 +1362,11 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
                 bake::pathPolyline(segments.data(), count, metric_options, &layers);
             const bake::PathMetrics cm = bake::measurePath(pts, layers, solid_walls, metric_options);
             const bake::PathMetrics& dm = dt_metrics[i];
-            if (dm.length > 0) ratios.push_back(cm.length / dm.length);
+            if (dm.length > 0) {
+                ratios.push_back(cm.length / dm.length);
+                if (ratios.back() > worst_ratio)
+                    worst = i, worst_ratio = ratios.back(), worst_cw = cm.length, worst_dt = dm.length;
+            }
             cw_means.push_back(cm.mean_clearance);
             dt_means.push_back(dm.mean_clearance);
             cw_mins.push_back(cm.min_clearance);
@@ -1373,6 +1379,14 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
             pass.dt_paths_with_discontinuity += dm.heading_discontinuities > 0;
             pass.cw_max_jump_deg = std::max(pass.cw_max_jump_deg, cm.max_heading_jump_deg);
             pass.dt_max_jump_deg = std::max(pass.dt_max_jump_deg, dm.max_heading_jump_deg);
+        }
+        if (worst != SIZE_MAX) {
+            const bake::Vec3 &a = pairs[worst].first.p, &b = pairs[worst].second.p;
+            spdlog::info(
+                "{}: preferred {}: worst length ratio {:.3f}, pair {}: ({:.3f}, {:.3f}, {:.3f}) layer {} -> "
+                "({:.3f}, {:.3f}, {:.3f}) layer {} (local coordinates), clearway {:.2f} m, Detour {:.2f} m",
+                out->name, preferred, worst_ratio, worst, a.x, a.y, a.z, pairs[worst].first.layer, b.x, b.y,
+                b.z, pairs[worst].second.layer, worst_cw, worst_dt);
         }
         pass.cw_mean_us = mean(pass.cw.micros);
         pass.cw_p99_us = percentile(pass.cw.micros, 0.99);
