@@ -1,6 +1,7 @@
 // The seed-002 baseline planners on small hand-checked maps (a corridor, a pillar whose shortest
 // path with clearance is computed by hand, a U-trap, doorways narrower than the agent, a narrow
-// passage), their determinism, and cw-compare's table invariants on a sample level.
+// passage), their determinism, cw-compare's table invariants on a sample level and its mean
+// clearance over the pairs every method solved.
 #include <clearway/bake.h>
 #include <clearway/runtime.h>
 
@@ -340,6 +341,64 @@ TEST_SUITE("bake/baselines") {
         }
     }
 
+    TEST_CASE("cw-compare's mean clearance on common pairs leaves out the pairs one method fails") {
+        // The U-trap room of the potential-field test with a corridor 2 m wide and 40 m long off its
+        // right wall. Pair A runs down the corridor's centre line, far from both its ends: clearance
+        // exactly 1 all the way for a straight path, and no path has more anywhere in the corridor.
+        // Pair B starts in the U's cup: the potential field stops in its local minimum.
+        const Ring outer{{0, 0}, {60, 0}, {60, 2}, {20, 2}, {20, 20}, {0, 20}};
+        const Ring u{{8, 5}, {12, 5}, {12, 15}, {8, 15}, {8, 13}, {11, 13}, {11, 7}, {8, 7}};
+        const cw::bake::Footprint fp = footprintOf(outer, {reversed(u)});
+        cw::bake::CompareRequest request;
+        request.radius = 0.5;
+        request.queries = {{0, {35, 1}, {55, 1}}, {0, {9.5, 10}, {18, 10}}};
+        cw::bake::CompareResult result;
+        REQUIRE_FALSE(cw::bake::compareFootprint(fp, request, &result, cw::bake::silentLog()));
+        REQUIRE(result.pairs == 2);
+        REQUIRE(result.methods.size() == 7);
+        const cw::bake::MethodStats& potential = result.methods[6];
+        CHECK(potential.successes == 1);
+        CHECK(potential.local_minima == 1);
+        for (size_t m = 0; m < 6; ++m) {
+            CAPTURE(result.methods[m].name);
+            CHECK(result.methods[m].successes == 2);
+        }
+        CHECK(result.pairs_common == 1); // pair A only
+        for (const cw::bake::MethodStats& s : result.methods) {
+            CAPTURE(s.name);
+            CHECK(s.mean_clearance_common <= 1 + 1e-9);
+        }
+        // Straight down the centre line: visibility graph, smoothed grid, findPath (the line is
+        // clear) and the potential field (walls pushing equally from both sides).
+        for (size_t m : {0, 1, 2, 6}) {
+            CAPTURE(result.methods[m].name);
+            CHECK(result.methods[m].mean_clearance_common == doctest::Approx(1).epsilon(1e-9));
+        }
+        // The field's own mean is pair A's alone; the visibility graph's own mean also averages in its
+        // path out of the cup, measured here the same way.
+        CHECK(potential.mean_clearance == doctest::Approx(1).epsilon(1e-9));
+        cw::bake::VisibilityGraph graph;
+        REQUIRE_FALSE(cw::bake::buildVisibilityGraph(fp.layers[0], 0.5, {}, &graph));
+        const PlannedPath b = cw::bake::visibilityPath(graph, {9.5, 10}, {18, 10});
+        REQUIRE(b.status == PlanStatus::Ok);
+        const double b_clearance =
+            cw::bake::measurePath(b.points, cw::bake::WallGrid(cw::bake::solidLayerWalls(fp, 0)))
+                .mean_clearance;
+        CHECK(b_clearance != doctest::Approx(1).epsilon(1e-3));
+        CHECK(result.methods[1].mean_clearance == doctest::Approx((1 + b_clearance) / 2).epsilon(1e-12));
+        const std::string table = cw::bake::compareTable(result);
+        CHECK(table.find("on common pairs") != std::string::npos);
+        const nlohmann::json j = nlohmann::json::parse(cw::bake::compareJson(result));
+        CHECK(j.at("pairs_common") == 1);
+        CHECK(j.at("methods").at(6).at("mean_clearance_common").get<double>() ==
+              doctest::Approx(1).epsilon(1e-9));
+        // A query on a layer the level lacks is an error naming it.
+        request.queries = {{3, {35, 1}, {55, 1}}};
+        const cw::bake::Error e = cw::bake::compareFootprint(fp, request, &result, cw::bake::silentLog());
+        CHECK(e.code == cw::bake::ErrorCode::InvalidOption);
+        CHECK(e.message.find("layer 3") != std::string::npos);
+    }
+
     TEST_CASE("cw-compare --json names every method, and bad input is a clear error") {
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-compare";
         REQUIRE(cw::test::fileExists(tool));
@@ -355,9 +414,10 @@ TEST_SUITE("bake/baselines") {
         REQUIRE_MESSAGE(!j.is_discarded(), out);
         REQUIRE(j.at("methods").size() == 7);
         for (const auto& m : j.at("methods"))
-            for (const char* key : {"name", "build_seconds", "query_us_mean", "success_rate",
-                                    "length_ratio_mean", "length_ratio_max", "min_clearance",
-                                    "mean_clearance", "heading_discontinuities", "max_heading_jump_deg"})
+            for (const char* key :
+                 {"name", "build_seconds", "query_us_mean", "success_rate", "length_ratio_mean",
+                  "length_ratio_max", "min_clearance", "mean_clearance", "mean_clearance_common",
+                  "heading_discontinuities", "max_heading_jump_deg"})
                 CHECK_MESSAGE(m.contains(key), key);
         const std::vector<uint8_t> svg = cw::test::readFile(dir + "/q.svg");
         const std::string text(svg.begin(), svg.end());

@@ -41,6 +41,7 @@ struct Accumulator {
     std::vector<double> query_us;
     std::vector<double> ratios;
     std::vector<double> mean_clearances;
+    std::vector<double> pair_clearance; // per pair, NaN where the method failed
     double min_clearance = INFINITY;
     size_t discontinuities = 0;
     double max_jump = 0, max_curvature = 0;
@@ -230,26 +231,38 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
     SvgQuery svg_query;
     bool have_svg = false;
     const PathMetricsOptions metrics_options;
-    const uint64_t max_draws = 20ull * request.pairs + 100;
-    while (out.pairs < request.pairs && out.pairs_drawn < max_draws) {
+    const bool given = !request.queries.empty();
+    const uint64_t wanted = given ? request.queries.size() : request.pairs;
+    const uint64_t max_draws = given ? request.queries.size() : 20ull * request.pairs + 100;
+    for (const CompareQuery& q : request.queries)
+        if (q.layer >= fp.layers.size())
+            return {ErrorCode::InvalidOption, fp.source_name + ": a query names layer " +
+                                                  std::to_string(q.layer) + " of " +
+                                                  std::to_string(fp.layers.size())};
+    while (out.pairs < wanted && out.pairs_drawn < max_draws) {
         ++out.pairs_drawn;
-        double pick = baselines::unit(rng) * total_area;
         uint32_t l = 0;
-        while (l + 1 < fp.layers.size() && pick >= std::max(0.0, fp.layers[l].area)) {
-            pick -= std::max(0.0, fp.layers[l].area);
-            ++l;
+        Vec2 start, goal;
+        if (given) {
+            const CompareQuery& q = request.queries[out.pairs_drawn - 1];
+            l = q.layer, start = q.start, goal = q.goal;
+        } else {
+            double pick = baselines::unit(rng) * total_area;
+            while (l + 1 < fp.layers.size() && pick >= std::max(0.0, fp.layers[l].area)) {
+                pick -= std::max(0.0, fp.layers[l].area);
+                ++l;
+            }
+            const FreeSpace& space = planners[l]->visibility.space;
+            auto draw = [&](Vec2* q) {
+                for (int tries = 0; tries < 1000; ++tries) {
+                    *q = baselines::samplePoint(space, rng);
+                    if (pointFree(space, *q)) return true;
+                }
+                return false;
+            };
+            if (!draw(&start) || !draw(&goal)) continue;
         }
         const LayerPlanners& p = *planners[l];
-        const FreeSpace& space = p.visibility.space;
-        auto draw = [&](Vec2* q) {
-            for (int tries = 0; tries < 1000; ++tries) {
-                *q = baselines::samplePoint(space, rng);
-                if (pointFree(space, *q)) return true;
-            }
-            return false;
-        };
-        Vec2 start, goal;
-        if (!draw(&start) || !draw(&goal)) continue;
         Clock::time_point q0 = Clock::now();
         const PlannedPath oracle = visibilityPath(p.visibility, start, goal);
         const double oracle_us = secondsSince(q0) * 1e6;
@@ -318,6 +331,7 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
             }
             Accumulator& a = acc[m];
             a.query_us.push_back(us);
+            a.pair_clearance.push_back(NAN);
             if (!ok) continue;
             ++a.successes;
             const PathMetrics metrics = measurePath(points, walls[l], metrics_options);
@@ -340,15 +354,39 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
             }
             a.min_clearance = std::min(a.min_clearance, metrics.min_clearance);
             a.mean_clearances.push_back(metrics.mean_clearance);
+            a.pair_clearance.back() = metrics.mean_clearance;
             a.discontinuities += metrics.heading_discontinuities;
+            if (m == 0 && metrics.heading_discontinuities > 0) {
+                // findPath promises tangent-continuous paths: name the query that breaks it.
+                char where[200];
+                std::snprintf(where, sizeof where,
+                              "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %zu, up to %.1f deg", l, start.x,
+                              start.y, goal.x, goal.y, metrics.heading_discontinuities,
+                              metrics.max_heading_jump_deg);
+                log.log(LogLevel::Warn, fp.source_name + ": findPath's path turns sharply at " + where);
+            }
             a.max_jump = std::max(a.max_jump, metrics.max_heading_jump_deg);
             a.max_curvature = std::max(a.max_curvature, metrics.max_curvature);
             if (record_svg) svg_query.paths[m] = std::move(points);
         }
     }
+    // Each method's own mean covers only the pairs it solved: a planner failing the hard pairs
+    // (the potential field's local minima) is averaged over easy ones. This mean compares all
+    // methods on the same paths.
+    std::vector<double> common_sum(kMethodCount, 0.0);
+    for (uint32_t q = 0; q < out.pairs; ++q) {
+        bool all = true;
+        for (size_t m = 0; m < kMethodCount; ++m)
+            all = all && !std::isnan(acc[m].pair_clearance[q]);
+        if (!all) continue;
+        ++out.pairs_common;
+        for (size_t m = 0; m < kMethodCount; ++m)
+            common_sum[m] += acc[m].pair_clearance[q];
+    }
     for (size_t m = 0; m < kMethodCount; ++m) {
         MethodStats& s = out.methods[m];
         const Accumulator& a = acc[m];
+        if (out.pairs_common) s.mean_clearance_common = common_sum[m] / double(out.pairs_common);
         if (a.worst_ratio > 0)
             log.log(LogLevel::Debug, fp.source_name + ": " + kMethods[m] +
                                          "'s longest path against the shortest (" +
@@ -378,10 +416,10 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
         s.max_heading_jump_deg = a.max_jump;
         s.max_curvature = a.max_curvature;
     }
-    if (out.pairs < request.pairs)
+    if (out.pairs < wanted)
         log.log(LogLevel::Warn, fp.source_name + ": only " + std::to_string(out.pairs) + " of " +
-                                    std::to_string(out.pairs_drawn) +
-                                    " random pairs are connected at radius " + num(radius));
+                                    std::to_string(out.pairs_drawn) + (given ? " given" : " random") +
+                                    " pairs are connected at radius " + num(radius));
     if (svg && have_svg) *svg = compareSvg(fp, svg_query, radius);
     *result = std::move(out);
     return {};
@@ -419,7 +457,8 @@ std::string compareJson(const CompareResult& r) {
     std::string json = "{\"level\": \"" + r.level + "\", \"radius\": " + n(r.radius) +
                        ", \"layers\": " + std::to_string(r.layers) +
                        ", \"pairs\": " + std::to_string(r.pairs) +
-                       ", \"pairs_drawn\": " + std::to_string(r.pairs_drawn) + ", \"methods\": [";
+                       ", \"pairs_drawn\": " + std::to_string(r.pairs_drawn) +
+                       ", \"pairs_common\": " + std::to_string(r.pairs_common) + ", \"methods\": [";
     for (size_t m = 0; m < r.methods.size(); ++m) {
         const MethodStats& s = r.methods[m];
         json += std::string(m ? ", " : "") + "{\"name\": \"" + s.name +
@@ -430,6 +469,7 @@ std::string compareJson(const CompareResult& r) {
                 ", \"length_ratio_max\": " + n(s.length_ratio_max) +
                 ", \"min_clearance\": " + n(s.min_clearance) +
                 ", \"mean_clearance\": " + n(s.mean_clearance) +
+                ", \"mean_clearance_common\": " + n(s.mean_clearance_common) +
                 ", \"heading_discontinuities\": " + std::to_string(s.heading_discontinuities) +
                 ", \"max_heading_jump_deg\": " + n(s.max_heading_jump_deg) +
                 ", \"max_curvature\": " + n(s.max_curvature) +
@@ -439,17 +479,19 @@ std::string compareJson(const CompareResult& r) {
 }
 
 std::string compareTable(const CompareResult& r) {
-    std::string t = "| method | build s | KiB | query µs mean | p99 | success | length ratio mean | max | "
-                    "min clearance | mean clearance | heading disc. | max jump ° | max curvature |\n"
-                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    std::string t =
+        "| method | build s | KiB | query µs mean | p99 | success | length ratio mean | max | "
+        "min clearance | mean clearance | on common pairs | heading disc. | max jump ° | max curvature |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     char line[512];
     for (const MethodStats& s : r.methods) {
-        std::snprintf(
-            line, sizeof line,
-            "| %s | %.3f | %.0f | %.0f | %.0f | %.0f %% | %.3f | %.3f | %.3f | %.3f | %zu | %.0f | %.2f |\n",
-            s.name.c_str(), s.build_seconds, double(s.bytes) / 1024, s.query_us_mean, s.query_us_p99,
-            100 * s.success_rate, s.length_ratio_mean, s.length_ratio_max, s.min_clearance, s.mean_clearance,
-            s.heading_discontinuities, s.max_heading_jump_deg, s.max_curvature);
+        std::snprintf(line, sizeof line,
+                      "| %s | %.3f | %.0f | %.0f | %.0f | %.0f %% | %.3f | %.3f | %.3f | %.3f | %.3f | %zu | "
+                      "%.0f | %.2f |\n",
+                      s.name.c_str(), s.build_seconds, double(s.bytes) / 1024, s.query_us_mean,
+                      s.query_us_p99, 100 * s.success_rate, s.length_ratio_mean, s.length_ratio_max,
+                      s.min_clearance, s.mean_clearance, s.mean_clearance_common, s.heading_discontinuities,
+                      s.max_heading_jump_deg, s.max_curvature);
         t += line;
     }
     return t;

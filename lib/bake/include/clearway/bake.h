@@ -689,6 +689,10 @@ PlannedPath potentialPath(const PotentialPlanner& field, Vec2 start, Vec2 goal);
 size_t bytesOf(const PotentialPlanner& field);
 
 // cw-compare: every method on the same random queries of one level.
+struct CompareQuery {
+    uint32_t layer = 0;
+    Vec2 start, goal;
+};
 struct CompareRequest {
     std::string input_path; // a mesh (imported with import_options) or a .cwfp footprint
     ImportOptions import_options;
@@ -697,7 +701,8 @@ struct CompareRequest {
     uint64_t seed = 1;
     std::string svg_path; // optional: the first query's paths from every method over the walls
     bool grid_smooth = true;
-    double preferred_clearance = 0; // findPath's; 0: the radius (shortest), +inf: the medial-axis path
+    double preferred_clearance = 0;    // findPath's; 0: the radius (shortest), +inf: the medial-axis path
+    std::vector<CompareQuery> queries; // tests: these pairs instead of random ones (`pairs` unused)
 };
 struct MethodStats {
     std::string name; // medial, visibility, grid, quadtree, prm, rrt, potential
@@ -708,7 +713,8 @@ struct MethodStats {
     double success_rate = 0; // successes / queries (every query is one the visibility graph solves)
     double length_ratio_mean = 0, length_ratio_max = 0; // to the visibility graph's length
     double min_clearance = 0, mean_clearance = 0;       // over successful paths (mean: per path, averaged)
-    size_t heading_discontinuities = 0;                 // summed over successful paths
+    double mean_clearance_common = 0;   // the same mean over the pairs every method solved (pairs_common)
+    size_t heading_discontinuities = 0; // summed over successful paths
     double max_heading_jump_deg = 0, max_curvature = 0;
     uint32_t local_minima = 0; // potential field failures that were local minima
 };
@@ -716,6 +722,7 @@ struct CompareResult {
     std::string level;
     double radius = 0;
     uint32_t layers = 0, pairs = 0, pairs_drawn = 0; // drawn: pairs tried, incl. ones not connected
+    uint32_t pairs_common = 0;                       // pairs every method found a path for
     std::vector<MethodStats> methods;
 };
 // The same on a footprint already in memory (tests); svg_path and input_path of request unused.
