@@ -1,12 +1,17 @@
 // What findPath and locatePoint remember in the path scratch between and within queries (wall
-// and edge stamps, the tangent rounds' memos, the shorter walk of the inside test) saves work and
+// and edge stamps, the shortening's segment memo, the tangent rounds' caches, the shorter walk of
+// the inside test) and what pathScratchInit precomputes for A* (landmark distances) saves work and
 // never changes an answer: on the sample levels, every answer equals that of a fresh scratch,
-// whatever the scratch answered before, and the grid's inside test equals the plain one.
+// whatever the scratch answered before, A* answers the same without its landmarks, and the grid's
+// inside test equals the plain one.
 #include <clearway/runtime.h>
 
 #include <doctest/doctest.h>
 
 #include "test_files.h"
+
+// The scratch layout (landmark table, adjacency), to check what the search precomputes.
+#include "../../lib/runtime/src/path_internal.h"
 
 #include <cmath>
 #include <cstdint>
@@ -123,6 +128,63 @@ TEST_SUITE("runtime/query caches") {
                 differ += !same(answer(view, shared.scratch, queries[i]), fresh[i]);
             }
             CHECK(differ == 0);
+        }
+    }
+
+    TEST_CASE("A* landmarks are consistent lower bounds and change no route") {
+        for (const char* name : {"box_room", "two_storey", "bridge", "bridge-edits", "low_overhang"}) {
+            const std::string level = name;
+            CAPTURE(level);
+            std::vector<uint8_t> bytes;
+            const RoadmapView view = loadSeed(level, &bytes);
+            RoadmapInfo info;
+            REQUIRE(roadmapInfo(view, &info) == Status::Ok);
+            Scratch with(view), without(view);
+            const PathScratch& s = *with.scratch;
+            REQUIRE(s.landmark_count >= 1);
+            // Each landmark is 0 from itself, and across every edge its distances differ by at
+            // most the edge's A* cost: the bound |d(goal) - d(v)| is then consistent.
+            uint32_t at_zero = 0, edges_checked = 0;
+            for (uint32_t v = 0; v < s.vertex_count; ++v)
+                for (uint32_t l = 0; l < s.landmark_count; ++l)
+                    at_zero += s.landmark_dist[size_t(v) * detail::kLandmarks + l] == 0.0;
+            CHECK(at_zero >= s.landmark_count);
+            for (uint32_t v = 0; v < s.vertex_count; ++v)
+                for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k) {
+                    const detail::AdjEntry& e = s.adj[k];
+                    for (uint32_t l = 0; l < s.landmark_count; ++l) {
+                        const double dv = s.landmark_dist[size_t(v) * detail::kLandmarks + l];
+                        const double dw = s.landmark_dist[size_t(e.other) * detail::kLandmarks + l];
+                        CHECK(std::isinf(dv) == std::isinf(dw)); // one component
+                        if (!std::isinf(dv)) CHECK(std::fabs(dv - dw) <= e.cost * (1.0 + 1e-12));
+                    }
+                    ++edges_checked;
+                }
+            CHECK(edges_checked > 0);
+            // Without them (every distance unknown) A* is the plain straight-line search: the same
+            // answers, bit for bit.
+            for (uint32_t i = 0; i < without.scratch->vertex_count * detail::kLandmarks; ++i)
+                without.scratch->landmark_dist[i] = INFINITY;
+            std::mt19937_64 rng(404);
+            std::uniform_real_distribution<double> unit(0.0, 1.0);
+            auto endpoint = [&]() {
+                RoadmapVertexInfo v;
+                roadmapVertex(view, uint32_t(rng() % info.vertex_count), &v);
+                const double r = 0.5 * v.clearance * unit(rng), angle = 6.283185307179586 * unit(rng);
+                return PathEndpoint{v.position.x + r * std::cos(angle), v.position.y + r * std::sin(angle),
+                                    v.layer};
+            };
+            int differ = 0, routes = 0;
+            for (int i = 0; i < 150; ++i) {
+                const double radius = i % 2 ? 0.2 : 0.4;
+                const double preferred = i % 3 == 0 ? double(INFINITY) : (i % 3 == 1 ? radius : 2.0 * radius);
+                const Query q{endpoint(), endpoint(), radius, preferred};
+                const Answer a = answer(view, with.scratch, q);
+                differ += !same(a, answer(view, without.scratch, q));
+                routes += a.status == Status::Ok && a.segments.size() > 1;
+            }
+            CHECK(differ == 0);
+            CHECK(routes >= 10);
         }
     }
 

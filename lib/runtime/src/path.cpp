@@ -404,6 +404,58 @@ template <typename H> void relax(PathScratch* s, uint32_t v, double g, H h, uint
     heapUp(s, s->heap_size++);
 }
 
+// Landmarks by farthest points: each next landmark is the vertex farthest (in cost) from those
+// chosen, among the vertices connected to vertex 0's component or to one chosen before; Dijkstra
+// over every edge with A*'s own costs, on the scratch's search state (reset afterwards).
+void computeLandmarks(PathScratch* s) {
+    const uint32_t nv = s->vertex_count;
+    s->landmark_count = 0;
+    if (nv == 0) return;
+    auto zero = [](uint32_t) { return 0.0; };
+    // Costs from `source` into nodes[].g (stamped with the generation).
+    auto dijkstra = [&](uint32_t source) {
+        if (++s->generation == 0) s->generation = 1;
+        s->heap_size = 0;
+        relax(s, source, 0.0, zero, kStartForward);
+        while (s->heap_size > 0) {
+            const uint32_t v = heapPop(s);
+            const double gv = s->nodes[v].g;
+            for (uint32_t k = s->adj_start[v], end = s->adj_start[v + 1]; k < end; ++k)
+                relax(s, s->adj[k].other, gv + s->adj[k].cost, zero, s->adj[k].edge);
+        }
+    };
+    auto costTo = [&](uint32_t v) { return s->nodes[v].stamp == s->generation ? s->nodes[v].g : kInf; };
+    // Farthest from vertex 0 first; afterwards the nearest landmark's distance decides.
+    dijkstra(0);
+    uint32_t next = 0;
+    double far = -1.0;
+    for (uint32_t v = 0; v < nv; ++v)
+        if (costTo(v) < kInf && costTo(v) > far) far = costTo(v), next = v;
+    for (uint32_t l = 0; l < kLandmarks; ++l) {
+        dijkstra(next);
+        for (uint32_t v = 0; v < nv; ++v)
+            s->landmark_dist[size_t(v) * kLandmarks + l] = costTo(v);
+        s->landmark_count = l + 1;
+        // The next: the largest finite distance to its nearest landmark so far.
+        far = 0.0;
+        bool any = false;
+        for (uint32_t v = 0; v < nv; ++v) {
+            double d = kInf;
+            for (uint32_t k = 0; k <= l; ++k)
+                d = minOf(d, s->landmark_dist[size_t(v) * kLandmarks + k]);
+            if (d < kInf && d > far) far = d, next = v, any = true;
+        }
+        if (!any) break;
+    }
+    for (uint32_t v = 0; v < nv; ++v)
+        for (uint32_t l = s->landmark_count; l < kLandmarks; ++l)
+            s->landmark_dist[size_t(v) * kLandmarks + l] = kInf;
+    for (uint32_t v = 0; v < nv; ++v)
+        s->nodes[v].stamp = 0;
+    s->generation = 0;
+    s->heap_size = 0;
+}
+
 size_t alignUp(size_t v, size_t a) {
     return (v + a - 1) / a * a;
 }
@@ -411,9 +463,9 @@ size_t alignUp(size_t v, size_t a) {
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, edge_seen,
-        snap_cell_start, snap_cell_edges, area_used, vertex_xy, nodes, heap, route, corners, corner_clearance,
-        relaxed_run, relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
-        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen;
+        snap_cell_start, snap_cell_edges, area_used, vertex_xy, landmark_dist, nodes, heap, route, corners,
+        corner_clearance, relaxed_run, relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items,
+        wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen, seg_memo;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -441,6 +493,7 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.snap_cell_edges = take(sizeOf(rm.grid()->cell_edges()) * 4);
     l.area_used = take(sizeOf(rm.areas()));
     l.vertex_xy = take(v * sizeof(P));
+    l.landmark_dist = take(v * kLandmarks * sizeof(double));
     l.nodes = take(v * sizeof(AStarNode));
     l.heap = take(v * sizeof(HeapEntry));
     l.route = take((e + 2) * 4);
@@ -461,6 +514,7 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.wall_cell_box = take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_cell_pieces = take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_seen = take(size_t(pieces + 1) * sizeof(uint32_t));
+    l.seg_memo = take(kSegMemoSlots * sizeof(SegMemo));
     l.total = at + 8; // slack to align the caller's pointer
     return l;
 }
@@ -513,6 +567,7 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->area_count = sizeOf(rm->areas());
     s->area_used = base + l.area_used;
     s->vertex_xy = reinterpret_cast<P*>(base + l.vertex_xy);
+    s->landmark_dist = reinterpret_cast<double*>(base + l.landmark_dist);
     s->nodes = reinterpret_cast<AStarNode*>(base + l.nodes);
     s->heap = reinterpret_cast<HeapEntry*>(base + l.heap);
     s->route = reinterpret_cast<uint32_t*>(base + l.route);
@@ -520,6 +575,9 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->corner_clearance = reinterpret_cast<double*>(base + l.corner_clearance);
     s->relaxed_run = reinterpret_cast<Corner*>(base + l.relaxed_run);
     s->relaxed_requirement = reinterpret_cast<double*>(base + l.relaxed_requirement);
+    // Only shortenCorners uses relaxed_run, and findPath fills `pieces` after it returns.
+    static_assert(sizeof(PieceGeom) <= sizeof(Corner), "pieces share relaxed_run's memory");
+    s->pieces = reinterpret_cast<PieceGeom*>(base + l.relaxed_run);
     s->wall_grids = reinterpret_cast<WallGrid*>(base + l.wall_grids);
     s->wall_cell_start = reinterpret_cast<uint32_t*>(base + l.wall_cell_start);
     s->wall_cell_items = reinterpret_cast<WallRef*>(base + l.wall_cell_items);
@@ -528,6 +586,9 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->wall_cell_box = reinterpret_cast<CellBox*>(base + l.wall_cell_box);
     s->wall_cell_pieces = reinterpret_cast<CellBox*>(base + l.wall_cell_pieces);
     s->wall_seen = reinterpret_cast<uint32_t*>(base + l.wall_seen);
+    s->seg_memo = reinterpret_cast<SegMemo*>(base + l.seg_memo);
+    std::memset(s->seg_memo, 0, kSegMemoSlots * sizeof(SegMemo));
+    s->seg_memo_round = 0;
     s->layer_count = sizeOf(rm->footprint()->layers());
     wallGridBuild(*rm, s);
     std::memset(s->wall_seen, 0, (size_t(s->wall_piece_count) + 1) * sizeof(uint32_t));
@@ -619,6 +680,7 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
             a.other_x = other->x(), a.other_y = other->y();
         }
     }
+    computeLandmarks(s);
     *out = s;
     return Status::Ok;
 }
@@ -835,7 +897,19 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     s.heap_size = 0;
     // Costs are lengths times the edges' area weights (1 without designer areas); the heuristic
     // is scaled by the least weight so it never overestimates.
-    auto h = [&](uint32_t v) { return norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale; };
+    // Landmarks: the goal's cost from each (through either end of its edge).
+    double goal_cost[kLandmarks];
+    for (uint32_t l = 0; l < kLandmarks; ++l)
+        goal_cost[l] = minOf(
+            s.landmark_dist[size_t(eg.a()) * kLandmarks + l] + g_along * s.edge_weight[qg.edge],
+            s.landmark_dist[size_t(eg.b()) * kLandmarks + l] + (len_g - g_along) * s.edge_weight[qg.edge]);
+    auto landmarks = [&](uint32_t v, double bound) {
+        const double* d = s.landmark_dist + size_t(v) * kLandmarks;
+        for (uint32_t l = 0; l < kLandmarks; ++l)
+            if (d[l] < kInf && goal_cost[l] < kInf) bound = maxOf(bound, std::fabs(goal_cost[l] - d[l]));
+        return bound;
+    };
+    auto h = [&](uint32_t v) { return landmarks(v, norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale); };
     const double w_s = s.edge_weight[qs.edge], w_g = s.edge_weight[qg.edge];
     double best = kInf;
     uint32_t best_vertex = kNone;
@@ -861,7 +935,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             relax(
                 &s, a.other, gv + a.cost,
                 [&](uint32_t) {
-                    return norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale;
+                    return landmarks(a.other, norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale);
                 },
                 a.edge);
         }
@@ -967,15 +1041,21 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
         return turns[i];
     };
-    auto pieceLength = [&](uint32_t i) { return norm(P{c[i + 1].x, c[i + 1].y} - P{c[i].x, c[i].y}); };
+    // Every piece's direction and length, once (the loops below ask for each several times).
+    PieceGeom* pieces = s.pieces;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+        const P d{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y};
+        const double len = norm(d);
+        new (&pieces[i]) PieceGeom{len > 0.0 ? d * (1.0 / len) : P{0, 0}, len}; // unit(d), as below
+    }
+    auto pieceLength = [&](uint32_t i) { return pieces[i].length; };
     for (uint32_t i = 1; !shorten && i + 1 < n; ++i) {
         // Corners that get no arc here skip the turn's atan2.
         if (c[i].kind == Corner::Endpoint ||
             (c[i].kind == Corner::Interior &&
              (c[i].edge_in == kNone || rm->edges()->Get(c[i].edge_in)->site() != fb::ClearanceSite::Point)))
             continue;
-        const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
-        const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
+        const P u = pieces[i - 1].u, w = pieces[i].u;
         const double turn = std::fabs(turnAt(i, u, w));
         // Straight on (no arc needed) or turning back (no arc fits).
         if (turn < 1e-9 || turn > 3.14159265358979 - 1e-6) continue;
@@ -1012,8 +1092,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     for (uint32_t i = 1; i + 1 < n; ++i) {
         const bool layer_change = c[i - 1].layer != c[i].layer;
         if (c[i].trim > 0.0 || c[i - 1].portal || c[i].portal || (shorten && !layer_change)) continue;
-        const P u = unit(P{c[i].x - c[i - 1].x, c[i].y - c[i - 1].y});
-        const P w = unit(P{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y});
+        const P u = pieces[i - 1].u, w = pieces[i].u;
         const double turn = turnAt(i, u, w);
         if (std::fabs(turn) < 1e-9 || std::fabs(turn) > 3.14159265358979 - 1e-6) continue;
         // Within what the neighbours' arcs leave of both pieces; on the medial path also within
@@ -1043,7 +1122,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     P cursor = ps;
     for (uint32_t i = 0; i + 1 < n; ++i) {
         const P a{c[i].x, c[i].y}, b{c[i + 1].x, c[i + 1].y};
-        const P u = unit(b - a);
+        const P u = pieces[i].u;
         const bool last = i + 2 == n;
         const P line_end = last ? pg : b - u * c[i + 1].trim;
         if (norm(line_end - cursor) > 0.0 || (last && emitter.count == 0)) {
@@ -1059,7 +1138,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         }
         if (last || !(c[i + 1].trim > 0.0)) continue;
         // Arc tangent to u at the cursor, turning onto w.
-        const P w = unit(P{c[i + 2].x, c[i + 2].y} - b);
+        const P w = pieces[i + 1].u;
         const double turn = turnAt(i + 1, u, w);
         const double r = c[i + 1].trim / std::tan(0.5 * std::fabs(turn));
         const P left{-u.y, u.x};

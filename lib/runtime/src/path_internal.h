@@ -229,6 +229,24 @@ struct HeapEntry {
     uint32_t v;
 };
 
+// A segment clearance test the shortening already made in this query (Run::clear).
+struct SegMemo {
+    double ax, ay, bx, by, clearance;
+    uint32_t layer;
+    uint32_t round; // valid when == PathScratch::seg_memo_round
+    uint32_t clear;
+};
+constexpr uint32_t kSegMemoSlots = 256; // a power of two
+
+// A piece of the final corner list: its unit direction and length, computed once.
+struct PieceGeom {
+    P u;
+    double length;
+};
+
+// A* landmarks (ALT): graph distances from a few vertices over every edge, at pathScratchInit.
+constexpr uint32_t kLandmarks = 4;
+
 } // namespace detail
 
 struct PathScratch {
@@ -254,8 +272,13 @@ struct PathScratch {
     uint32_t* snap_cell_edges;
     double heuristic_scale; // the smallest edge weight (<= 1), so the A* heuristic stays admissible
     uint32_t area_count;
-    uint8_t* area_used;       // per designer area: the route (or a straight line's ends) enters it
-    detail::P* vertex_xy;     // vertex positions in double, for the heuristic
+    uint8_t* area_used;   // per designer area: the route (or a straight line's ends) enters it
+    detail::P* vertex_xy; // vertex positions in double, for the heuristic
+    // Per vertex, its cost distance from each landmark over all edges (+inf: not connected), at
+    // v * kLandmarks + l: |d_L(goal) - d_L(v)| bounds the cost from v to the goal at any radius
+    // (a radius only removes edges), so A* may take the largest of these and the straight line.
+    double* landmark_dist;
+    uint32_t landmark_count;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
     uint32_t* route;                 // edges of the found route, in order
@@ -264,6 +287,8 @@ struct PathScratch {
                                      // cache of each final corner's turn (NaN: not computed yet)
     detail::PathCorner* relaxed_run; // shortening: one run's relaxed polyline, the fallback
     double* relaxed_requirement;     // and the clearance each of its pieces keeps
+    detail::PieceGeom* pieces;       // findPath: each final piece's direction and length, in
+                                     // relaxed_run's memory (used only while shortening)
     detail::WallGrid* wall_grids;    // layer_count
     uint32_t* wall_cell_start;       // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
     detail::WallRef* wall_cell_items;
@@ -279,6 +304,8 @@ struct PathScratch {
     // use it, and a scratch serves one thread.
     uint32_t* wall_seen;
     uint32_t wall_piece_count;
+    detail::SegMemo* seg_memo; // kSegMemoSlots
+    uint32_t seg_memo_round;   // shortenCorners calls: the memo's query stamp
 };
 
 namespace detail {

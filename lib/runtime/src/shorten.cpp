@@ -14,6 +14,7 @@
 #include "path_internal.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace clearway {
 namespace detail {
@@ -54,8 +55,29 @@ struct Run {
     uint32_t layer;
     double hard, preferred;
 
+    // Remembered per query (PathScratch::seg_memo): the tangent rounds and the final check ask about
+    // the same pieces again, and the second attempt repeats much of the first. The same inputs
+    // give the same answer, so a remembered one is the exact test's.
     bool clear(P a, P b, double clearance) const {
-        return wallsSegmentClear(rm, s, layer, a, b, clearance) && areasAllow(rm, s, layer, a, b);
+        SegMemo& e = s.seg_memo[memoSlot(a, b, clearance)];
+        if (e.round == s.seg_memo_round && e.layer == layer && e.ax == a.x && e.ay == a.y && e.bx == b.x &&
+            e.by == b.y && e.clearance == clearance)
+            return e.clear != 0;
+        const bool clear = wallsSegmentClear(rm, s, layer, a, b, clearance) && areasAllow(rm, s, layer, a, b);
+        e = SegMemo{a.x, a.y, b.x, b.y, clearance, layer, s.seg_memo_round, clear ? 1u : 0u};
+        return clear;
+    }
+
+    static uint32_t memoSlot(P a, P b, double clearance) {
+        const double key[5] = {a.x, a.y, b.x, b.y, clearance};
+        uint64_t h = 1469598103934665603ull;
+        for (const double v : key) {
+            uint64_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            h = (h ^ bits) * 1099511628211ull;
+            h ^= h >> 29;
+        }
+        return uint32_t(h & (kSegMemoSlots - 1));
     }
 };
 
@@ -254,6 +276,11 @@ bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a
 void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
                     double preferred_clearance, const KnownClearance known[2]) {
     PathScratch& s = *scratch;
+    if (++s.seg_memo_round == 0) { // wrapped: forget every remembered test
+        for (uint32_t i = 0; i < kSegMemoSlots; ++i)
+            s.seg_memo[i].round = 0;
+        s.seg_memo_round = 1;
+    }
     Corner* c = s.corners;
     double* m = s.corner_clearance;
     const uint32_t n = *count;
@@ -472,7 +499,15 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             }
             if (merge_shared_pins && !merged) return false; // it would repeat the first attempt
             auto sweepPins = [&]() { sweepPinnedCorners(c, first, last); };
+            // An added corner whose pin failed stays unpinned (sweeps never pin again, rounds only
+            // add corners), and finishRun rejects it: no use looking for more walls.
+            auto lostAddedPin = [&]() {
+                for (uint32_t k = first + 1; k < last; ++k)
+                    if (c[k].inserted && !c[k].pinned) return true;
+                return false;
+            };
             sweepPins();
+            if (lostAddedPin()) return false;
             // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
             // opens the view past the next): pin that wall as well and sweep again.
             for (int round = 0; round < kInsertRounds; ++round) {
@@ -519,6 +554,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 }
                 if (!more) break;
                 sweepPins();
+                if (lostAddedPin()) return false;
             }
             return finishRun(run, c, first, last, true);
         };
@@ -530,11 +566,12 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
         if (!pinRun(false)) {
             restoreRelaxed();
             finishRun(run, c, first, last, false);
-            const double fallback_length = runLength(c, first, last);
-            for (uint32_t k = first; k <= last; ++k)
-                s.relaxed_run[k - first] = c[k]; // the finished fallback, restored as it is
-            if (!(shared_pins && pinRun(true) && runLength(c, first, last) < fallback_length))
-                restoreRelaxed();
+            if (shared_pins) {
+                const double fallback_length = runLength(c, first, last);
+                for (uint32_t k = first; k <= last; ++k)
+                    s.relaxed_run[k - first] = c[k]; // the finished fallback, restored as it is
+                if (!(pinRun(true) && runLength(c, first, last) < fallback_length)) restoreRelaxed();
+            }
         }
         if (i1 + 1 >= n) break;
         if (c[i1].portal) {
