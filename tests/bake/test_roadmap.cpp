@@ -68,6 +68,36 @@ double siteDistance(const RoadmapEdge& e, Vec2 p) {
     return e.site == ClearanceSite::Point ? dist(p, e.site_p0) : pointSegment(p, e.site_p0, e.site_p1);
 }
 
+// Exact distance from a circular arc (centre c, radius r, from angle a0 over sweep, ccw positive)
+// to segment a-b, written from the definition: 0 when they cross, else the least of the
+// end-to-other distances and the segment's point nearest c when it lies outside the circle,
+// radially beyond the arc.
+double arcSegmentDistance(Vec2 c, double r, double a0, double sweep, Vec2 a, Vec2 b) {
+    auto onArc = [&](Vec2 p) {
+        double rel = std::atan2(p.y - c.y, p.x - c.x) - a0;
+        if (sweep < 0) rel = -rel;
+        rel = std::fmod(std::fmod(rel, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+        return rel <= std::abs(sweep);
+    };
+    const Vec2 e0{c.x + r * std::cos(a0), c.y + r * std::sin(a0)};
+    const Vec2 e1{c.x + r * std::cos(a0 + sweep), c.y + r * std::sin(a0 + sweep)};
+    const double dx = b.x - a.x, dy = b.y - a.y, fx = a.x - c.x, fy = a.y - c.y;
+    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy), C = fx * fx + fy * fy - r * r;
+    if (A > 0 && B * B - 4 * A * C >= 0)
+        for (double sign : {-1.0, 1.0}) {
+            const double t = (-B + sign * std::sqrt(B * B - 4 * A * C)) / (2 * A);
+            if (t >= 0 && t <= 1 && onArc({a.x + t * dx, a.y + t * dy})) return 0;
+        }
+    auto pointArc = [&](Vec2 p) {
+        return onArc(p) ? std::abs(dist(p, c) - r) : std::min(dist(p, e0), dist(p, e1));
+    };
+    double best = std::min({pointSegment(e0, a, b), pointSegment(e1, a, b), pointArc(a), pointArc(b)});
+    const double t = A > 0 ? std::clamp(((c.x - a.x) * dx + (c.y - a.y) * dy) / A, 0.0, 1.0) : 0.0;
+    const Vec2 foot{a.x + t * dx, a.y + t * dy};
+    if (dist(foot, c) >= r && onArc(foot)) best = std::min(best, dist(foot, c) - r);
+    return best;
+}
+
 bool insideRing(const Ring& ring, Vec2 p) {
     bool inside = false;
     for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++)
@@ -339,6 +369,52 @@ TEST_SUITE("bake/roadmap") {
         }
         CHECK(merged > 100);
         CHECK(arcs > 1000);
+    }
+
+    TEST_CASE("a box level's blends are the longest halving that keeps the clearance, with its exact "
+              "minimum over every wall") {
+        // The bake reads only the walls gathered around each vertex (pruned by distance bounds);
+        // checked here against every wall of the layer: the stored minimum is the arc's exact
+        // distance to the walls, and the arc twice as long (the attempt before) was too close.
+        const Roadmap rm = roadmapOf(randomBoxesFootprint(1000, 5));
+        const std::vector<WallSegment> walls = solidLayerWalls(rm.footprint, 0);
+        auto arcClearance = [&](Vec2 centre, double radius, Vec2 p_in, Vec2 p_out, bool ccw) {
+            const double a0 = std::atan2(p_in.y - centre.y, p_in.x - centre.x);
+            double sweep = std::atan2(p_out.y - centre.y, p_out.x - centre.x) - a0;
+            if (ccw && sweep < 0) sweep += 2 * M_PI;
+            if (!ccw && sweep > 0) sweep -= 2 * M_PI;
+            double best = INFINITY;
+            for (const WallSegment& w : walls)
+                best = std::min(best, arcSegmentDistance(centre, radius, a0, sweep, w.a, w.b));
+            return best;
+        };
+        size_t arcs = 0, longer_checked = 0;
+        for (const Blend& b : rm.blends) {
+            if (b.radius <= 0) continue;
+            ++arcs;
+            const RoadmapEdge& ein = rm.edges[b.edge_in];
+            const RoadmapEdge& eout = rm.edges[b.edge_out];
+            const double required = std::min(ein.min_clearance, eout.min_clearance);
+            const double exact = arcClearance(b.center, b.radius, b.p_in, b.p_out, b.ccw);
+            CHECK(std::abs(b.min_clearance - exact) <= 1e-9);
+            CHECK(b.min_clearance >= required);
+            // The attempt before: the same turn at twice the length, when that was still within
+            // the first length (half the shorter first piece).
+            const Vec2 v{rm.vertices[b.vertex].position.x, rm.vertices[b.vertex].position.y};
+            auto firstPiece = [&](const RoadmapEdge& e) {
+                return dist(v, e.a == b.vertex ? e.points[1] : e.points[e.points.size() - 2]);
+            };
+            const double length = dist(v, b.p_in), first = std::min(firstPiece(ein), firstPiece(eout)) / 2;
+            if (2 * length > first * (1 + 1e-9)) continue;
+            auto twice = [&](Vec2 p) { return Vec2{v.x + 2 * (p.x - v.x), v.y + 2 * (p.y - v.y)}; };
+            const double longer =
+                arcClearance(twice(b.center), 2 * b.radius, twice(b.p_in), twice(b.p_out), b.ccw);
+            if (std::abs(longer - required) < 1e-9) continue; // too close to call in other arithmetic
+            ++longer_checked;
+            CHECK(longer < required);
+        }
+        CHECK(arcs > 1000);
+        CHECK(longer_checked > 100);
     }
 
     TEST_CASE("peer meshes bake to verified, byte-identical roadmap assets") {
