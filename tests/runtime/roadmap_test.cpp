@@ -470,6 +470,95 @@ TEST_SUITE("runtime/roadmap") {
         }
     }
 
+    TEST_CASE("shortening keeps an arc at every corner where two route vertices lie a hair apart") {
+        // A 20 m room with four 6 m pillars: 4 m gaps (clearance 2) meet at the centre (2.83). As
+        // in a bake, the centre is two vertices 0.7 mm apart and the north gap's axis is 0.5 mm
+        // off (float noise). With the preferred clearance above 2, pieces between the gaps keep
+        // 2 only along the exact axes and the piece joining the centre vertices keeps 2.83, so
+        // relaxation squeezed the two together (11 um) and the path turned 90 degrees there
+        // without an arc. The taut path wraps the gap corner (8, 12) at radius 2.
+        RoadmapSpec spec;
+        spec.boundary = {{0, 0},  {20, 0}, {20, 20}, {0, 20},  {2, 2},   {2, 8},  {8, 8},
+                         {8, 2},  {12, 2}, {12, 8},  {18, 8},  {18, 2},  {2, 12}, {2, 18},
+                         {8, 18}, {8, 12}, {12, 12}, {12, 18}, {18, 18}, {18, 12}};
+        spec.rings = {{0, 4}, {4, 4}, {8, 4}, {12, 4}, {16, 4}};
+        const float nx = 10.0005f, ny = 9.9995f; // the second centre vertex; the north axis x = nx
+        const float centre = float(std::sqrt(8.0)), second = float(std::hypot(nx - 8.0, ny - 8.0));
+        spec.vertices = {{3, 10, 0, 2, 0},  {8, 10, 0, 2, 0},  {10, 10, 0, centre, 0}, {nx, ny, 0, second, 0},
+                         {nx, 12, 0, 2, 0}, {nx, 17, 0, 2, 0}, {10, 8, 0, 2, 0},       {12, 10, 0, 2, 0}};
+        spec.points = {{3, 10},  {8, 10},  {8, 10},  {10, 10}, {10, 10}, {nx, ny}, {nx, ny},
+                       {nx, 12}, {nx, 12}, {nx, 17}, {10, 10}, {10, 8},  {nx, ny}, {12, 10}};
+        spec.edges = {edge(0, 1, 0, 2, 2), edge(1, 2, 2, 2, 2), edge(2, 3, 4, 2, centre),
+                      edge(3, 4, 6, 2, 2), edge(4, 5, 8, 2, 2), edge(2, 6, 10, 2, 2),
+                      edge(3, 7, 12, 2, 2)};
+        spec.blends = {};
+        spec.grid_min_x = 0, spec.grid_min_y = 0, spec.grid_cell = 20, spec.cells_x = 1, spec.cells_y = 1;
+        spec.cell_start = {0, 7};
+        spec.cell_edges = {0, 1, 2, 3, 4, 5, 6};
+        const auto bytes = build(spec);
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        size_t bytes_needed = 0;
+        REQUIRE(pathScratchSize(view, &bytes_needed) == Status::Ok);
+        std::vector<uint8_t> memory(bytes_needed);
+        PathScratch* scratch = nullptr;
+        REQUIRE(pathScratchInit(view, memory.data(), bytes_needed, &scratch) == Status::Ok);
+        auto heading = [](const PathSegment& s, bool at_end) {
+            if (s.type == PathSegmentType::Line) return std::atan2(s.end.y - s.start.y, s.end.x - s.start.x);
+            const Vec2d p = at_end ? s.end : s.start;
+            return std::atan2(p.y - s.center.y, p.x - s.center.x) + (s.sweep > 0 ? kPi / 2 : -kPi / 2);
+        };
+        auto wallDistance = [&](double x, double y) { // brute force over every ring edge
+            double best = INFINITY;
+            for (const fb::Ring& ring : spec.rings)
+                for (uint32_t i = 0; i < ring.vertex_count(); ++i) {
+                    const fb::Vec2& a = spec.boundary[ring.first_vertex() + i];
+                    const fb::Vec2& b = spec.boundary[ring.first_vertex() + (i + 1) % ring.vertex_count()];
+                    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+                    double t = ((x - a.x()) * dx + (y - a.y()) * dy) / (dx * dx + dy * dy);
+                    t = t < 0 ? 0 : t > 1 ? 1 : t;
+                    best = std::fmin(best, std::hypot(a.x() + t * dx - x, a.y() + t * dy - y));
+                }
+            return best;
+        };
+        const double radius = 0.5;
+        for (double preferred : {1e9, 5.0, double(INFINITY), 2.0, 1.0, 0.5}) {
+            CAPTURE(preferred);
+            PathSegment out[64];
+            uint32_t count = 0;
+            REQUIRE(findPath(view, scratch, {5, 10, 0}, {10, 16, 0}, radius, preferred, out, &count, 64) ==
+                    Status::Ok);
+            double length = 0, least = INFINITY;
+            int wraps = 0;
+            for (uint32_t i = 0; i < count; ++i) {
+                const PathSegment& s = out[i];
+                length += s.length;
+                if (i)
+                    CHECK(std::fabs(std::remainder(heading(s, false) - heading(out[i - 1], true), 2 * kPi)) <
+                          1e-9);
+                for (int k = 0; k <= 400; ++k) {
+                    const double t = k / 400.0;
+                    double x = s.start.x + t * (s.end.x - s.start.x),
+                           y = s.start.y + t * (s.end.y - s.start.y);
+                    if (s.type == PathSegmentType::Arc) {
+                        const double a =
+                            std::atan2(s.start.y - s.center.y, s.start.x - s.center.x) + t * s.sweep;
+                        x = s.center.x + s.radius * std::cos(a), y = s.center.y + s.radius * std::sin(a);
+                    }
+                    least = std::fmin(least, wallDistance(x, y));
+                }
+                wraps += s.type == PathSegmentType::Arc &&
+                         std::hypot(s.center.x - 8, s.center.y - 12) < 1e-3 && std::fabs(s.radius - 2) < 1e-3;
+            }
+            CHECK(least >= radius);
+            if (preferred >= 2 && preferred < INFINITY) {
+                // 3 m east, a quarter circle of radius 2 round (8, 12), 4 m north.
+                CHECK(wraps == 1);
+                CHECK(length == doctest::Approx(7 + kPi).epsilon(1e-3));
+            }
+        }
+    }
+
     TEST_CASE("findPath statuses: no path, outside, small buffer, bad arguments") {
         const auto bytes = build(validSpec());
         RoadmapView view;

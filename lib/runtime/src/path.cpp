@@ -24,9 +24,6 @@ constexpr uint32_t kClosed = 0xffffffffu;
 constexpr uint32_t kSnapCandidates = 8;
 // Points closer than this are the same corner.
 constexpr double kSamePoint = 1e-6;
-// Shortest line between two arcs: a line's heading comes from its endpoints, so a shorter one
-// would carry rounding noise into the path's tangent.
-constexpr double kMinLine = 1e-4;
 
 // One layer's walls, queried through the scratch's wall grid.
 struct LayerWalls {
@@ -841,10 +838,11 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     };
 
     // Visible in a straight line: nothing shorter exists.
-    // With shortening, the line must also keep the preferred clearance the two ends allow.
+    // Above the radius (+infinity included: the most the ends allow), the line must also keep the
+    // preferred clearance the two ends allow.
     double line_clearance = radius;
     KnownClearance known[2] = {{ps, kNone, 0.0}, {pg, kNone, 0.0}}; // shortening needs them again
-    if (preferred_clearance < kInf && preferred_clearance > radius && start.layer == goal.layer) {
+    if (preferred_clearance > radius && start.layer == goal.layer) {
         known[0].distance = wallsNearest(*rm, s, start.layer, ps, nullptr), known[0].layer = start.layer;
         known[1].distance = wallsNearest(*rm, s, goal.layer, pg, nullptr), known[1].layer = goal.layer;
         const double ends = std::fmin(known[0].distance, known[1].distance);

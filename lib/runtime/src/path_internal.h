@@ -16,6 +16,10 @@ namespace detail {
 namespace fb = ::clearway::schema;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Shortest line between two arcs: a line's heading comes from its endpoints, so a shorter one
+// would carry rounding noise into the path's tangent. A piece shorter than 3 kMinLine holds no
+// arcs at its ends (findPath leaves both corners sharp), so shortening never leaves one.
+constexpr double kMinLine = 1e-4;
 
 template <typename T> inline uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
     return v ? v->size() : 0;

@@ -180,11 +180,11 @@ bool arcAreasAllow(const Run& run, P corner, P u, P w, double trim) {
 // arc or a line between arcs is not clear, returns false (the caller falls back).
 bool finishRun(const Run& run, Corner* c, uint32_t first, uint32_t last, bool use_pins) {
     auto pieceLen = [&](uint32_t k) { return norm(at(c[k + 1]) - at(c[k])); };
-    // Twins left on one spot by failed pins hide a sharp turn behind a zero-length piece, and an
-    // added corner whose pin failed sits at a guess, not on the relaxed path: both fall back.
+    // Twins left on one spot by failed pins hide a sharp turn behind a piece too short for arcs,
+    // and an added corner whose pin failed sits at a guess, not on the relaxed path: both fall back.
     if (use_pins)
         for (uint32_t k = first; k < last; ++k)
-            if (!(pieceLen(k) > 1e-9) || (k > first && c[k].inserted && !c[k].pinned)) return false;
+            if (!(pieceLen(k) >= 3 * kMinLine) || (k > first && c[k].inserted && !c[k].pinned)) return false;
     for (uint32_t k = first + 1; k < last; ++k) {
         const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
         const double turn = signedTurn(A, Pk, B);
@@ -405,6 +405,28 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                     c[k].x = p.x, c[k].y = p.y;
                 }
             }
+        }
+
+        // 2b. A piece shorter than 3 kMinLine holds no arcs, so both its corners would stay sharp.
+        // Relaxation squeezes two corners that close where the piece between them must keep a
+        // split medial-axis vertex's clearance and the pieces beyond keep theirs only along axes
+        // that float noise set apart (a room's centre at a large preferred clearance). One corner
+        // does: drop one when the piece replacing both keeps the lower of their requirements (the
+        // least clearance of the route corners it replaces).
+        for (uint32_t k = first + 1; k < last; ++k) {
+            if (!(norm(at(c[k]) - at(c[k - 1])) < 3 * kMinLine) &&
+                !(norm(at(c[k + 1]) - at(c[k])) < 3 * kMinLine))
+                continue;
+            const double q = m[k - 1] < m[k] ? m[k - 1] : m[k];
+            if (!run.clear(at(c[k - 1]), at(c[k + 1]), q)) continue;
+            m[k - 1] = q;
+            for (uint32_t j = k; j < last; ++j) {
+                c[j] = c[j + 1];
+                if (j + 1 < last) m[j] = m[j + 1];
+            }
+            --last;
+            --w;
+            --k;
         }
 
         // The relaxed run is clear at every piece's requirement: the fallback if the pins fail.

@@ -240,7 +240,10 @@ struct PathSegment {
 // clearance): the route is then pulled taut inside its corridor, keeping clearance >=
 // max(radius, min(preferred_clearance, the corridor's own clearance there)), with arcs round the
 // corners. preferred_clearance <= radius gives the shortest path at that clearance; +infinity
-// keeps the medial-axis path (the most clearance the corridor has everywhere).
+// keeps the medial-axis path (the most clearance the corridor has everywhere). Above the radius
+// (+infinity included) the straight start-goal line must keep min(preferred_clearance, the
+// clearance of both ends); at the radius alone it is still taken when the path along the roadmap
+// is more than 1.10 times as long, or there is none.
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments);
