@@ -101,10 +101,20 @@ struct SpdlogContext::Progress {
         std::fflush(stderr);
         shown = true;
     }
+        // Seconds before the bar appears: CLEARWAY_PROGRESS_DELAY (0 and up), else 1. Tests set 0, so
+    // they need no bake that is slow enough on every machine.
+    static std::chrono::milliseconds delay() {
+        const char* text = std::getenv("CLEARWAY_PROGRESS_DELAY");
+        char* end = nullptr;
+        const double seconds = text ? std::strtod(text, &end) : 1.0;
+        if (!text || end == text || *end != '\0' || !(seconds >= 0 && seconds <= 3600))
+            return std::chrono::milliseconds(1000);
+        return std::chrono::milliseconds(long(seconds * 1000));
+    }
     void run() {
         std::unique_lock<std::mutex> lock(mutex);
         // Quick bakes never show a bar.
-        if (wake.wait_for(lock, std::chrono::seconds(1), [this] { return stop; })) return;
+        if (wake.wait_for(lock, delay(), [this] { return stop; })) return;
         while (!stop) {
             draw();
             wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop; });

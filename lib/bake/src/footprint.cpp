@@ -20,10 +20,14 @@
 #include "parallel.h"
 
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
+#include <CGAL/Constrained_triangulation_2.h>
 #include <CGAL/Constrained_triangulation_plus_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
+#include <CGAL/Arr_segment_traits_2.h>
+#include <CGAL/General_polygon_set_2.h>
+#include <CGAL/Gps_segment_traits_2.h>
 #include <CGAL/Polygon_2.h>
 #include <CGAL/Polygon_set_2.h>
 #include <CGAL/Polygon_with_holes_2.h>
@@ -50,7 +54,65 @@ using FT = K::FT;
 using Point = K::Point_2;
 using Polygon = CGAL::Polygon_2<K>;
 using PolygonWH = CGAL::Polygon_with_holes_2<K>;
-using PolygonSet = CGAL::Polygon_set_2<K>;
+
+// Arrangement traits whose point comparisons settle equal coordinates without an exception. The
+// overlay sweeps compare a curve's end with the vertex it came from, two handles of equal value;
+// for a constructed point (a clip or an intersection) the interval filter cannot decide that
+// equality, and CGAL's filtered predicate learns so from a thrown exception before comparing the
+// exact values (dungeon: 83,000 throws, about a tenth of the import). Here: intervals first, exact
+// values where they overlap; the same answers without the unwinding (3,800 throws left).
+namespace exact_compare {
+using Interval = CGAL::Interval_nt<false>;
+// Sign of a - b, or 2 when the intervals cannot tell.
+inline int sign(const Interval& a, const Interval& b) {
+    if (a.sup() < b.inf()) return -1;
+    if (a.inf() > b.sup()) return 1;
+    if (a.inf() == a.sup() && b.inf() == b.sup()) return 0; // the same double
+    return 2;
+}
+inline int x(const Point& p, const Point& q) {
+    const int s = sign(CGAL::approx(p).x(), CGAL::approx(q).x());
+    return s != 2 ? s : int(CGAL::compare(CGAL::exact(p).x(), CGAL::exact(q).x()));
+}
+inline int y(const Point& p, const Point& q) {
+    const int s = sign(CGAL::approx(p).y(), CGAL::approx(q).y());
+    return s != 2 ? s : int(CGAL::compare(CGAL::exact(p).y(), CGAL::exact(q).y()));
+}
+} // namespace exact_compare
+
+struct ArrTraits : CGAL::Arr_segment_traits_2<K> {
+    using Base = CGAL::Arr_segment_traits_2<K>;
+    struct Equal_2 {
+        Base::Equal_2 base;
+        bool operator()(const Point& p, const Point& q) const {
+            if (CGAL::identical(p, q)) return true;
+            // Cheap disagreements first: a coordinate whose intervals are apart.
+            const int sx = exact_compare::sign(CGAL::approx(p).x(), CGAL::approx(q).x());
+            const int sy = exact_compare::sign(CGAL::approx(p).y(), CGAL::approx(q).y());
+            if (sx == -1 || sx == 1 || sy == -1 || sy == 1) return false;
+            return (sx == 0 || exact_compare::x(p, q) == 0) && (sy == 0 || exact_compare::y(p, q) == 0);
+        }
+        bool operator()(const X_monotone_curve_2& a, const X_monotone_curve_2& b) const {
+            return (*this)(a.left(), b.left()) && (*this)(a.right(), b.right());
+        }
+    };
+    Equal_2 equal_2_object() const { return {Base::equal_2_object()}; }
+    struct Compare_xy_2 {
+        CGAL::Comparison_result operator()(const Point& p, const Point& q) const {
+            if (CGAL::identical(p, q)) return CGAL::EQUAL;
+            const int sx = exact_compare::x(p, q);
+            return CGAL::Comparison_result(sx != 0 ? sx : exact_compare::y(p, q));
+        }
+    };
+    Compare_xy_2 compare_xy_2_object() const { return {}; }
+    struct Compare_x_2 {
+        CGAL::Comparison_result operator()(const Point& p, const Point& q) const {
+            return CGAL::identical(p, q) ? CGAL::EQUAL : CGAL::Comparison_result(exact_compare::x(p, q));
+        }
+    };
+    Compare_x_2 compare_x_2_object() const { return {}; }
+};
+using PolygonSet = CGAL::General_polygon_set_2<CGAL::Gps_segment_traits_2<K, std::vector<Point>, ArrTraits>>;
 
 // Half the width given to a zero-thickness wall, and the inset a vertical wall makes. Well below
 // any sensible epsilon; large enough to survive rounding onto the output grid.
@@ -86,15 +148,23 @@ Plane planeOf(const Tri& t) {
     return plane;
 }
 
+// The exact kernel under Epeck's lazy one. A cover blocker is clipped in it directly: the lazy
+// kernel would record every product and quotient of the clip as a node and, as the sweeps need
+// almost every clipped corner exactly, evaluate them one by one later (a lock and an allocation
+// per node). Same rationals, so the same blockers.
+using EK = K::Exact_kernel;
+using EFT = EK::FT;
+using EPoint = EK::Point_2;
+
 struct ExactPlane {
-    FT a, b, c;
+    EFT a, b, c;
 };
 
 ExactPlane exactPlaneOf(const Tri& t) {
-    const FT x0 = t.p[0].x, y0 = t.p[0].y, z0 = t.p[0].z;
-    const FT x1 = FT(t.p[1].x) - x0, y1 = FT(t.p[1].y) - y0, z1 = FT(t.p[1].z) - z0;
-    const FT x2 = FT(t.p[2].x) - x0, y2 = FT(t.p[2].y) - y0, z2 = FT(t.p[2].z) - z0;
-    const FT det = x1 * y2 - x2 * y1;
+    const EFT x0 = t.p[0].x, y0 = t.p[0].y, z0 = t.p[0].z;
+    const EFT x1 = EFT(t.p[1].x) - x0, y1 = EFT(t.p[1].y) - y0, z1 = EFT(t.p[1].z) - z0;
+    const EFT x2 = EFT(t.p[2].x) - x0, y2 = EFT(t.p[2].y) - y0, z2 = EFT(t.p[2].z) - z0;
+    const EFT det = x1 * y2 - x2 * y1;
     ExactPlane plane;
     plane.a = (z1 * y2 - z2 * y1) / det;
     plane.b = (x1 * z2 - x2 * z1) / det;
@@ -130,6 +200,13 @@ class Grid {
     // query one grid at once.
     void query(double x0, double y0, double x1, double y1, std::vector<uint32_t>& out) const {
         out.clear();
+        // One cell: its list is already sorted and unique (ids are inserted in increasing order).
+        const int i0 = clampX(x0), j0 = clampY(y0);
+        if (i0 == clampX(x1) && j0 == clampY(y1)) {
+            const std::vector<uint32_t>& cell = cells_[static_cast<size_t>(j0) * nx_ + i0];
+            out.assign(cell.begin(), cell.end());
+            return;
+        }
         forCells(x0, y0, x1, y1,
                  [&](size_t c) { out.insert(out.end(), cells_[c].begin(), cells_[c].end()); });
         std::sort(out.begin(), out.end());
@@ -160,56 +237,64 @@ class Grid {
 // ---------------------------------------------------------------------------------------------
 // Stage 2: blockers
 
-std::vector<Point> clipHalfPlane(const std::vector<Point>& poly, const FT& a, const FT& b, const FT& c) {
+std::vector<EPoint> clipHalfPlane(const std::vector<EPoint>& poly, const EFT& a, const EFT& b, const EFT& c) {
     // Keeps a*x + b*y + c >= 0 of a convex polygon.
-    std::vector<Point> out;
+    std::vector<EPoint> out;
     const size_t n = poly.size();
     for (size_t i = 0; i < n; ++i) {
-        const Point& p = poly[i];
-        const Point& q = poly[(i + 1) % n];
-        const FT fp = a * p.x() + b * p.y() + c;
-        const FT fq = a * q.x() + b * q.y() + c;
+        const EPoint& p = poly[i];
+        const EPoint& q = poly[(i + 1) % n];
+        const EFT fp = a * p.x() + b * p.y() + c;
+        const EFT fq = a * q.x() + b * q.y() + c;
         if (!CGAL::is_negative(fp)) out.push_back(p);
         if ((CGAL::is_positive(fp) && CGAL::is_negative(fq)) ||
             (CGAL::is_negative(fp) && CGAL::is_positive(fq))) {
-            const FT t = fp / (fp - fq);
+            const EFT t = fp / (fp - fq);
             out.emplace_back(p.x() + t * (q.x() - p.x()), p.y() + t * (q.y() - p.y()));
         }
     }
     return out;
 }
 
-std::vector<Point> projectedCcw(const Tri& t) {
-    std::vector<Point> poly{Point(t.p[0].x, t.p[0].y), Point(t.p[1].x, t.p[1].y), Point(t.p[2].x, t.p[2].y)};
+template <class P> std::vector<P> projectedCcw(const Tri& t) {
+    std::vector<P> poly{P(t.p[0].x, t.p[0].y), P(t.p[1].x, t.p[1].y), P(t.p[2].x, t.p[2].y)};
     if (CGAL::orientation(poly[0], poly[1], poly[2]) == CGAL::CLOCKWISE) std::swap(poly[1], poly[2]);
     return poly;
 }
 
 // Inside-left half-planes of a CCW convex polygon's edges.
-std::vector<Point> clipToConvex(std::vector<Point> poly, const std::vector<Point>& convex) {
+std::vector<EPoint> clipToConvex(std::vector<EPoint> poly, const std::vector<EPoint>& convex) {
     for (size_t i = 0; i < convex.size() && poly.size() >= 3; ++i) {
-        const Point& p = convex[i];
-        const Point& q = convex[(i + 1) % convex.size()];
+        const EPoint& p = convex[i];
+        const EPoint& q = convex[(i + 1) % convex.size()];
         // left of p->q: (q-p) x (r-p) >= 0  <=>  -(qy-py) x + (qx-px) y + ... >= 0
-        const FT a = -(q.y() - p.y());
-        const FT b = q.x() - p.x();
-        const FT c = -(a * p.x() + b * p.y());
+        const EFT a = -(q.y() - p.y());
+        const EFT b = q.x() - p.x();
+        const EFT c = -(a * p.x() + b * p.y());
         poly = clipHalfPlane(poly, a, b, c);
     }
     return poly;
 }
 
-bool hasArea(const std::vector<Point>& poly) {
+inline const Point& toLazy(const Point& p) {
+    return p;
+}
+// A lazy point whose coordinates are leaves holding their exact values.
+inline Point toLazy(const EPoint& p) {
+    return Point(FT(p.x()), FT(p.y()));
+}
+
+bool hasArea(const std::vector<EPoint>& poly) {
     if (poly.size() < 3) return false;
     for (size_t i = 2; i < poly.size(); ++i)
         if (CGAL::orientation(poly[0], poly[i - 1], poly[i]) != CGAL::COLLINEAR) return true;
     return false;
 }
 
-Polygon makePolygon(std::vector<Point> pts) {
+template <class P> Polygon makePolygon(std::vector<P> pts) {
     // Drop repeated and collinear points so Polygon_set_2 gets a simple, strictly convex polygon.
-    std::vector<Point> clean;
-    for (const Point& p : pts)
+    std::vector<P> clean;
+    for (const P& p : pts)
         if (clean.empty() || clean.back() != p) clean.push_back(p);
     while (clean.size() > 1 && clean.front() == clean.back())
         clean.pop_back();
@@ -225,7 +310,9 @@ Polygon makePolygon(std::vector<Point> pts) {
             }
         }
     }
-    Polygon poly(clean.begin(), clean.end());
+    Polygon poly;
+    for (const P& p : clean)
+        poly.push_back(toLazy(p));
     if (poly.size() >= 3 && poly.is_clockwise_oriented()) poly.reverse_orientation();
     return poly;
 }
@@ -266,13 +353,13 @@ bool projectionsOverlap(const Tri& a, const Tri& b) {
 bool coverBlocker(const Tri& t, const Tri& g, const ImportOptions& o, Polygon* out) {
     if (!projectionsOverlap(t, g)) return false;
 
-    std::vector<Point> poly = clipToConvex(projectedCcw(t), projectedCcw(g));
+    std::vector<EPoint> poly = clipToConvex(projectedCcw<EPoint>(t), projectedCcw<EPoint>(g));
     if (!hasArea(poly)) return false;
     const ExactPlane pt = exactPlaneOf(t), pg = exactPlaneOf(g);
-    const FT a = pg.a - pt.a, b = pg.b - pt.b, c = pg.c - pt.c; // d(p) = height of G over T
-    poly = clipHalfPlane(poly, a, b, c - FT(kCoverGap));
+    const EFT a = pg.a - pt.a, b = pg.b - pt.b, c = pg.c - pt.c; // d(p) = height of G over T
+    poly = clipHalfPlane(poly, a, b, c - EFT(kCoverGap));
     if (!hasArea(poly)) return false;
-    poly = clipHalfPlane(poly, -a, -b, FT(o.agent_height) - c);
+    poly = clipHalfPlane(poly, -a, -b, EFT(o.agent_height) - c);
     if (!hasArea(poly)) return false;
     *out = makePolygon(std::move(poly));
     return out->size() >= 3;
@@ -585,9 +672,11 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
             area += polygonArea(triangleOverlap(s.p, u.p));
             if (area > kSureArea) return kind;
         }
+    // Two exact triangles sharing interior make the exact intersection non-empty, and a decided
+    // kind holds at every point of it (the exact test would judge each component the same way).
     for (const ExactTriangle& s : a.exact_surface)
         for (const ExactTriangle& u : b.exact_surface)
-            if (interiorsOverlap(s, u)) return OverlapKind::Undecided;
+            if (interiorsOverlap(s, u)) return kind;
     return OverlapKind::None;
 }
 
@@ -671,8 +760,12 @@ namespace PS = CGAL::Polyline_simplification_2;
 using SVb = PS::Vertex_base_2<K>;
 using SFb = CGAL::Constrained_triangulation_face_base_2<K>;
 using STds = CGAL::Triangulation_data_structure_2<SVb, SFb>;
-using SCdt = CGAL::Constrained_Delaunay_triangulation_2<K, STds, CGAL::Exact_predicates_tag>;
-using SimplifyCt = CGAL::Constrained_triangulation_plus_2<SCdt>;
+// A plain constrained triangulation, not Delaunay: the simplifier's removability test (no other
+// vertex in the triangle of the removed vertex and its neighbours, judged over the vertex's
+// triangulation fan) has the same answer in any triangulation, and Delaunay's in-circle tests on
+// axis-aligned, cocircular levels defeat the interval filter (exact GMP evaluations).
+using SCt = CGAL::Constrained_triangulation_2<K, STds, CGAL::Exact_predicates_tag>;
+using SimplifyCt = CGAL::Constrained_triangulation_plus_2<SCt>;
 
 // CGAL's simplifier visits constraints in address order and breaks equal costs by push order,
 // so equal costs (collinear runs, symmetric shapes) would make the output depend on memory
@@ -1103,7 +1196,7 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
                                                : obstacleBlocker(t, planes[ti], g, options, &blocker);
                 if (blocks) blockers.push_back(std::move(blocker));
             }
-            const Polygon base = makePolygon(projectedCcw(t));
+            const Polygon base = makePolygon(projectedCcw<Point>(t));
             if (base.size() < 3) return;
             std::vector<PolygonWH> components;
             if (blockers.empty()) {
