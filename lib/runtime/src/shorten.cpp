@@ -372,6 +372,16 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             a = lo;
         }
         last = w++; // the run's last corner stays fixed like its first
+        // Corner k goes; the piece from k - 1 to k + 1 must keep q.
+        auto dropCorner = [&](uint32_t k, double q) {
+            m[k - 1] = q;
+            for (uint32_t j = k; j < last; ++j) {
+                c[j] = c[j + 1];
+                if (j + 1 < last) m[j] = m[j + 1];
+            }
+            --last;
+            --w;
+        };
 
         // 2. Relaxation towards the neighbours' chord.
         for (int pass = 0; pass < kRelaxPasses; ++pass) {
@@ -380,14 +390,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 const double q = m[k - 1] > m[k] ? m[k - 1] : m[k];
                 if (run.clear(A, B, q)) {
                     // Drop the corner: one piece keeping the stricter of the two requirements.
-                    m[k - 1] = q;
-                    for (uint32_t j = k; j < last; ++j) {
-                        c[j] = c[j + 1];
-                        if (j + 1 < last) m[j] = m[j + 1];
-                    }
-                    --last;
-                    --w;
-                    --k;
+                    dropCorner(k--, q);
                     continue;
                 }
                 double t;
@@ -418,15 +421,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 !(norm(at(c[k + 1]) - at(c[k])) < 3 * kMinLine))
                 continue;
             const double q = m[k - 1] < m[k] ? m[k - 1] : m[k];
-            if (!run.clear(at(c[k - 1]), at(c[k + 1]), q)) continue;
-            m[k - 1] = q;
-            for (uint32_t j = k; j < last; ++j) {
-                c[j] = c[j + 1];
-                if (j + 1 < last) m[j] = m[j + 1];
-            }
-            --last;
-            --w;
-            --k;
+            if (run.clear(at(c[k - 1]), at(c[k + 1]), q)) dropCorner(k--, q);
         }
 
         // The relaxed run is clear at every piece's requirement: the fallback if the pins fail.
