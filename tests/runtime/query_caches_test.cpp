@@ -149,6 +149,11 @@ TEST_SUITE("runtime/query caches") {
                 for (uint32_t l = 0; l < s.landmark_count; ++l)
                     at_zero += s.landmark_dist[size_t(v) * detail::kLandmarks + l] == 0.0;
             CHECK(at_zero >= s.landmark_count);
+            // Every component has its own landmarks: every vertex has a distance in every slot.
+            uint32_t unknown = 0;
+            for (uint32_t i = 0; i < s.vertex_count * detail::kLandmarks; ++i)
+                unknown += std::isinf(s.landmark_dist[i]);
+            CHECK(unknown == 0);
             for (uint32_t v = 0; v < s.vertex_count; ++v)
                 for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k) {
                     const detail::AdjEntry& e = s.adj[k];

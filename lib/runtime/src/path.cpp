@@ -401,52 +401,84 @@ template <typename H> void relax(PathScratch* s, uint32_t v, double g, H h, uint
     heapUp(s, s->heap_size++);
 }
 
-// Landmarks by farthest points: each next landmark is the vertex farthest (in cost) from those
-// chosen, among the vertices connected to vertex 0's component or to one chosen before; Dijkstra
-// over every edge with A*'s own costs, on the scratch's search state (reset afterwards).
+// Landmarks by farthest points, per connected component of the whole graph: slot l of every
+// vertex holds its cost from its own component's l-th landmark, so start, goal and every vertex
+// A* reaches read the same landmark (a search never leaves its component). The first landmark is
+// the vertex farthest from the component's first vertex; each next one the vertex farthest from
+// its nearest landmark so far. One multi-source Dijkstra over every edge per slot, with A*'s own
+// costs, on the scratch's search state (reset afterwards).
 void computeLandmarks(PathScratch* s) {
     const uint32_t nv = s->vertex_count;
     s->landmark_count = 0;
     if (nv == 0) return;
+    // Vertices in breadth-first order per component, its first entry flagged. kPick marks the
+    // vertex chosen as its component's next landmark until the next Dijkstra takes it.
+    constexpr uint32_t kFirst = 0x80000000u, kPick = 0x40000000u, kVertex = 0x3fffffffu;
+    if (nv > kVertex) { // no room for the flags: A* keeps the straight-line heuristic alone
+        for (size_t i = 0; i < size_t(nv) * kLandmarks; ++i)
+            s->landmark_dist[i] = kInf;
+        return;
+    }
+    uint32_t* order = s->landmark_order;
+    if (++s->generation == 0) s->generation = 1;
+    uint32_t n = 0;
+    for (uint32_t root = 0; root < nv; ++root) {
+        if (s->nodes[root].stamp == s->generation) continue;
+        s->nodes[root].stamp = s->generation;
+        order[n++] = root | kFirst;
+        for (uint32_t head = n - 1; head < n; ++head) {
+            const uint32_t u = order[head] & kVertex;
+            for (uint32_t k = s->adj_start[u], end = s->adj_start[u + 1]; k < end; ++k)
+                if (s->nodes[s->adj[k].other].stamp != s->generation) {
+                    s->nodes[s->adj[k].other].stamp = s->generation;
+                    order[n++] = s->adj[k].other;
+                }
+        }
+    }
     auto zero = [](uint32_t) { return 0.0; };
-    // Costs from `source` into nodes[].g (stamped with the generation).
-    auto dijkstra = [&](uint32_t source) {
+    // Costs from every vertex flagged `flag` into nodes[].g (stamped with the generation).
+    auto dijkstra = [&](uint32_t flag) {
         if (++s->generation == 0) s->generation = 1;
         s->heap_size = 0;
-        relax(s, source, 0.0, zero, kStartForward);
+        for (uint32_t i = 0; i < nv; ++i)
+            if (order[i] & flag) relax(s, order[i] & kVertex, 0.0, zero, kStartForward);
         while (s->heap_size > 0) {
             const uint32_t v = heapPop(s);
             const double gv = s->nodes[v].g;
             for (uint32_t k = s->adj_start[v], end = s->adj_start[v + 1]; k < end; ++k)
                 relax(s, s->adj[k].other, gv + s->adj[k].cost, zero, s->adj[k].edge);
         }
+        for (uint32_t i = 0; i < nv; ++i)
+            order[i] &= ~kPick;
     };
-    auto costTo = [&](uint32_t v) { return s->nodes[v].stamp == s->generation ? s->nodes[v].g : kInf; };
-    // Farthest from vertex 0 first; afterwards the nearest landmark's distance decides.
-    dijkstra(0);
-    uint32_t next = 0;
-    double far = -1.0;
-    for (uint32_t v = 0; v < nv; ++v)
-        if (costTo(v) < kInf && costTo(v) > far) far = costTo(v), next = v;
+    // Flags the vertex of largest `far(v)` in each component (the first in order on ties).
+    auto pickFarthest = [&](auto far) {
+        uint32_t best = 0;
+        double best_far = -1.0;
+        for (uint32_t i = 0; i <= nv; ++i) {
+            if (i == nv || (order[i] & kFirst)) {
+                if (i > 0) order[best] |= kPick;
+                if (i == nv) break;
+                best_far = -1.0;
+            }
+            const double d = far(order[i] & kVertex);
+            if (d > best_far) best_far = d, best = i;
+        }
+    };
+    dijkstra(kFirst);
+    pickFarthest([&](uint32_t v) { return s->nodes[v].g; });
     for (uint32_t l = 0; l < kLandmarks; ++l) {
-        dijkstra(next);
+        dijkstra(kPick);
         for (uint32_t v = 0; v < nv; ++v)
-            s->landmark_dist[size_t(v) * kLandmarks + l] = costTo(v);
+            s->landmark_dist[size_t(v) * kLandmarks + l] = s->nodes[v].g;
         s->landmark_count = l + 1;
-        // The next: the largest finite distance to its nearest landmark so far.
-        far = 0.0;
-        bool any = false;
-        for (uint32_t v = 0; v < nv; ++v) {
+        pickFarthest([&](uint32_t v) {
             double d = kInf;
             for (uint32_t k = 0; k <= l; ++k)
                 d = minOf(d, s->landmark_dist[size_t(v) * kLandmarks + k]);
-            if (d < kInf && d > far) far = d, next = v, any = true;
-        }
-        if (!any) break;
+            return d;
+        });
     }
-    for (uint32_t v = 0; v < nv; ++v)
-        for (uint32_t l = s->landmark_count; l < kLandmarks; ++l)
-            s->landmark_dist[size_t(v) * kLandmarks + l] = kInf;
     for (uint32_t v = 0; v < nv; ++v)
         s->nodes[v].stamp = 0;
     s->generation = 0;
@@ -460,9 +492,10 @@ size_t alignUp(size_t v, size_t a) {
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, edge_seen,
-        snap_cell_start, snap_cell_edges, area_used, vertex_xy, landmark_dist, nodes, heap, route, corners,
-        corner_clearance, relaxed_run, relaxed_requirement, wall_grids, wall_cell_start, wall_cell_items,
-        wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen, seg_memo;
+        snap_cell_start, snap_cell_edges, area_used, vertex_xy, landmark_dist, landmark_order, nodes, heap,
+        route, corners, corner_clearance, relaxed_run, relaxed_requirement, wall_grids, wall_cell_start,
+        wall_cell_items, wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen,
+        seg_memo;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -491,6 +524,7 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.area_used = take(sizeOf(rm.areas()));
     l.vertex_xy = take(v * sizeof(P));
     l.landmark_dist = take(v * kLandmarks * sizeof(double));
+    l.landmark_order = take(v * 4);
     l.nodes = take(v * sizeof(AStarNode));
     l.heap = take(v * sizeof(HeapEntry));
     l.route = take((e + 2) * 4);
@@ -565,6 +599,7 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->area_used = base + l.area_used;
     s->vertex_xy = reinterpret_cast<P*>(base + l.vertex_xy);
     s->landmark_dist = reinterpret_cast<double*>(base + l.landmark_dist);
+    s->landmark_order = reinterpret_cast<uint32_t*>(base + l.landmark_order);
     s->nodes = reinterpret_cast<AStarNode*>(base + l.nodes);
     s->heap = reinterpret_cast<HeapEntry*>(base + l.heap);
     s->route = reinterpret_cast<uint32_t*>(base + l.route);

@@ -248,7 +248,8 @@ struct PieceGeom {
     double length;
 };
 
-// A* landmarks (ALT): graph distances from a few vertices over every edge, at pathScratchInit.
+// A* landmarks (ALT): graph distances from a few vertices of each component over every edge, at
+// pathScratchInit.
 constexpr uint32_t kLandmarks = 4;
 
 } // namespace detail
@@ -282,6 +283,7 @@ struct PathScratch {
     // v * kLandmarks + l: |d_L(goal) - d_L(v)| bounds the cost from v to the goal at any radius
     // (a radius only removes edges), so A* may take the largest of these and the straight line.
     double* landmark_dist;
+    uint32_t* landmark_order; // pathScratchInit only: vertices by component, breadth first
     uint32_t landmark_count;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
