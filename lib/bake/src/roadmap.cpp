@@ -179,7 +179,10 @@ class RegionTest {
 // Walls onto the grid, without crossings, overlaps, duplicates or zero-length pieces. Walls
 // already on the grid and free of crossings (every footprint) pass through unchanged; others go
 // through CGAL's iterated snap rounding, which splits crossings and never drops a piece.
-std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegment>& walls, double q) {
+// *unchanged tells whether the walls passed through (the pieces are exactly the input's).
+std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegment>& walls, double q,
+                                                      bool* unchanged) {
+    *unchanged = false;
     std::vector<std::pair<GridKey, GridKey>> out;
     bool on_grid = true;
     for (const WallSegment& w : walls)
@@ -264,7 +267,10 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
     };
     if (on_grid) {
         dedupe(out);
-        if (crossingFree(out)) return out;
+        if (crossingFree(out)) {
+            *unchanged = true;
+            return out;
+        }
         out.clear();
     }
     using SrKernel = CGAL::Cartesian<CGAL::Quotient<CGAL::MP_Float>>;
@@ -432,28 +438,36 @@ double siteDistanceGradient(const SiteGeom& s, Vec2 p, Vec2* gradient) {
 // nearly parallel or far away. A few Newton steps on d1 = d2 = d3 restore full precision; the
 // refined point is kept only if it makes the three distances agree better.
 Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom sites[3]) {
-    auto spread = [&](Vec2 p) {
-        Vec2 g;
-        const double d0 = siteDistanceGradient(sites[0], p, &g), d1 = siteDistanceGradient(sites[1], p, &g),
-                     d2 = siteDistanceGradient(sites[2], p, &g);
-        return std::max({d0, d1, d2}) - std::min({d0, d1, d2});
+    // Distances and gradients at a point, computed once: the point a step accepts is where the
+    // next step starts (the same values as computing them again).
+    struct Probe {
+        double d[3];
+        Vec2 g[3];
+        double spread() const { return std::max({d[0], d[1], d[2]}) - std::min({d[0], d[1], d[2]}); }
+    };
+    auto probe = [&](Vec2 p) {
+        Probe r;
+        for (int k = 0; k < 3; ++k)
+            r.d[k] = siteDistanceGradient(sites[k], p, &r.g[k]);
+        return r;
     };
     Vec2 p = start;
-    double best = spread(p);
+    Probe at = probe(p);
+    double best = at.spread();
     for (int iteration = 0; iteration < 8 && best > 0; ++iteration) {
-        Vec2 g0, g1, g2;
-        const double d0 = siteDistanceGradient(sites[0], p, &g0);
-        const double d1 = siteDistanceGradient(sites[1], p, &g1);
-        const double d2 = siteDistanceGradient(sites[2], p, &g2);
+        const double d0 = at.d[0], d1 = at.d[1], d2 = at.d[2];
+        const Vec2 g0 = at.g[0], g1 = at.g[1], g2 = at.g[2];
         // Solve [g0 - g1; g0 - g2] delta = -[d0 - d1; d0 - d2].
         const double a = g0.x - g1.x, b = g0.y - g1.y, c = g0.x - g2.x, d = g0.y - g2.y;
         const double det = a * d - b * c;
         if (std::abs(det) < 1e-12) break;
         const double r0 = -(d0 - d1), r1 = -(d0 - d2);
         const Vec2 next{p.x + (r0 * d - b * r1) / det, p.y + (a * r1 - c * r0) / det};
-        const double next_spread = spread(next);
+        const Probe next_at = probe(next);
+        const double next_spread = next_at.spread();
         if (!(next_spread < best)) break;
         p = next;
+        at = next_at;
         best = next_spread;
     }
     return p;
@@ -490,25 +504,26 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                  double grid_spacing, const RoadmapOptions& options, uint32_t layer,
                  std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites) {
     const double q = grid_spacing;
-    std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q);
+    bool walls_unchanged = false;
+    std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q, &walls_unchanged);
     if (segs.empty()) return {};
 
     // The diagram is the largest structure of the bake: while it is alive only compact records
-    // are kept (sites, refined vertex positions, one 16-byte record per edge in free space); it is
-    // freed before the edges are expanded, in the same order, into RoadmapEdges.
+    // are kept (sites, refined vertex positions, one 16-byte record per edge); it is freed before
+    // the edges outside free space are dropped and the rest expanded, in the same order, into
+    // RoadmapEdges.
     std::vector<SiteGeom> sites; // every site, in diagram vertex order
     std::vector<Vec2> positions; // refined Voronoi vertices, numbered in first-use order
     struct EdgeRecord {
         uint32_t v1, v2, sa, sb; // local vertex numbers; sites in the order the edge records them
     };
     std::vector<EdgeRecord> records;
-    // Only edges inside free space are recorded. Voronoi edges never cross a wall, so one interior
+    // Only edges inside free space are kept. Voronoi edges never cross a wall, so one interior
     // point decides: the middle chord point RoadmapEdge::points will hold (see build below).
-    const RegionTest region(free_space);
-    auto insideFreeSpace = [&](uint32_t v1, uint32_t v2, uint32_t ia, uint32_t ib) {
-        const Vec2 c1 = positions[v1], c2 = positions[v2];
-        if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
-        const SiteGeom &sa = sites[ia], &sb = sites[ib];
+    // The edge's test point (that middle chord point), for finite ends.
+    auto testPoint = [&](const EdgeRecord& r) {
+        const Vec2 c1 = positions[r.v1], c2 = positions[r.v2];
+        const SiteGeom &sa = sites[r.sa], &sb = sites[r.sb];
         Vec2 mid{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
         if (sa.kind != sb.kind) {
             const SiteGeom& point_site = sa.kind == SiteKind::Point ? sa : sb;
@@ -520,8 +535,11 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             const size_t n = parabola.count();
             if (n > 2) mid = parabola.point(int(flip ? n - 1 - n / 2 : n / 2));
         }
-        return region.inside(mid);
+        return mid;
     };
+    // Voronoi vertices on a wall (the three sites share a point: a wall corner). Every other vertex
+    // lies strictly inside free space or strictly outside it, like every edge's interior.
+    std::vector<bool> on_wall;
     {
         auto sdg = std::make_unique<Sdg>();
         GridSegment bad{};
@@ -552,7 +570,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         if (wall_sites) *wall_sites = segment_sites;
         site_index.finish();
         auto siteIndex = [&](Sdg::Vertex_handle v) { return site_index(&*v); };
-                // Voronoi vertices: one per finite face, numbered in order of first use. That order
+        // Voronoi vertices: one per finite face, numbered in order of first use. That order
         // follows CGAL's face storage, which can vary within one process; the asset is
         // deterministic through the canonical ordering buildRoadmap applies later.
         // Infinite faces are marked here, so an edge's far face is not read to test it.
@@ -566,6 +584,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         }
         face_index.finish();
         positions.reserve(face_vertex.size()); // at least the finite faces
+        on_wall.reserve(face_vertex.size());
         auto vertexOf = [&](Sdg::Face_handle f) {
             uint32_t& number = face_vertex[face_index(&*f)];
             if (number == UINT32_MAX) {
@@ -575,6 +594,12 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
                                   sites[siteIndex(f->vertex(2))]};
                 std::sort(fs, fs + 3,
                           [](const SiteGeom& x, const SiteGeom& y) { return siteKey(x) < siteKey(y); });
+                // Equidistant from three sites through one point: the vertex is that point.
+                auto holds = [](const SiteGeom& s, Vec2 p) {
+                    return samePoint(s.p0, p) || samePoint(s.p1, p);
+                };
+                on_wall.push_back((holds(fs[1], fs[0].p0) && holds(fs[2], fs[0].p0)) ||
+                                  (holds(fs[1], fs[0].p1) && holds(fs[2], fs[0].p1)));
                 Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs);
                 // CGAL's starting point depends on the face's vertex order (address-dependent); the
                 // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
@@ -602,7 +627,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
             // Refined Voronoi vertices (created on first use; unused ones are dropped below).
             const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
-            if (insideFreeSpace(v1, v2, ia, ib)) records.push_back({v1, v2, ia, ib});
+            records.push_back({v1, v2, ia, ib});
         }
     } // the diagram and its address tables are freed here
 #ifdef __GLIBC__
@@ -610,6 +635,56 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     // large lists built next are mapped afresh: hand those pages back so they do not add up.
     malloc_trim(0);
 #endif
+    {
+        // Built once the diagram is gone (the walk only records edges): not beside it at the peak.
+        const RegionTest region(free_space);
+        // Free space is a union of the regions the walls bound. Edges meeting at a vertex off
+        // the walls lie in one region, so one region test decides every edge of such a connected
+        // group (each box's inside is one group, all of free space around them another). That
+        // holds when the region's boundary is made of the diagram's walls: walls passed through
+        // unchanged; snap-rounded walls test every edge. The test point must be clear of the walls
+        // (its rounding cannot matter there), else the edge is tested alone.
+        std::vector<uint32_t> group(positions.size());
+        std::iota(group.begin(), group.end(), 0);
+        auto find = [&](uint32_t v) {
+            while (group[v] != v)
+                v = group[v] = group[group[v]];
+            return v;
+        };
+        constexpr uint32_t kAlone = UINT32_MAX;
+        auto groupOf = [&](const EdgeRecord& r) {
+            if (!walls_unchanged) return kAlone;
+            return !on_wall[r.v1] ? find(r.v1) : !on_wall[r.v2] ? find(r.v2) : kAlone;
+        };
+        if (walls_unchanged)
+            for (const EdgeRecord& r : records)
+                if (!on_wall[r.v1] && !on_wall[r.v2]) {
+                    const uint32_t a = find(r.v1), b = find(r.v2);
+                    if (a != b) group[std::max(a, b)] = std::min(a, b);
+                }
+        enum : uint8_t { kUnknown, kInside, kOutside };
+        std::vector<uint8_t> decided(walls_unchanged ? positions.size() : 0, kUnknown);
+        size_t kept = 0;
+        for (const EdgeRecord& r : records) {
+            if (!std::isfinite(positions[r.v1].x) || !std::isfinite(positions[r.v2].x)) continue;
+            const uint32_t g = groupOf(r);
+            bool inside;
+            if (g != kAlone && decided[g] != kUnknown) {
+                inside = decided[g] == kInside;
+            } else {
+                const Vec2 mid = testPoint(r);
+                inside = region.inside(mid);
+                const double clear = 1e-6 * (1 + std::abs(mid.x) + std::abs(mid.y));
+                if (g != kAlone && siteDistance(sites[r.sa], mid) > clear &&
+                    siteDistance(sites[r.sb], mid) > clear)
+                    decided[g] = inside ? kInside : kOutside;
+            }
+            if (inside) records[kept++] = r;
+        }
+        records.resize(kept);
+        records.shrink_to_fit();
+        std::vector<bool>().swap(on_wall);
+    }
 
     const uint32_t base = uint32_t(vertices->size());
     vertices->reserve(base + positions.size());

@@ -460,7 +460,9 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
         std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
         std::vector<RoadmapEdge> added;
         for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
-            if (incidence.size(v) != 2 || touched[v]) continue;
+            // rejected[v] first: the same test as in an earlier pass fails again, and the edges and
+            // positions it would read are cache misses.
+            if (incidence.size(v) != 2 || touched[v] || rejected[v]) continue;
             const uint32_t* incident = incidence.at(v);
             const RoadmapEdge& e1 = rm.edges[incident[0]];
             const RoadmapEdge& e2 = rm.edges[incident[1]];
@@ -470,7 +472,6 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             const double required = std::min(e1.min_clearance, e2.min_clearance);
             if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
-            if (rejected[v]) continue; // the same test as in an earlier pass: it fails again
             const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
             if (clearance < required) {
                 rejected[v] = true;
@@ -722,13 +723,6 @@ void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
 
 // Canonical order (coordinates, not construction order) so assets are byte-identical.
 void canonicalOrder(Roadmap& rm) {
-    std::vector<uint32_t> order(rm.vertices.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    auto key = [&](uint32_t v) {
-        const RoadmapVertex& x = rm.vertices[v];
-        return std::make_tuple(x.layer, x.position.x, x.position.y, x.position.z, x.clearance);
-    };
     // Degenerate sites can leave two vertices at one position; their neighbours' positions tell
     // them apart without depending on CGAL's (memory-ordered) construction order. One flat list,
     // each vertex's range sorted (compared like the vectors they replace).
@@ -749,14 +743,36 @@ void canonicalOrder(Roadmap& rm) {
     }
     for (size_t v = 0; v < rm.vertices.size(); ++v)
         std::sort(signature.begin() + sig_start[v], signature.begin() + sig_start[v + 1]);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const auto ka = key(a), kb = key(b);
-        if (ka != kb) return ka < kb;
-        return std::lexicographical_compare(
-            signature.begin() + sig_start[a], signature.begin() + sig_start[a + 1],
-            signature.begin() + sig_start[b], signature.begin() + sig_start[b + 1]);
+    // The keys side by side with their vertex (no indirection per comparison); the vertex number
+    // breaks the remaining ties, which is what a stable sort of the numbers does.
+    struct VertexKey {
+        uint32_t layer;
+        double x, y, z, clearance;
+        uint32_t v;
+    };
+    std::vector<VertexKey> keyed(rm.vertices.size());
+    for (uint32_t v = 0; v < keyed.size(); ++v) {
+        const RoadmapVertex& x = rm.vertices[v];
+        keyed[v] = {x.layer, x.position.x, x.position.y, x.position.z, x.clearance, v};
+    }
+    std::sort(keyed.begin(), keyed.end(), [&](const VertexKey& a, const VertexKey& b) {
+        // std::tuple's order (only <, so -0 and 0 tie as before).
+        if (a.layer != b.layer) return a.layer < b.layer;
+        for (const auto [p, q] : {std::pair{a.x, b.x}, {a.y, b.y}, {a.z, b.z}, {a.clearance, b.clearance}}) {
+            if (p < q) return true;
+            if (q < p) return false;
+        }
+        const auto sa = signature.begin() + sig_start[a.v], sa_end = signature.begin() + sig_start[a.v + 1];
+        const auto sb = signature.begin() + sig_start[b.v], sb_end = signature.begin() + sig_start[b.v + 1];
+        if (std::lexicographical_compare(sa, sa_end, sb, sb_end)) return true;
+        if (std::lexicographical_compare(sb, sb_end, sa, sa_end)) return false;
+        return a.v < b.v;
     });
     std::vector<std::pair<double, double>>().swap(signature);
+    std::vector<uint32_t> order(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i)
+        order[i] = keyed[i].v;
+    std::vector<VertexKey>().swap(keyed);
     std::vector<uint32_t> rank(order.size());
     std::vector<RoadmapVertex> vertices;
     vertices.reserve(order.size());
@@ -773,18 +789,34 @@ void canonicalOrder(Roadmap& rm) {
             std::swap(e.right_a, e.left_b);
         }
     }
-    // Stable sort of compact keys, then the edges permuted in place: the same order as sorting
-    // the 152-byte edges themselves, with far fewer bytes moved.
-    using EdgeKey = std::tuple<uint32_t, uint32_t, size_t, double, double>;
-    std::vector<EdgeKey> keys;
-    keys.reserve(rm.edges.size());
-    for (const RoadmapEdge& x : rm.edges)
-        keys.emplace_back(x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x,
-                          x.points[x.points.size() / 2].y);
-    std::vector<uint32_t> edge_order(rm.edges.size());
-    std::iota(edge_order.begin(), edge_order.end(), 0);
-    std::stable_sort(edge_order.begin(), edge_order.end(),
-                     [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
+    // Sort of compact keys, then the edges permuted in place: the same order as a stable sort of
+    // the 152-byte edges themselves (the keys carry their edge number, which breaks ties), with
+    // far fewer bytes moved.
+    struct EdgeKey {
+        uint32_t a, b;
+        size_t points;
+        double x, y;
+        uint32_t e;
+    };
+    std::vector<EdgeKey> keys(rm.edges.size());
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+        const RoadmapEdge& x = rm.edges[i];
+        keys[i] = {
+            x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x, x.points[x.points.size() / 2].y, i};
+    }
+    std::sort(keys.begin(), keys.end(), [](const EdgeKey& p, const EdgeKey& q) {
+        if (p.a != q.a) return p.a < q.a;
+        if (p.b != q.b) return p.b < q.b;
+        if (p.points != q.points) return p.points < q.points;
+        if (p.x < q.x) return true;
+        if (q.x < p.x) return false;
+        if (p.y < q.y) return true;
+        if (q.y < p.y) return false;
+        return p.e < q.e;
+    });
+    std::vector<uint32_t> edge_order(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+        edge_order[i] = keys[i].e;
     std::vector<EdgeKey>().swap(keys);
     for (size_t i = 0; i < edge_order.size(); ++i) {
         // Follow the cycle through i: position j takes the edge edge_order[j].
