@@ -552,7 +552,7 @@ TEST_SUITE("bake/roadmap") {
         }
     }
 
-    TEST_CASE("an island inside a hole keeps its own medial axis; the ring between is dropped") {
+    TEST_CASE("an island inside a hole keeps its own medial axis, and the ring between is dropped") {
         // Free space in two pieces, one nested in the other's hole: the bake decides inside/outside
         // once per connected group of Voronoi edges, so each piece, the hole's ring and the
         // island's own obstacle must each be decided right. Every kept edge lies in one of the two
