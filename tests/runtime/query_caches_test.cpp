@@ -131,7 +131,9 @@ TEST_SUITE("runtime/query caches") {
         }
     }
 
-    TEST_CASE("A* landmarks are consistent lower bounds and change no route") {
+    TEST_CASE("A* landmarks and the component check are consistent and change no answer") {
+        int not_found = 0; // queries between components (or too narrow at the radius)
+
         for (const char* name : {"box_room", "two_storey", "bridge", "bridge-edits", "low_overhang"}) {
             const std::string level = name;
             CAPTURE(level);
@@ -166,10 +168,16 @@ TEST_SUITE("runtime/query caches") {
                     ++edges_checked;
                 }
             CHECK(edges_checked > 0);
-            // Without them (every distance unknown) A* is the plain straight-line search: the same
-            // answers, bit for bit.
+            // Components: every edge joins two vertices of one component.
+            for (uint32_t v = 0; v < s.vertex_count; ++v)
+                for (uint32_t k = s.adj_start[v]; k < s.adj_start[v + 1]; ++k)
+                    CHECK(s.vertex_component[v] == s.vertex_component[s.adj[k].other]);
+            // Without them (every distance unknown, one component) A* is the plain straight-line
+            // search, which a query between components exhausts: the same answers, bit for bit.
             for (uint32_t i = 0; i < without.scratch->vertex_count * detail::kLandmarks; ++i)
                 without.scratch->landmark_dist[i] = INFINITY;
+            for (uint32_t v = 0; v < without.scratch->vertex_count; ++v)
+                without.scratch->vertex_component[v] = 0;
             std::mt19937_64 rng(404);
             std::uniform_real_distribution<double> unit(0.0, 1.0);
             auto endpoint = [&]() {
@@ -187,10 +195,12 @@ TEST_SUITE("runtime/query caches") {
                 const Answer a = answer(view, with.scratch, q);
                 differ += !same(a, answer(view, without.scratch, q));
                 routes += a.status == Status::Ok && a.segments.size() > 1;
+                not_found += a.status == Status::NotFound;
             }
             CHECK(differ == 0);
             CHECK(routes >= 10);
         }
+                CHECK(not_found >= 50); // 466 of 750: most ends on islands the other cannot reach
     }
 
     TEST_CASE("locatePoint through the wall grid agrees with the plain even-odd test, on walls too") {

@@ -417,20 +417,25 @@ void computeLandmarks(PathScratch* s) {
     if (nv > kVertex) { // no room for the flags: A* keeps the straight-line heuristic alone
         for (size_t i = 0; i < size_t(nv) * kLandmarks; ++i)
             s->landmark_dist[i] = kInf;
+        for (uint32_t v = 0; v < nv; ++v)
+            s->vertex_component[v] = 0;
         return;
     }
     uint32_t* order = s->landmark_order;
     if (++s->generation == 0) s->generation = 1;
-    uint32_t n = 0;
+    uint32_t n = 0, components = 0;
     for (uint32_t root = 0; root < nv; ++root) {
         if (s->nodes[root].stamp == s->generation) continue;
         s->nodes[root].stamp = s->generation;
+        const uint32_t component = components++;
+        s->vertex_component[root] = component;
         order[n++] = root | kFirst;
         for (uint32_t head = n - 1; head < n; ++head) {
             const uint32_t u = order[head] & kVertex;
             for (uint32_t k = s->adj_start[u], end = s->adj_start[u + 1]; k < end; ++k)
                 if (s->nodes[s->adj[k].other].stamp != s->generation) {
                     s->nodes[s->adj[k].other].stamp = s->generation;
+                    s->vertex_component[s->adj[k].other] = component;
                     order[n++] = s->adj[k].other;
                 }
         }
@@ -492,10 +497,10 @@ size_t alignUp(size_t v, size_t a) {
 // Scratch layout: one header, then the arrays, each 8-byte aligned.
 struct Layout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, edge_seen,
-        snap_cell_start, snap_cell_edges, area_used, vertex_xy, landmark_dist, landmark_order, nodes, heap,
-        route, corners, corner_clearance, relaxed_run, relaxed_requirement, wall_grids, wall_cell_start,
-        wall_cell_items, wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_seen,
-        seg_memo;
+        snap_cell_start, snap_cell_edges, area_used, vertex_xy, landmark_dist, landmark_order,
+        vertex_component, nodes, heap, route, corners, corner_clearance, relaxed_run, relaxed_requirement,
+        wall_grids, wall_cell_start, wall_cell_items, wall_solid_start, wall_solid_segs, wall_cell_box,
+        wall_cell_pieces, wall_seen, seg_memo;
     size_t total;
     uint32_t corner_capacity;
 };
@@ -525,6 +530,7 @@ Layout layoutFor(const fb::Roadmap& rm) {
     l.vertex_xy = take(v * sizeof(P));
     l.landmark_dist = take(v * kLandmarks * sizeof(double));
     l.landmark_order = take(v * 4);
+    l.vertex_component = take(v * 4);
     l.nodes = take(v * sizeof(AStarNode));
     l.heap = take(v * sizeof(HeapEntry));
     l.route = take((e + 2) * 4);
@@ -600,6 +606,7 @@ Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, Path
     s->vertex_xy = reinterpret_cast<P*>(base + l.vertex_xy);
     s->landmark_dist = reinterpret_cast<double*>(base + l.landmark_dist);
     s->landmark_order = reinterpret_cast<uint32_t*>(base + l.landmark_order);
+    s->vertex_component = reinterpret_cast<uint32_t*>(base + l.vertex_component);
     s->nodes = reinterpret_cast<AStarNode*>(base + l.nodes);
     s->heap = reinterpret_cast<HeapEntry*>(base + l.heap);
     s->route = reinterpret_cast<uint32_t*>(base + l.route);
@@ -917,6 +924,11 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     const auto* vertices = rm->vertices();
     const fb::RoadmapEdge& es = *edges->Get(qs.edge);
     const fb::RoadmapEdge& eg = *edges->Get(qg.edge);
+    // Ends in different parts of the graph: no route at any radius, without searching the start's
+    // whole part first (a click on an island).
+    if (s.vertex_component[es.a()] != s.vertex_component[eg.a()])
+        return lineAtRadius() ? emitLine() : Status::NotFound;
+
     const double s_along = alongEdge(*rm, qs), g_along = alongEdge(*rm, qg);
     const double len_s = s.edge_length[qs.edge], len_g = s.edge_length[qg.edge];
     const P goal_snap{qg.position.x, qg.position.y};

@@ -283,7 +283,8 @@ struct PathScratch {
     // v * kLandmarks + l: |d_L(goal) - d_L(v)| bounds the cost from v to the goal at any radius
     // (a radius only removes edges), so A* may take the largest of these and the straight line.
     double* landmark_dist;
-    uint32_t* landmark_order; // pathScratchInit only: vertices by component, breadth first
+    uint32_t* landmark_order;   // pathScratchInit only: vertices by component, breadth first
+    uint32_t* vertex_component; // connected component of the whole graph (every edge)
     uint32_t landmark_count;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
