@@ -222,6 +222,36 @@ TEST_SUITE("bake/import") {
             CHECK(std::abs(p.x) < 100);
     }
 
+    TEST_CASE("a level too wide for its epsilon is refused, and bakes with a larger epsilon") {
+        // Two 4 x 4 m floors 80 km apart: 40,004 m from the centre needs a 2^-6 = 0.015625 m grid
+        // (at most 2^22 steps each way), which with the 0.5 mm wall inflation exceeds the default
+        // epsilon of 0.01 m but not 0.02 m.
+        std::vector<Vec3> positions;
+        std::vector<uint32_t> indices;
+        for (double x0 : {-40004.0, 40000.0}) {
+            const uint32_t b = uint32_t(positions.size());
+            positions.insert(positions.end(), {{x0, 0, 0}, {x0 + 4, 0, 0}, {x0 + 4, 0, -4}, {x0, 0, -4}});
+            indices.insert(indices.end(), {b, b + 1, b + 2, b, b + 2, b + 3});
+        }
+        ImportOptions options = defaultImportOptions();
+        Mesh mesh;
+        REQUIRE_FALSE(meshFromTriangles(positions, indices, options, "wide", &mesh));
+        Footprint fp;
+        const Error refused = buildFootprint(mesh, options, &fp, silentLog());
+        CHECK(refused.code == ErrorCode::InvalidOption);
+        CHECK(
+            refused.message ==
+            "wide: the mesh spans 80008 x 4 m; one bake that large snaps walls to a 0.015625 m grid, coarser "
+            "than --epsilon 0.01 m. Bake it in tiles (--tile-size), raise --epsilon, or remove stray "
+            "far-away "
+            "vertices");
+        options.epsilon = 0.02;
+        const Error built = buildFootprint(mesh, options, &fp, silentLog());
+        REQUIRE_MESSAGE(!built, built.message);
+        CHECK(fp.grid_spacing == 0.015625);
+        CHECK(statsOf(fp).walkable_area == doctest::Approx(32).epsilon(1e-3));
+    }
+
     TEST_CASE("the same mesh and options give byte-identical assets") {
         Mesh mesh;
         REQUIRE_FALSE(loadMesh(peer("dungeon.obj"), defaultImportOptions(), &mesh, silentLog()));
@@ -294,6 +324,13 @@ TEST_SUITE("bake/import") {
             writeFile(dir + "/walls.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 3 0\nv 1 3 -1\nv 0 3 -1\n"
                                           "f 1 2 3\nf 1 3 4\nf 5 7 6\n");
             check(dir + "/walls.obj", ErrorCode::NoWalkableSurface, "no walkable surface");
+        }
+        SUBCASE("a stray vertex 1e16 m away") {
+            // A fuzzed GLB with such a vertex made CGAL's polygon sweep crash: the wall strips
+            // degenerated at that scale. The span is now refused before any geometry is built.
+            writeFile(dir + "/stray.obj", "v 0 0 0\nv 4 0 0\nv 4 0 -4\nv 0 0 -4\nv 1e16 0 0\nv 1e16 1 0\n"
+                                          "v 1e16 0 -1\nf 1 2 3\nf 1 3 4\nf 5 6 7\n");
+            check(dir + "/stray.obj", ErrorCode::InvalidOption, "remove stray far-away vertices");
         }
         SUBCASE("a bad option names the option") {
             request.mesh_path = peer("nav_test.obj");

@@ -92,11 +92,13 @@ TEST_SUITE("bake/import from memory") {
 
     TEST_CASE("meshes spanning absurd extents reach the footprint without a giant grid") {
         // Importer-fuzzer findings: vertices kilometres apart made the footprint stage's spatial
-        // grid size itself from extent / cell (an int overflow, or a 246 GB allocation). The grid
-        // now grows its cells instead; both inputs end in a footprint or a clear error.
+        // grid size itself from extent / cell (an int overflow, or a 246 GB allocation); a GLB
+        // with one vertex at 1.5e16 m made the wall strips degenerate and CGAL's polygon sweep
+        // step an invalid iterator. Every input ends in a footprint or a clear error.
         const char* const kFormats[8] = {"obj", "ply", "stl", "gltf", "glb", "off", "fbx", "dae"};
         for (const char* name :
-             {"regression-footprint-grid-huge-extent.bin", "regression-footprint-grid-int-overflow.bin"}) {
+             {"regression-footprint-grid-huge-extent.bin", "regression-footprint-grid-int-overflow.bin",
+              "regression-sweep-multiset-huge-extent.bin"}) {
             CAPTURE(name);
             const std::vector<uint8_t> input =
                 test::readFile(kSamples + "/../tests/fuzz/seeds/import/" + name);

@@ -974,14 +974,14 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
     for (const auto& [a, b] : cliffs) {
         // A height jump inside one layer without a wall: keep a thin wall there.
         const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
+        if (!(len > 0)) continue;
         const double nx = -dy / len * kWallHalfWidth, ny = dx / len * kWallHalfWidth;
         const double tx = dx / len * kWallHalfWidth, ty = dy / len * kWallHalfWidth;
-        Polygon strip;
-        strip.push_back(Point(a.x - tx - nx, a.y - ty - ny));
-        strip.push_back(Point(b.x + tx - nx, b.y + ty - ny));
-        strip.push_back(Point(b.x + tx + nx, b.y + ty + ny));
-        strip.push_back(Point(a.x - tx + nx, a.y - ty + ny));
-        strips.push_back(std::move(strip));
+        // Through makePolygon: rounding can merge corners, and the sweep needs simple polygons.
+        Polygon strip = makePolygon(
+            std::vector<Point>{Point(a.x - tx - nx, a.y - ty - ny), Point(b.x + tx - nx, b.y + ty - ny),
+                               Point(b.x + tx + nx, b.y + ty + ny), Point(a.x - tx + nx, a.y - ty + ny)});
+        if (strip.size() >= 3) strips.push_back(std::move(strip));
     }
     // One difference with all strips at once: each difference sweeps the whole layer.
     if (!strips.empty()) {
@@ -1105,11 +1105,20 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
         const Vec3 origin{std::round((lo.x + hi.x) / 2), std::round((lo.y + hi.y) / 2),
                           std::round((lo.z + hi.z) / 2)};
         // Grid spacing: a power of two with every local coordinate an exact float multiple.
-        const double extent =
-            std::max({hi.x - origin.x, origin.x - lo.x, hi.y - origin.y, origin.y - lo.y, 1.0});
-        double q = std::ldexp(1.0, -14);
-        while (extent / q >= std::ldexp(1.0, 22))
-            q *= 2;
+        const double extent = std::max({hi.x - origin.x, origin.x - lo.x, hi.y - origin.y, origin.y - lo.y});
+        const double q = geometry::worldGridSpacing(extent);
+        // Walls move by up to q when snapped and kWallHalfWidth when inflated; beyond epsilon the
+        // promised accuracy is gone (and on absurd extents the wall strips degenerate, which broke
+        // CGAL's sweep: tests/fuzz/regressions/import/sweep-multiset-glb).
+        if (q + kWallHalfWidth > options.epsilon) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          ": the mesh spans %.6g x %.6g m; one bake that large snaps walls to a %.6g m grid, "
+                          "coarser than --epsilon %.6g m. Bake it in tiles (--tile-size), raise --epsilon, "
+                          "or remove stray far-away vertices",
+                          hi.x - lo.x, hi.y - lo.y, q, options.epsilon);
+            return {ErrorCode::InvalidOption, name + text};
+        }
 
         // Per-stage wall time, logged at debug level (cw-import --verbose).
         auto stage_start = std::chrono::steady_clock::now();

@@ -540,14 +540,6 @@ std::vector<PolygonWithHoles> rebuildPolygons(std::vector<PolygonWithHoles> poly
 // ---------------------------------------------------------------------------------------------
 // Tile frame
 
-// Grid multiples every tile and the stitch agree on, whatever their own extent: the world's.
-double worldGridSpacing(double extent) {
-    double q = std::ldexp(1.0, -14);
-    while (std::max(extent, 1.0) / q >= std::ldexp(1.0, 22))
-        q *= 2;
-    return q;
-}
-
 double snapTo(double v, double q) {
     return double(float(std::round(v / q) * q));
 }
@@ -865,7 +857,8 @@ std::vector<uint32_t> borderVertices(const Roadmap& rm, const Rect& core) {
     return out;
 }
 
-// World extent and origin exactly as buildFootprint computes them for the whole mesh.
+// World extent and origin exactly as buildFootprint computes them for the whole mesh: grid
+// multiples every tile and the stitch agree on, whatever their own extent.
 void worldFrame(const Mesh& mesh, Vec3* origin, double* q, Box* box) {
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t index : mesh.indices) {
