@@ -107,7 +107,7 @@ bool finite(double v) {
 
 // Runs a findPath with a fresh scratch; segments in `out`.
 Status plan(const RoadmapView& view, PathEndpoint from, PathEndpoint to, double radius,
-            std::vector<PathSegment>* out, uint32_t max = 64) {
+            std::vector<PathSegment>* out, uint32_t max = 64, double preferred = INFINITY) {
     size_t bytes = 0;
     REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
     std::vector<uint8_t> memory(bytes);
@@ -115,7 +115,7 @@ Status plan(const RoadmapView& view, PathEndpoint from, PathEndpoint to, double 
     REQUIRE(pathScratchInit(view, memory.data(), memory.size(), &scratch) == Status::Ok);
     out->assign(max, PathSegment{});
     uint32_t count = 0;
-    const Status s = findPath(view, scratch, from, to, radius, INFINITY, out->data(), &count, max);
+    const Status s = findPath(view, scratch, from, to, radius, preferred, out->data(), &count, max);
     out->resize(count < max ? count : max);
     return s;
 }
@@ -194,6 +194,28 @@ bool walkEverything(const RoadmapView& view) {
         }
     }
     return ok;
+}
+
+// Distance from (x, y) to the nearest ring edge of the spec, brute force.
+double wallDistance(const RoadmapSpec& spec, double x, double y) {
+    double best = INFINITY;
+    for (const fb::Ring& ring : spec.rings)
+        for (uint32_t i = 0; i < ring.vertex_count(); ++i) {
+            const fb::Vec2& a = spec.boundary[ring.first_vertex() + i];
+            const fb::Vec2& b = spec.boundary[ring.first_vertex() + (i + 1) % ring.vertex_count()];
+            const double dx = b.x() - a.x(), dy = b.y() - a.y();
+            double t = ((x - a.x()) * dx + (y - a.y()) * dy) / (dx * dx + dy * dy);
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            best = std::fmin(best, std::hypot(a.x() + t * dx - x, a.y() + t * dy - y));
+        }
+    return best;
+}
+
+// Heading of a path segment at its start or end.
+double heading(const PathSegment& s, bool at_end) {
+    if (s.type == PathSegmentType::Line) return std::atan2(s.end.y - s.start.y, s.end.x - s.start.x);
+    const Vec2d p = at_end ? s.end : s.start;
+    return std::atan2(p.y - s.center.y, p.x - s.center.x) + (s.sweep > 0 ? kPi / 2 : -kPi / 2);
 }
 
 } // namespace
@@ -422,11 +444,20 @@ TEST_SUITE("runtime/roadmap") {
         CHECK(path[3].radius == doctest::Approx(1.0));
         CHECK(length == doctest::Approx(8 + 2 * 0.5 * kPi / 2 + 2 * 1.0 * kPi / 2).epsilon(1e-9));
 
-        // A clear straight line is the whole answer.
+        // A clear straight line is the whole answer, at any finite preferred clearance (it keeps
+        // the clearance of its ends, 1 m); the medial path (+inf) follows the roadmap at 2 m.
+        for (double preferred : {0.5, 1.0, 1e9}) {
+            REQUIRE(plan(view, {1, 1, 0}, {9, 1.5, 0}, 0.5, &path, 64, preferred) == Status::Ok);
+            REQUIRE(path.size() == 1);
+            CHECK(path[0].type == PathSegmentType::Line);
+            CHECK(path[0].length == doctest::Approx(std::hypot(8, 0.5)));
+        }
         REQUIRE(plan(view, {1, 1, 0}, {9, 1.5, 0}, 0.5, &path) == Status::Ok);
-        REQUIRE(path.size() == 1);
-        CHECK(path[0].type == PathSegmentType::Line);
-        CHECK(path[0].length == doctest::Approx(std::hypot(8, 0.5)));
+        REQUIRE(path.size() > 1);
+        double along_loop = 0;
+        for (const PathSegment& s : path)
+            if (s.type == PathSegmentType::Line && s.start.y == 2.0 && s.end.y == 2.0) along_loop += s.length;
+        CHECK(along_loop > 4.0);
     }
 
     TEST_CASE("a shortened path wraps both pillar corners it passes, taut") {
@@ -503,24 +534,6 @@ TEST_SUITE("runtime/roadmap") {
         std::vector<uint8_t> memory(bytes_needed);
         PathScratch* scratch = nullptr;
         REQUIRE(pathScratchInit(view, memory.data(), bytes_needed, &scratch) == Status::Ok);
-        auto heading = [](const PathSegment& s, bool at_end) {
-            if (s.type == PathSegmentType::Line) return std::atan2(s.end.y - s.start.y, s.end.x - s.start.x);
-            const Vec2d p = at_end ? s.end : s.start;
-            return std::atan2(p.y - s.center.y, p.x - s.center.x) + (s.sweep > 0 ? kPi / 2 : -kPi / 2);
-        };
-        auto wallDistance = [&](double x, double y) { // brute force over every ring edge
-            double best = INFINITY;
-            for (const fb::Ring& ring : spec.rings)
-                for (uint32_t i = 0; i < ring.vertex_count(); ++i) {
-                    const fb::Vec2& a = spec.boundary[ring.first_vertex() + i];
-                    const fb::Vec2& b = spec.boundary[ring.first_vertex() + (i + 1) % ring.vertex_count()];
-                    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-                    double t = ((x - a.x()) * dx + (y - a.y()) * dy) / (dx * dx + dy * dy);
-                    t = t < 0 ? 0 : t > 1 ? 1 : t;
-                    best = std::fmin(best, std::hypot(a.x() + t * dx - x, a.y() + t * dy - y));
-                }
-            return best;
-        };
         const double radius = 0.5;
         for (double preferred : {1e9, 5.0, double(INFINITY), 2.0, 1.0, 0.5}) {
             CAPTURE(preferred);
@@ -545,7 +558,7 @@ TEST_SUITE("runtime/roadmap") {
                             std::atan2(s.start.y - s.center.y, s.start.x - s.center.x) + t * s.sweep;
                         x = s.center.x + s.radius * std::cos(a), y = s.center.y + s.radius * std::sin(a);
                     }
-                    least = std::fmin(least, wallDistance(x, y));
+                    least = std::fmin(least, wallDistance(spec, x, y));
                 }
                 wraps += s.type == PathSegmentType::Arc &&
                          std::hypot(s.center.x - 8, s.center.y - 12) < 1e-3 && std::fabs(s.radius - 2) < 1e-3;
@@ -603,3 +616,162 @@ TEST_SUITE("runtime/roadmap") {
     // Allocation-free queries: allocation_test.cpp (this binary's counting operator new).
 
 } // TEST_SUITE
+
+namespace {
+
+// Convex rooms whose medial axis is spurs from every corner (clearance 0 there) to the centre
+// line: the roadmap a bake gives step_box, with no edge usable as a whole at any radius.
+RoadmapSpec convexRoom(float w, float h) {
+    RoadmapSpec s;
+    s.boundary = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+    s.rings = {{0, 4}};
+    const float c = 0.5f * h, x0 = c, x1 = w - c; // the centre line, clearance h / 2
+    s.vertices = {{0, 0, 0, 0, 0}, {w, 0, 0, 0, 0}, {w, h, 0, 0, 0}, {0, h, 0, 0, 0}, {x0, c, 0, c, 0}};
+    s.points = {{0, 0}, {x0, c}, {0, h}, {x0, c}, {w, 0}, {x1, c}, {w, h}, {x1, c}};
+    s.edges = {edge(0, 4, 0, 2, 0), edge(3, 4, 2, 2, 0)};
+    if (x1 > x0) {
+        s.vertices.push_back({x1, c, 0, c, 0});
+        s.points.push_back({x0, c});
+        s.points.push_back({x1, c});
+        s.edges.push_back(edge(1, 5, 4, 2, 0));
+        s.edges.push_back(edge(2, 5, 6, 2, 0));
+        s.edges.push_back(edge(4, 5, 8, 2, c));
+    } else {
+        s.edges.push_back(edge(1, 4, 4, 2, 0));
+        s.edges.push_back(edge(2, 4, 6, 2, 0));
+    }
+    s.blends = {};
+    s.grid_min_x = 0, s.grid_min_y = 0, s.grid_cell = w, s.cells_x = 1, s.cells_y = 1;
+    s.cell_start = {0, uint32_t(s.edges.size())};
+    for (uint32_t e = 0; e < s.edges.size(); ++e)
+        s.cell_edges.push_back(e);
+    return s;
+}
+
+// What a dense walk along a findPath result sees, brute force over every ring edge.
+struct Walk {
+    double length = 0, min_clearance = INFINITY, max_clearance = 0, mean_clearance = 0;
+    double max_heading_jump = 0;                     // radians, between consecutive segments
+    double max_x = -INFINITY, nearest_to = INFINITY; // to the point given
+    bool joined = true;                              // every segment starts where the previous ended, exactly
+};
+
+Walk walk(const RoadmapSpec& spec, const std::vector<PathSegment>& path, Vec2d towards = {0, 0}) {
+    Walk w;
+    double weighted = 0;
+    for (size_t i = 0; i < path.size(); ++i) {
+        const PathSegment& s = path[i];
+        if (i) {
+            w.joined = w.joined && s.start.x == path[i - 1].end.x && s.start.y == path[i - 1].end.y;
+            w.max_heading_jump =
+                std::fmax(w.max_heading_jump,
+                          std::fabs(std::remainder(heading(s, false) - heading(path[i - 1], true), 2 * kPi)));
+        }
+        const int n = 2 + int(s.length / 0.01);
+        for (int k = 0; k <= n; ++k) {
+            const double t = double(k) / n;
+            double x = s.start.x + t * (s.end.x - s.start.x), y = s.start.y + t * (s.end.y - s.start.y);
+            if (s.type == PathSegmentType::Arc) {
+                const double a = std::atan2(s.start.y - s.center.y, s.start.x - s.center.x) + t * s.sweep;
+                x = s.center.x + s.radius * std::cos(a), y = s.center.y + s.radius * std::sin(a);
+            }
+            const double d = wallDistance(spec, x, y);
+            w.min_clearance = std::fmin(w.min_clearance, d), w.max_clearance = std::fmax(w.max_clearance, d);
+            w.max_x = std::fmax(w.max_x, x);
+            w.nearest_to = std::fmin(w.nearest_to, std::hypot(x - towards.x, y - towards.y));
+            if (k > 0) weighted += d * s.length / n;
+        }
+        w.length += s.length;
+    }
+    w.mean_clearance = w.length > 0 ? weighted / w.length : 0;
+    return w;
+}
+
+// What every findPath result must be: joined exactly, C1, and clear of the walls by the radius.
+void checkJoinedSmoothClear(const Walk& w, double radius) {
+    CHECK(w.joined);
+    CHECK(w.max_heading_jump < 1e-9);
+    CHECK(w.min_clearance >= radius);
+}
+
+} // namespace
+
+TEST_SUITE("runtime/medial path") {
+    TEST_CASE("in a square room the medial path passes the centre with more clearance than the line") {
+        // step_box: a convex 10 m room; every spur's clearance falls to 0 at its corner, so no edge
+        // is usable as a whole. From (1.5, 3) to (8.5, 3): the line keeps 1.5 at its ends and has
+        // a mean clearance of (2 * 1.5 * 2.25 + 4 * 3) / 7 = 2.679; the medial path retracts onto
+        // the diagonals at (3, 3) and (7, 3) and turns at the centre (clearance 5).
+        const RoadmapSpec spec = convexRoom(10, 10);
+        const auto bytes = build(spec);
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        std::vector<PathSegment> path;
+        const double radius = 0.5;
+        for (double preferred : {radius, 2 * radius, 1e9}) {
+            CAPTURE(preferred);
+            REQUIRE(plan(view, {1.5, 3, 0}, {8.5, 3, 0}, radius, &path, 64, preferred) == Status::Ok);
+            REQUIRE(path.size() == 1);
+            CHECK(path[0].length == doctest::Approx(7.0));
+            CHECK(walk(spec, path).mean_clearance == doctest::Approx(2.679).epsilon(1e-3));
+        }
+        REQUIRE(plan(view, {1.5, 3, 0}, {8.5, 3, 0}, radius, &path) == Status::Ok);
+        const Walk w = walk(spec, path, {5, 5});
+        CHECK(path.front().start.x == 1.5);
+        CHECK(path.front().start.y == 3.0);
+        CHECK(path.back().end.x == 8.5);
+        CHECK(path.back().end.y == 3.0);
+        checkJoinedSmoothClear(w, radius);
+        // The arc at the centre cuts the 90 degree turn by r (sqrt 2 - 1) with r = sqrt 2 (half the
+        // 2.83 m pieces): 0.59 m from the centre, at clearance 4.41.
+        CHECK(w.nearest_to < 0.6);
+        CHECK(w.max_clearance > 4.4);
+        CHECK(w.mean_clearance > 3.2);
+        MESSAGE("medial path: ", w.length, " m, mean clearance ", w.mean_clearance, " (line 2.679)");
+
+        // Both ends retract onto one spur: the path runs along the stretch between them, not to the
+        // centre and back (a reversal no arc fits).
+        REQUIRE(plan(view, {1.0, 1.5, 0}, {3.0, 2.5, 0}, radius, &path) == Status::Ok);
+        const Walk spur = walk(spec, path);
+        CHECK(path.size() > 1);
+        checkJoinedSmoothClear(spur, radius);
+        CHECK(spur.max_x < 3.2);         // (3, 3) is the goal's retraction; the centre is (5, 5)
+        CHECK(spur.max_clearance > 2.6); // the line would keep at most 2.5 (the goal's)
+
+        // The goal on the start's retraction: out to the centre and straight back has no arc, so
+        // the line (that very retraction) is the path.
+        REQUIRE(plan(view, {5, 1, 0}, {5, 2, 0}, radius, &path) == Status::Ok);
+        REQUIRE(path.size() == 1);
+        CHECK(path[0].length == 1.0);
+    }
+
+    TEST_CASE("a start whose only roadmap nearby is a spur into a corner snaps onto its clear part") {
+        // A 20 x 10 m room: the centre line (5, 5)-(15, 5) keeps 5 m, the four corner spurs fall
+        // to 0. From (1, 1.5) the retraction (away from the wall x = 0) meets the spur at
+        // (1.5, 1.5); the spur is clear at the radius only towards the centre line, so the path
+        // leaves that way.
+        const RoadmapSpec spec = convexRoom(20, 10);
+        const auto bytes = build(spec);
+        RoadmapView view;
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        std::vector<PathSegment> path;
+        const double radius = 0.5;
+        REQUIRE(plan(view, {1, 1.5, 0}, {19, 8.5, 0}, radius, &path) == Status::Ok);
+        const Walk w = walk(spec, path, {5, 5});
+        checkJoinedSmoothClear(w, radius);
+        // Out along +x onto the spur, up the spur to the centre line, along it, down the far spur.
+        REQUIRE(path.size() >= 5);
+        CHECK(path[0].type == PathSegmentType::Line);
+        CHECK(path[0].end.y == 1.5);
+        CHECK(path[0].end.x > 1.0);
+        CHECK(path[0].end.x < 1.5);
+        CHECK(w.nearest_to < 0.6);
+        CHECK(w.max_clearance > 4.9);
+        CHECK(w.mean_clearance > 3.5);
+        // The same start at finite preferred clearances: the straight line, clear and shorter.
+        for (double preferred : {radius, 1e9}) {
+            REQUIRE(plan(view, {1, 1.5, 0}, {19, 8.5, 0}, radius, &path, 64, preferred) == Status::Ok);
+            CHECK(path.size() == 1);
+        }
+    }
+}

@@ -306,8 +306,9 @@ Status footprintConnection(const FootprintView& view, uint32_t index, FootprintC
     return Status::Ok;
 }
 
-// Linear scan over the layer's triangles; a spatial index comes with the path queries.
-// Work is in double: float inputs make the products exact enough and cannot overflow.
+// The triangles of the point's surface-grid cell and of the tolerance square around it (older
+// assets: every triangle). Work is in double: float inputs make the products exact enough and
+// cannot overflow.
 Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, float y, float tolerance,
                          float* height) {
     const fb::Layer* l = nullptr;
@@ -322,38 +323,45 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
     double best_z = 0.0;
     uint32_t best_triangle = 0xffffffffu;
 
-    // Tests triangle i: true with *height set when (px, py) is inside it; else keeps the nearest
-    // edge point, ties to the lower triangle index (the order of a full scan).
-    auto visit = [&](uint32_t i) {
+    // Tests triangle i: true with *height set when (px, py) is inside it.
+    auto contains = [&](uint32_t i) {
         const fb::Triangle* t = tris->Get(i);
         const fb::Vec3& a = *verts->Get(t->a());
         const fb::Vec3& b = *verts->Get(t->b());
         const fb::Vec3& c = *verts->Get(t->c());
         const double ax = a.x(), ay = a.y(), bx = b.x(), by = b.y(), cx = c.x(), cy = c.y();
-        const double za = a.z(), zb = b.z(), zc = c.z();
 
         // Twice the signed area; zero for triangles that are edge-on in the ground plane, which
         // can still be reached through the nearest-edge fallback below.
         const double area2 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-        if (area2 != 0.0) {
-            double wa = ((bx - px) * (cy - py) - (by - py) * (cx - px)) / area2;
-            double wb = ((cx - px) * (ay - py) - (cy - py) * (ax - px)) / area2;
-            double wc = ((ax - px) * (by - py) - (ay - py) * (bx - px)) / area2;
-            if (wa >= -kInsideEpsilon && wb >= -kInsideEpsilon && wc >= -kInsideEpsilon) {
-                // Clamp the slack away so the result stays a convex combination of the corners.
-                wa = wa > 0.0 ? wa : 0.0;
-                wb = wb > 0.0 ? wb : 0.0;
-                wc = wc > 0.0 ? wc : 0.0;
-                const double sum = wa + wb + wc;
-                if (sum > 0.0 && finite(sum)) {
-                    const double z = (wa * za + wb * zb + wc * zc) / sum;
-                    *height = float(clampTo(z, min3(za, zb, zc), max3(za, zb, zc)));
-                    return true;
-                }
-            }
-        }
-
-        // Outside (or edge-on): the closest point on the triangle lies on one of its edges.
+        if (area2 == 0.0) return false;
+        const double na = (bx - px) * (cy - py) - (by - py) * (cx - px);
+        const double nb = (cx - px) * (ay - py) - (cy - py) * (ax - px);
+        const double nc = (ax - px) * (by - py) - (ay - py) * (bx - px);
+        // A coordinate below twice -kInsideEpsilon (far beyond the rounding of the quotient)
+        // rejects the triangle without the divisions: most triangles of a cell miss the point.
+        const double sign = area2 > 0.0 ? 1.0 : -1.0, bound = -2.0 * kInsideEpsilon * std::fabs(area2);
+        if (na * sign < bound || nb * sign < bound || nc * sign < bound) return false;
+        double wa = na / area2, wb = nb / area2, wc = nc / area2;
+        if (!(wa >= -kInsideEpsilon && wb >= -kInsideEpsilon && wc >= -kInsideEpsilon)) return false;
+        // Clamp the slack away so the result stays a convex combination of the corners.
+        wa = wa > 0.0 ? wa : 0.0;
+        wb = wb > 0.0 ? wb : 0.0;
+        wc = wc > 0.0 ? wc : 0.0;
+        const double sum = wa + wb + wc;
+        if (!(sum > 0.0 && finite(sum))) return false;
+        const double za = a.z(), zb = b.z(), zc = c.z();
+        const double z = (wa * za + wb * zb + wc * zc) / sum;
+        *height = float(clampTo(z, min3(za, zb, zc), max3(za, zb, zc)));
+        return true;
+    };
+    // Outside (or edge-on): the closest point on the triangle lies on one of its edges; keeps the
+    // nearest edge point, ties to the lower triangle index (the order of a full scan).
+    auto nearestEdge = [&](uint32_t i) {
+        const fb::Triangle* t = tris->Get(i);
+        const fb::Vec3& a = *verts->Get(t->a());
+        const fb::Vec3& b = *verts->Get(t->b());
+        const fb::Vec3& c = *verts->Get(t->c());
         const fb::Vec3* edges[3][2] = {{&a, &b}, {&b, &c}, {&c, &a}};
         for (const auto& e : edges) {
             double z;
@@ -364,14 +372,17 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
                 best_triangle = i;
             }
         }
-        return false;
     };
 
+    // The triangles to try, in order: the first that contains the point is the answer; when none
+    // does, the nearest edge point among them all (so the edges wait until no triangle holds it).
     const fb::SurfaceGrid* grid = l->surface_grid();
     if (!grid) {
         // Older assets: every triangle; they do not overlap, so the first hit is the answer.
         for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i)
-            if (visit(i)) return Status::Ok;
+            if (contains(i)) return Status::Ok;
+        for (uint32_t i = 0, n = sizeOf(tris); i < n; ++i)
+            nearestEdge(i);
     } else {
         // A triangle containing the point is listed in the point's cell (in index order, so the
         // first hit is a full scan's); one within the tolerance meets a cell of the square
@@ -385,13 +396,23 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
             return f <= 0.0 ? 0u : (f >= double(n - 1) ? n - 1 : uint32_t(f));
         };
         const uint32_t ci = cellOf(px, min_x, nx), cj = cellOf(py, min_y, ny);
-        for (uint32_t k = start->Get(cj * nx + ci), end = start->Get(cj * nx + ci + 1); k < end; ++k)
-            if (visit(items->Get(k))) return Status::Ok;
         const double tol = tolerance;
-        for (uint32_t j = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny); j <= j1; ++j)
-            for (uint32_t i = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx); i <= i1; ++i)
-                for (uint32_t k = start->Get(j * nx + i), end = start->Get(j * nx + i + 1); k < end; ++k)
-                    if (visit(items->Get(k))) return Status::Ok; // within the inside test's slack
+        const uint32_t i0 = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx);
+        const uint32_t j0 = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny);
+        auto each = [&](auto fn) {
+            for (uint32_t k = start->Get(cj * nx + ci), end = start->Get(cj * nx + ci + 1); k < end; ++k)
+                if (fn(items->Get(k))) return true;
+            for (uint32_t j = j0; j <= j1; ++j)
+                for (uint32_t i = i0; i <= i1; ++i)
+                    for (uint32_t k = start->Get(j * nx + i), end = start->Get(j * nx + i + 1); k < end; ++k)
+                        if (fn(items->Get(k))) return true; // within the inside test's slack
+            return false;
+        };
+        if (each(contains)) return Status::Ok;
+        each([&](uint32_t i) {
+            nearestEdge(i);
+            return false;
+        });
     }
 
     const double tol = tolerance;

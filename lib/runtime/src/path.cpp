@@ -298,10 +298,13 @@ bool retractionSnap(const fb::Roadmap& rm, const LayerWalls& walls, P p, double 
 // Snap an endpoint: the nearest usable roadmap point that a straight, clear line reaches. Else
 // a visible point on a narrower edge (a branch into a corner, say) from which the edge keeps the
 // radius towards at least one of its vertices. *directions: which ways along the edge are clear.
+// `retract_first` (the medial-axis path): the retraction is tried before the nearest edges, since
+// along it the clearance grows as fast as it can.
 bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p, double radius,
-          RoadmapPoint* out, uint8_t* directions) {
+          bool retract_first, RoadmapPoint* out, uint8_t* directions) {
     RoadmapPoint candidates[kSnapCandidates];
     const LayerWalls walls{rm, scratch, layer};
+    if (retract_first && retractionSnap(rm, walls, p, radius, out, directions)) return true;
     auto visible = [&](const RoadmapPoint& c) {
         return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
     };
@@ -334,7 +337,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
             return true;
         }
     }
-    return retractionSnap(rm, walls, p, radius, out, directions);
+    return !retract_first && retractionSnap(rm, walls, p, radius, out, directions);
 }
 
 // --- binary heap on f, with positions for decrease-key ---
@@ -879,12 +882,16 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         return emitter.count > max_segments ? Status::BufferTooSmall : Status::Ok;
     };
 
+    // +infinity asks for the medial-axis path itself: retract onto the axis, follow it, retract to
+    // the goal. No straight line stands in for it, however clear (in a convex room the line keeps
+    // only the smaller clearance of its ends), except as the answer where the roadmap has none or
+    // where the medial path would turn back on itself (no arc fits a reversal).
+    const bool medial = !(preferred_clearance < kInf);
     // Visible in a straight line: nothing shorter exists.
-    // Above the radius (+infinity included: the most the ends allow), the line must also keep the
-    // preferred clearance the two ends allow.
+    // Above the radius, the line must also keep the preferred clearance the two ends allow.
     double line_clearance = radius;
     KnownClearance known[2] = {{ps, kNone, 0.0}, {pg, kNone, 0.0}}; // shortening needs them again
-    if (preferred_clearance > radius && start.layer == goal.layer) {
+    if (!medial && preferred_clearance > radius && start.layer == goal.layer) {
         known[0].distance = wallsNearest(*rm, s, start.layer, ps, nullptr), known[0].layer = start.layer;
         known[1].distance = wallsNearest(*rm, s, goal.layer, pg, nullptr), known[1].layer = goal.layer;
         const double ends = std::fmin(known[0].distance, known[1].distance);
@@ -905,11 +912,12 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         emitter.emit(seg);
         return finish();
     };
-    if (start.layer == goal.layer && segmentClear(start_layer, ps, pg, line_clearance) &&
+    if (!medial && start.layer == goal.layer && segmentClear(start_layer, ps, pg, line_clearance) &&
         areasAllow(*rm, s, start.layer, ps, pg))
         return emitLine();
-    // The line at the radius alone, asked only when the roadmap gives no path or a detour.
-    const bool line_may_do = start.layer == goal.layer && line_clearance > radius;
+    // The line at the radius alone, asked only when the roadmap gives no path or a detour (or, for
+    // the medial path, no path or a reversal).
+    const bool line_may_do = start.layer == goal.layer && (medial || line_clearance > radius);
     auto lineAtRadius = [&]() {
         return line_may_do && segmentClear(start_layer, ps, pg, radius) &&
                areasAllow(*rm, s, start.layer, ps, pg);
@@ -917,8 +925,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 
     RoadmapPoint qs, qg;
     uint8_t dirs_s = 0, dirs_g = 0;
-    if (!snap(*rm, s, start.layer, ps, radius, &qs, &dirs_s) ||
-        !snap(*rm, s, goal.layer, pg, radius, &qg, &dirs_g))
+    if (!snap(*rm, s, start.layer, ps, radius, medial, &qs, &dirs_s) ||
+        !snap(*rm, s, goal.layer, pg, radius, medial, &qg, &dirs_g))
         return lineAtRadius() ? emitLine() : Status::NotFound;
     const auto* edges = rm->edges();
     const auto* vertices = rm->vertices();
@@ -959,8 +967,13 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     double best = kInf;
     uint32_t best_vertex = kNone;
     bool goal_from_a = true;
-    // Along a shared edge (only one usable as a whole: a partly clear edge may dip in between).
-    if (qs.edge == qg.edge && double(es.min_clearance()) >= radius) {
+    // Along a shared edge: one usable as a whole, or a partly clear one whose stretch between the
+    // two snap points is clear (it lies within a clear way from one of them to a vertex; else
+    // the route would run to that vertex and turn back).
+    const bool goal_ahead = g_along >= s_along;
+    if (qs.edge == qg.edge &&
+        (double(es.min_clearance()) >= radius || (dirs_s & (goal_ahead ? kTowardsB : kTowardsA)) ||
+         (dirs_g & (goal_ahead ? kTowardsA : kTowardsB)))) {
         best = std::fabs(s_along - g_along) * w_s;
         best_vertex = kNone;
     }
@@ -1163,6 +1176,17 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         c[i + 1].trim = c[i + 1].trim > cut ? c[i + 1].trim - cut : 0.0;
     }
 
+    // The medial path turning back on itself (an end on the other's retraction, say) has a corner
+    // no arc fits: the straight line, when it keeps the radius, is then the path (on one
+    // retraction it is that very path).
+    if (medial && line_may_do) {
+        bool sharp = false;
+        for (uint32_t i = 1; i + 1 < n && !sharp; ++i)
+            sharp = !(c[i].trim > 0.0) && !c[i - 1].portal && !c[i].portal &&
+                    std::fabs(turnAt(i, pieces[i - 1].u, pieces[i].u)) >= 1e-9;
+        if (sharp && lineAtRadius()) return emitLine();
+    }
+
     // --- segments; each starts where the previous ended, so ends meet exactly ---
     P cursor = ps;
     for (uint32_t i = 0; i + 1 < n; ++i) {
@@ -1204,7 +1228,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         emitter.emit(arc);
         cursor = arc_end;
     }
-    if (line_may_do && emitter.length > kDetourFactor * norm(pg - ps) && lineAtRadius()) return emitLine();
+    if (!medial && line_may_do && emitter.length > kDetourFactor * norm(pg - ps) && lineAtRadius())
+        return emitLine();
     return finish();
 }
 

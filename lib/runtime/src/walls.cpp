@@ -54,12 +54,67 @@ WallGrid gridFor(const fb::Layer& layer) {
 // floor((v - min) / cell) clamped to [0, n - 1]. The conversion truncates, which is the floor
 // for the positive values that reach it, and is much cheaper than std::floor without SSE4.1.
 inline int64_t clampedFloor(double x, uint32_t n) {
-    if (!(x >= 1.0)) return 0; // also NaN
-    return x >= double(n - 1) ? int64_t(n) - 1 : int64_t(x);
+    x = x >= 1.0 ? x : 0.0; // also NaN
+    return int64_t(x < double(n - 1) ? x : double(n - 1));
 }
 
 int64_t cellOf(double v, double min, double cell, uint32_t n) {
     return clampedFloor((v - min) / cell, n);
+}
+
+// Occupancy bits: per layer, after the cell starts in wall_solid_start, one bit per cell (set: the
+// cell lists a solid wall piece), rowWords(g) 32-bit words per row. Most cells of a layer list
+// none (77 % on dungeon): the queries walk only the set bits of a row's span, in the same order
+// as the cells themselves, so order-dependent answers stay the same.
+uint32_t rowWords(const WallGrid& g) {
+    return (g.nx + 31) / 32;
+}
+
+inline int lowestBit(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u))
+        m >>= 1, ++i;
+    return i;
+#endif
+}
+
+// Calls fn(base + k * stride) for the set bits k in [k0, k1] of `line`, by increasing k; stops
+// when fn returns false.
+template <typename Fn>
+bool forEachSetBit(const uint32_t* line, int64_t k0, int64_t k1, uint32_t base, uint32_t stride, Fn fn) {
+    for (int64_t w = k0 >> 5, w1 = k1 >> 5; w <= w1; ++w) {
+        uint32_t m = line[w];
+        if (w == (k0 >> 5)) m &= ~0u << (k0 & 31);
+        if (w == w1) m &= ~0u >> (31 - (k1 & 31));
+        while (m) {
+            const uint32_t k = uint32_t(w * 32 + lowestBit(m));
+            m &= m - 1;
+            if (!fn(base + k * stride)) return false;
+        }
+    }
+    return true;
+}
+
+// Whether row j has an occupied cell with column in [i0, i1].
+bool rowOccupied(const uint32_t* bits, const WallGrid& g, int64_t j, int64_t i0, int64_t i1) {
+    const uint32_t* row = bits + uint64_t(j) * rowWords(g);
+    for (int64_t w = i0 >> 5, w1 = i1 >> 5; w <= w1; ++w) {
+        uint32_t m = row[w];
+        if (w == (i0 >> 5)) m &= ~0u << (i0 & 31);
+        if (w == w1) m &= ~0u >> (31 - (i1 & 31));
+        if (m) return true;
+    }
+    return false;
+}
+
+// Calls fn(cell index) for the occupied cells of row j with columns in [i0, i1], by increasing
+// column; stops when fn returns false.
+template <typename Fn>
+bool forEachOccupied(const uint32_t* bits, const WallGrid& g, int64_t j, int64_t i0, int64_t i1, Fn fn) {
+    return forEachSetBit(bits + uint64_t(j) * rowWords(g), i0, i1, uint32_t(j * int64_t(g.nx)), 1u, fn);
 }
 
 // Column range of row j's cells that segment a-b, thickened by `pad`, can touch.
@@ -82,14 +137,26 @@ bool rowSpan(const WallGrid& g, int64_t j, P a, P b, double pad, int64_t* i0, in
 }
 
 // Calls fn(cell index) for the cells the segment a-b thickened by `pad` can touch.
-template <typename Fn> bool forEachCellNear(const WallGrid& g, P a, P b, double pad, Fn fn) {
+// With `bits` (the layer's occupancy), only the cells listing a solid wall piece.
+template <typename Fn>
+bool forEachCellNear(const WallGrid& g, P a, P b, double pad, const uint32_t* bits, Fn fn) {
     const int64_t j0 = cellOf(minOf(a.y, b.y) - pad, g.min_y, g.cell, g.ny);
     const int64_t j1 = cellOf(maxOf(a.y, b.y) + pad, g.min_y, g.cell, g.ny);
     // Slack for the floor() rounding at cell borders.
     const double slack = pad + 1e-9 * g.cell;
+    // Every row's span lies in the columns of the segment's box (grown by more than the
+    // rounding): a row with no occupied cell there needs no span.
+    const double box_slack = slack + 1e-7 * g.cell;
+    const int64_t bi0 = cellOf(minOf(a.x, b.x) - box_slack, g.min_x, g.cell, g.nx);
+    const int64_t bi1 = cellOf(maxOf(a.x, b.x) + box_slack, g.min_x, g.cell, g.nx);
     for (int64_t j = j0; j <= j1; ++j) {
+        if (bits && !rowOccupied(bits, g, j, bi0, bi1)) continue;
         int64_t i0, i1;
         if (!rowSpan(g, j, a, b, slack, &i0, &i1)) continue;
+        if (bits) {
+            if (!forEachOccupied(bits, g, j, i0, i1, fn)) return false;
+            continue;
+        }
         for (int64_t i = i0; i <= i1; ++i)
             if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
     }
@@ -100,29 +167,29 @@ template <typename Fn> bool forEachCellNear(const WallGrid& g, P a, P b, double 
 // or repetition of the walls they see (wallsSegmentClear): reciprocals instead of divisions,
 // with a margin far above the difference in rounding (1e-7 cell), so no cell of the exact
 // span is missed.
-template <typename Fn> bool forEachCellNearLoose(const WallGrid& g, P a, P b, double pad, Fn fn) {
+template <typename Fn>
+bool forEachCellNearLoose(const WallGrid& g, P a, P b, double pad, const uint32_t* bits, Fn fn) {
     const double inv_cell = 1.0 / g.cell;
     const double slack = pad + 1e-7 * g.cell;
     auto cellAt = [&](double v, double min, uint32_t n) { return clampedFloor((v - min) * inv_cell, n); };
     const int64_t j0 = cellAt(minOf(a.y, b.y) - slack, g.min_y, g.ny);
     const int64_t j1 = cellAt(maxOf(a.y, b.y) + slack, g.min_y, g.ny);
     const double dy = b.y - a.y, dx = b.x - a.x;
-    const double inv_dy = dy != 0.0 ? 1.0 / dy : 0.0;
+    // Row j's part of the segment: the line's x where it crosses the row's band, clipped to the
+    // segment's x range (an empty part gives an empty column range).
+    const double slope = dy != 0.0 ? dx / dy : 0.0;
+    const double sx0 = minOf(a.x, b.x), sx1 = maxOf(a.x, b.x);
     for (int64_t j = j0; j <= j1; ++j) {
-        double t0 = 0.0, t1 = 1.0;
+        double x_lo = sx0, x_hi = sx1;
         if (dy != 0.0) {
             const double ylo = g.min_y + double(j) * g.cell - slack,
                          yhi = g.min_y + double(j + 1) * g.cell + slack;
-            double ta = (ylo - a.y) * inv_dy, tb = (yhi - a.y) * inv_dy;
-            if (ta > tb) std::swap(ta, tb);
-            t0 = maxOf(t0, ta), t1 = minOf(t1, tb);
-            if (t0 > t1) continue;
+            const double xl = a.x + (ylo - a.y) * slope, xh = a.x + (yhi - a.y) * slope;
+            x_lo = maxOf(x_lo, minOf(xl, xh)), x_hi = minOf(x_hi, maxOf(xl, xh));
         }
-        const double xa = a.x + dx * t0, xb = a.x + dx * t1;
-        const int64_t i0 = cellAt(minOf(xa, xb) - slack, g.min_x, g.nx);
-        const int64_t i1 = cellAt(maxOf(xa, xb) + slack, g.min_x, g.nx);
-        for (int64_t i = i0; i <= i1; ++i)
-            if (!fn(uint32_t(j * int64_t(g.nx) + i))) return false;
+        const int64_t i0 = cellAt(x_lo - slack, g.min_x, g.nx);
+        const int64_t i1 = cellAt(x_hi + slack, g.min_x, g.nx);
+        if (!forEachOccupied(bits, g, j, i0, i1, fn)) return false;
     }
     return true;
 }
@@ -200,10 +267,11 @@ uint32_t forEachWallCell(const fb::Footprint& fp, uint32_t l, const WallGrid& g,
         for (uint32_t k = 0; k < n; ++k)
             forEachPiece(fp, l, verts, first + k, first + (k + 1 == n ? 0 : k + 1), [&](WallRef w) {
                 w.id = g.first_piece + piece++;
-                forEachCellNear(g, pieceStart(verts, w), pieceEnd(verts, w), 0.0, [&](uint32_t cell) {
-                    fn(w, cell);
-                    return true;
-                });
+                forEachCellNear(g, pieceStart(verts, w), pieceEnd(verts, w), 0.0, nullptr,
+                                [&](uint32_t cell) {
+                                    fn(w, cell);
+                                    return true;
+                                });
             });
     }
     return piece;
@@ -211,6 +279,10 @@ uint32_t forEachWallCell(const fb::Footprint& fp, uint32_t l, const WallGrid& g,
 
 const WallGrid& gridOf(const PathScratch& s, uint32_t layer) {
     return s.wall_grids[layer];
+}
+
+const uint32_t* occupancy(const PathScratch& s, const WallGrid& g) {
+    return s.wall_solid_start + g.first_cell + g.nx * g.ny + 1;
 }
 
 template <typename Fn> bool forEachItem(const PathScratch& s, const WallGrid& g, uint32_t cell, Fn fn) {
@@ -327,7 +399,8 @@ void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* item
     const auto* layers = rm.footprint()->layers();
     for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {
         const WallGrid g = gridFor(*layers->Get(l));
-        *cell_entries += uint64_t(g.nx) * g.ny + 1;
+        // The cells, the end of the last, then the occupancy bits (in wall_solid_start only).
+        *cell_entries += uint64_t(g.nx) * g.ny + 1 + uint64_t(g.ny) * rowWords(g);
         *pieces += forEachWallCell(*rm.footprint(), l, g, [&](WallRef w, uint32_t) {
             ++*items;
             if (!w.open) ++*solid_items;
@@ -408,7 +481,17 @@ void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
                            : CellBox{float(kInf), float(kInf), -float(kInf), -float(kInf)};
         }
         solid[cells] = solid_base;
-        first_cell += cells + 1;
+        const uint32_t bit_words = g.ny * rowWords(g);
+        uint32_t* bits = solid + cells + 1;
+        std::memset(bits, 0, bit_words * sizeof(uint32_t));
+        for (uint32_t c = 0; c < cells; ++c)
+            if (solid[c + 1] > solid[c])
+                bits[(c / g.nx) * rowWords(g) + (c % g.nx) / 32] |= 1u << (c % g.nx % 32);
+        // The other arrays' entries there are never read.
+        std::memset(start + cells + 1, 0, bit_words * sizeof(uint32_t));
+        std::memset(s->wall_cell_box + first_cell + cells + 1, 0, bit_words * sizeof(CellBox));
+        std::memset(s->wall_cell_pieces + first_cell + cells + 1, 0, bit_words * sizeof(CellBox));
+        first_cell += cells + 1 + bit_words;
     }
     s->wall_piece_count = first_piece;
 }
@@ -431,7 +514,7 @@ bool wallsSegmentClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer,
     const uint32_t round = nextSeen(s);
     const uint32_t* start = s.wall_solid_start + g.first_cell;
     const CellBox* boxes = s.wall_cell_box + g.first_cell;
-    return forEachCellNearLoose(g, a, b, clearance, [&](uint32_t cell) {
+    return forEachCellNearLoose(g, a, b, clearance, occupancy(s, g), [&](uint32_t cell) {
         // A wall closer than the clearance is so within a cell listing it (a cell of the span):
         // a cell whose walls' parts all lie beyond the box or the band has none of them.
         const CellBox& box = boxes[cell];
@@ -498,23 +581,24 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
     const double outer2 = outer * outer, inner2 = inner > 0.0 ? inner * inner : -1.0;
     const uint32_t round = nextSeen(s);
     const CellBox* boxes = s.wall_cell_box + g.first_cell;
-    for (int64_t j = j0; j <= j1; ++j)
-        for (int64_t i = i0; i <= i1; ++i) {
+    const uint32_t* bits = occupancy(s, g);
+    for (int64_t j = j0; j <= j1; ++j) {
+        const bool row_clear = forEachOccupied(bits, g, j, i0, i1, [&](uint32_t cell) {
             // As in wallsSegmentClear: a cell whose walls' parts all lie beyond the arc's box, or
             // outside the grown circle, or inside the shrunk one, has no wall that matters.
-            const CellBox& box = boxes[j * int64_t(g.nx) + i];
+            const CellBox& box = boxes[cell];
             if ((double(box.x1) < x0 - clearance) | (double(box.x0) > x1 + clearance) |
                 (double(box.y1) < y0 - clearance) | (double(box.y0) > y1 + clearance))
-                continue;
+                return true;
             const double nx = maxOf(maxOf(double(box.x0) - center.x, center.x - double(box.x1)), 0.0);
             const double ny = maxOf(maxOf(double(box.y0) - center.y, center.y - double(box.y1)), 0.0);
-            if (nx * nx + ny * ny >= outer2) continue;
+            if (nx * nx + ny * ny >= outer2) return true;
             const double fx =
                 maxOf(std::fabs(double(box.x0) - center.x), std::fabs(double(box.x1) - center.x));
             const double fy =
                 maxOf(std::fabs(double(box.y0) - center.y), std::fabs(double(box.y1) - center.y));
-            if (fx * fx + fy * fy <= inner2) continue;
-            const bool clear = forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
+            if (fx * fx + fy * fy <= inner2) return true;
+            return forEachSolidSeg(s, g, cell, [&](const WallSeg& w) {
                 if (boxOutside(w, x0 - clearance, y0 - clearance, x1 + clearance, y1 + clearance))
                     return true;
                 const P c = w.c, d = w.d;
@@ -525,8 +609,9 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
                 const double dist = arcSegmentDistance(center, radius, start, end, sweep, c, d);
                 return dist > 0.0 && dist >= clearance;
             });
-            if (!clear) return false;
-        }
+        });
+        if (!row_clear) return false;
+    }
     return true;
 }
 
@@ -548,13 +633,20 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
     const int64_t ci = cellOf(p.x, g.min_x, g.cell, g.nx), cj = cellOf(p.y, g.min_y, g.cell, g.ny);
     double best2 = kInf;
     P best_point{p.x, p.y};
-    auto visit = [&](int64_t i, int64_t j) {
-        forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
-            // A wall whose box is already farther than the best cannot beat it (strictly); the
-            // factor is far above the rounding of both squared distances.
-            const double dx = maxOf(maxOf(w.x0 - p.x, p.x - w.x1), 0.0);
-            const double dy = maxOf(maxOf(w.y0 - p.y, p.y - w.y1), 0.0);
-            if (dx * dx + dy * dy > best2 * (1.0 + 1e-9)) return true;
+    // A box already farther than the best holds no wall that can beat it (strictly); the factor
+    // is far above the rounding of both squared distances.
+    auto beyond = [&](float x0, float y0, float x1, float y1) {
+        const double dx = maxOf(maxOf(x0 - p.x, p.x - x1), 0.0);
+        const double dy = maxOf(maxOf(y0 - p.y, p.y - y1), 0.0);
+        return dx * dx + dy * dy > best2 * (1.0 + 1e-9);
+    };
+    const CellBox* cell_pieces = s.wall_cell_pieces + g.first_cell;
+    auto visit = [&](uint32_t cell) {
+        // The cell's pieces' box bounds each piece's: when it is beyond, every piece is.
+        const CellBox& box = cell_pieces[cell];
+        if (beyond(box.x0, box.y0, box.x1, box.y1)) return true;
+        return forEachSolidSeg(s, g, cell, [&](const WallSeg& w) {
+            if (beyond(w.x0, w.y0, w.x1, w.y1)) return true;
             const P c = w.c, d = w.d;
             double t;
             const double d2 = pointSegment2(p, c, d, &t);
@@ -562,14 +654,21 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
             return true;
         });
     };
+    const uint32_t* bits = occupancy(s, g);
+    const uint32_t words = rowWords(g);
+    auto occupied = [&](int64_t i, int64_t j) { return (bits[j * words + (i >> 5)] >> (i & 31)) & 1u; };
     const int64_t nx = g.nx, ny = g.ny, max_ring = nx > ny ? nx : ny;
     for (int64_t r = 0; r <= max_ring; ++r) {
         const int64_t i0 = ci - r > 0 ? ci - r : 0, i1 = ci + r < nx - 1 ? ci + r : nx - 1;
         const int64_t j0 = cj - r > 0 ? cj - r : 0, j1 = cj + r < ny - 1 ? cj + r : ny - 1;
+        // Ring r's cells row by row, each row by column (its occupied cells only).
         for (int64_t j = j0; j <= j1; ++j) {
-            const bool edge_row = j == cj - r || j == cj + r;
-            for (int64_t i = i0; i <= i1; ++i)
-                if (edge_row || i == ci - r || i == ci + r) visit(i, j);
+            if (j == cj - r || j == cj + r) {
+                forEachOccupied(bits, g, j, i0, i1, visit);
+                continue;
+            }
+            if (ci - r >= 0 && occupied(ci - r, j)) visit(uint32_t(j * nx + ci - r));
+            if (ci + r < nx && occupied(ci + r, j)) visit(uint32_t(j * nx + ci + r));
         }
         // Unvisited cells lie beyond the square of rings 0..r: at least this far from p.
         double bound = kInf;
@@ -591,10 +690,13 @@ bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t la
     bool found = false;
     // Every candidate below lies in the wall's bounding box: a box farther than `reach` from the
     // segment's in x or y offers none (the margin is far above the rounding of the distances).
-    const double pad = reach * (1.0 + 1e-9) +
-                       1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y));
-    const double lo_x = minOf(a.x, b.x) - pad, hi_x = maxOf(a.x, b.x) + pad;
-    const double lo_y = minOf(a.y, b.y) - pad, hi_y = maxOf(a.y, b.y) + pad;
+    // Once a candidate is found, the same holds for its distance: the bounds below shrink to it
+    // (a wall they reject now, they reject in any later cell too).
+    const double pad_margin =
+        1e-9 * (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y));
+    double pad = reach * (1.0 + 1e-9) + pad_margin;
+    double lo_x = minOf(a.x, b.x) - pad, hi_x = maxOf(a.x, b.x) + pad;
+    double lo_y = minOf(a.y, b.y) - pad, hi_y = maxOf(a.y, b.y) + pad;
     // Every candidate is a point of the wall: a wall with both ends clearly on the other side of
     // the line a-b, or farther than `reach` from it on this side, offers none. The margin covers
     // the rounding of the candidates computed between the ends.
@@ -603,12 +705,18 @@ bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t la
     const double side_margin =
         1e-9 * (std::fabs(ab.x) + std::fabs(ab.y)) *
         (1.0 + std::fabs(a.x) + std::fabs(a.y) + std::fabs(b.x) + std::fabs(b.y) + reach);
-    const double beyond = pad * ab_len + side_margin;
+    double beyond = pad * ab_len + side_margin;
+    auto shrink = [&]() {
+        pad = std::sqrt(best2) * (1.0 + 1e-9) + pad_margin;
+        lo_x = minOf(a.x, b.x) - pad, hi_x = maxOf(a.x, b.x) + pad;
+        lo_y = minOf(a.y, b.y) - pad, hi_y = maxOf(a.y, b.y) + pad;
+        beyond = pad * ab_len + side_margin;
+    };
     // A piece seen again in a later cell offers the same candidates, which never beat the best
     // (strictly): it is measured once, and the order of first sightings is unchanged.
     const uint32_t round = nextSeen(s);
     const CellBox* cell_pieces = s.wall_cell_pieces + g.first_cell;
-    forEachCellNear(g, a, b, reach, [&](uint32_t cell) {
+    forEachCellNear(g, a, b, reach, occupancy(s, g), [&](uint32_t cell) {
         // Every piece of the cell fails the tests below when its pieces' box does (the corners'
         // side values bound the ends', with a margin for the rounding): pass over it.
         const CellBox& box = cell_pieces[cell];
@@ -638,12 +746,14 @@ bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t la
             const P candidates[4] = {c, d, on_a, on_b};
             const double dist2[4] = {pointSegment2(c, a, b, nullptr), pointSegment2(d, a, b, nullptr), d_a,
                                      d_b};
+            const double before = best2;
             for (int k = 0; k < 4; ++k)
                 if (dist2[k] < best2 && cross(b - a, candidates[k] - a) * side > 0.0) {
                     best2 = dist2[k];
                     *nearest = candidates[k];
                     found = true;
                 }
+            if (best2 < before) shrink();
             return true;
         });
     });
@@ -674,12 +784,14 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
     rx0 -= margin, ry0 -= margin, rx1 += margin, ry1 += margin;
     const double bx0 = minOf(a.x, b.x) - clearance - margin, bx1 = maxOf(a.x, b.x) + clearance + margin;
     const double by0 = minOf(a.y, b.y) - clearance - margin, by1 = maxOf(a.y, b.y) + clearance + margin;
-    const double ux0 = minOf(bx0, rx0), uy0 = minOf(by0, ry0);
-    const double ux1 = maxOf(bx1, rx1), uy1 = maxOf(by1, ry1);
-    // The same expressions as consider(): a vertex failing this is never kept (best >= 0).
+    // consider() keeps a vertex only when this holds (the same expressions, without the
+    // triangles); `best` only grows, so a vertex failing it never counts later either.
     auto canIntrude = [&](P v) {
         const double along = dot(v - a, u);
-        return along >= 0.0 && along <= len && side * cross(u, v - a) < clearance;
+        if (!(along >= 0.0 && along <= len)) return false;
+        const double across = cross(u, v - a);
+        if (!(clearance - side * across > best)) return false;
+        return std::fabs(across) <= clearance || (v.x >= rx0 && v.x <= rx1 && v.y >= ry0 && v.y <= ry1);
     };
     auto consider = [&](P v) {
         const double along = dot(v - a, u);
@@ -714,7 +826,13 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
     // As in wallsNearestToSegment, a piece seen again cannot win (strictly): measured once.
     const uint32_t round = nextSeen(s);
     const CellBox* cell_pieces = s.wall_cell_pieces + g.first_cell;
+    const uint32_t* bits = occupancy(s, g);
+    // Every row's span lies in the columns of the band's and the region's box (grown by more than
+    // the rounding): a row with no occupied cell there needs no span.
+    const int64_t bi0 = cellOf(minOf(minOf(a.x, b.x) - clearance, rx0) - 2.0 * slack, g.min_x, g.cell, g.nx);
+    const int64_t bi1 = cellOf(maxOf(maxOf(a.x, b.x) + clearance, rx1) + 2.0 * slack, g.min_x, g.cell, g.nx);
     for (int64_t j = j0; j <= j1; ++j) {
+        if (!rowOccupied(bits, g, j, bi0, bi1)) continue;
         const double row_lo = g.min_y + double(j) * g.cell, row_hi = g.min_y + double(j + 1) * g.cell;
         double x_lo = kInf, x_hi = -kInf;
         for (const Piece& q : pieces) {
@@ -732,14 +850,17 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
         }
         if (!(x_lo <= x_hi)) continue;
         const int64_t i0 = cellOf(x_lo, g.min_x, g.cell, g.nx), i1 = cellOf(x_hi, g.min_x, g.cell, g.nx);
-        for (int64_t i = i0; i <= i1; ++i) {
-            // As in wallsNearestToSegment: a cell whose pieces' box lies outside the union box, or
-            // wholly before or after the segment, or wholly beyond the clearance on this side, has
-            // only pieces the tests below reject.
-            const CellBox& box = cell_pieces[j * int64_t(g.nx) + i];
-            if ((double(box.x1) < ux0) | (double(box.x0) > ux1) | (double(box.y1) < uy0) |
-                (double(box.y0) > uy1))
-                continue;
+        forEachOccupied(bits, g, j, i0, i1, [&](uint32_t cell) {
+            // As in wallsNearestToSegment: a cell whose pieces' box meets neither the band's box
+            // nor the region's, or lies wholly before or after the segment, or wholly beyond the
+            // clearance less the best intrusion on this side, has only pieces the tests below
+            // reject.
+            const CellBox& box = cell_pieces[cell];
+            if (((double(box.x1) < bx0) | (double(box.x0) > bx1) | (double(box.y1) < by0) |
+                 (double(box.y0) > by1)) &&
+                ((double(box.x1) < rx0) | (double(box.x0) > rx1) | (double(box.y1) < ry0) |
+                 (double(box.y0) > ry1)))
+                return true;
             double along_lo = kInf, along_hi = -kInf, across_lo = kInf;
             for (const P corner :
                  {P{box.x0, box.y0}, P{box.x0, box.y1}, P{box.x1, box.y0}, P{box.x1, box.y1}}) {
@@ -747,19 +868,21 @@ bool wallsMostIntruding(const fb::Roadmap&, const PathScratch& s, uint32_t layer
                 along_lo = minOf(along_lo, along), along_hi = maxOf(along_hi, along);
                 across_lo = minOf(across_lo, across);
             }
-            if (along_hi < -margin || along_lo > len + margin || across_lo > clearance + margin) continue;
-            forEachSolidSeg(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallSeg& w) {
-                if (boxOutside(w, ux0, uy0, ux1, uy1)) return true;
+            if (along_hi < -margin || along_lo > len + margin || across_lo > clearance - best + margin)
+                return true;
+            return forEachSolidSeg(s, g, cell, [&](const WallSeg& w) {
+                if (boxOutside(w, bx0, by0, bx1, by1) && boxOutside(w, rx0, ry0, rx1, ry1)) return true;
                 const P c = w.c, d = w.d;
                 const uint32_t id = w.id;
-                // consider() keeps neither end: its foot is off the segment or it does not intrude.
+                // consider() keeps neither end: its foot is off the segment, or it does not intrude
+                // more than the best, or it lies outside both the band and the region's box.
                 if (!canIntrude(c) && !canIntrude(d)) return true;
                 if (!firstSight(s, id, round)) return true;
                 consider(c);
                 consider(d);
                 return true;
             });
-        }
+        });
     }
     return found;
 }
@@ -768,7 +891,7 @@ double wallsRay(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P
     const WallGrid& g = gridOf(s, layer);
     const P q = p + dir * max_reach;
     double best = max_reach;
-    forEachCellNear(g, p, q, 0.0, [&](uint32_t cell) {
+    forEachCellNear(g, p, q, 0.0, occupancy(s, g), [&](uint32_t cell) {
         return forEachSolid(s, g, cell, [&](P c, P d) {
             const P e = d - c;
             const double den = cross(dir, e);

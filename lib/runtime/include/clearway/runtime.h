@@ -223,7 +223,7 @@ struct PathSegment {
 
 // Path from start to goal keeping clearance >= radius from the layer walls (every ring of the
 // footprint layer, portal pieces included): a straight line when one is clear (and enters no
-// avoided designer area that neither end lies in); else start ->
+// avoided designer area that neither end lies in; not for +infinity, below); else start ->
 // nearest usable roadmap point reachable by a clear straight line (or, failing that, a visible
 // point on a narrower edge whose way to one of its vertices is checked clear) -> A* over edges
 // with min_clearance >= radius, cost = polyline length times the edge's designer-area weight
@@ -239,11 +239,18 @@ struct PathSegment {
 // Shortening (seed 000 "Answering path queries", the Explicit Corridor Map's shortest path with
 // clearance): the route is then pulled taut inside its corridor, keeping clearance >=
 // max(radius, min(preferred_clearance, the corridor's own clearance there)), with arcs round the
-// corners. preferred_clearance <= radius gives the shortest path at that clearance; +infinity
-// keeps the medial-axis path (the most clearance the corridor has everywhere). Above the radius
-// (+infinity included) the straight start-goal line must keep min(preferred_clearance, the
-// clearance of both ends); at the radius alone it is still taken when the path along the roadmap
-// is more than 1.10 times as long, or there is none.
+// corners. preferred_clearance <= radius gives the shortest path at that clearance. Above the
+// radius the straight start-goal line must keep min(preferred_clearance, the clearance of both
+// ends); at the radius alone it is still taken when the path along the roadmap is more than 1.10
+// times as long, or there is none.
+//
+// +infinity is the medial-axis path, the most clearance the roadmap offers: each end retracts
+// onto the roadmap first (straight away from its nearest wall, where the clearance grows
+// fastest; else the snaps above), the route follows the edges, with the joins above. No straight
+// line stands in for it, however clear, except where the roadmap gives no route or the path would
+// turn back on itself with no room for an arc (then the line at the radius, if clear). As in
+// every mode, an end may snap onto part of a narrower edge (a spur into a corner), and the route
+// then leaves it only towards the vertex its clear stretch reaches.
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments);
