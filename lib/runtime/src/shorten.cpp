@@ -63,9 +63,16 @@ struct Run {
         if (e.round == s.seg_memo_round && e.layer == layer && e.ax == a.x && e.ay == a.y && e.bx == b.x &&
             e.by == b.y && e.clearance == clearance)
             return e.clear != 0;
-        const bool clear = wallsSegmentClear(rm, s, layer, a, b, clearance) && areasAllow(rm, s, layer, a, b);
+        const bool clear = test(a, b, clearance);
         e = SegMemo{a.x, a.y, b.x, b.y, clearance, layer, s.seg_memo_round, clear ? 1u : 0u};
         return clear;
+    }
+
+    // The same test without the memo, for segments asked once: the string pulling's galloping
+    // and bisections and the relaxation's steps (on dungeon 0.04 of their ~34 tests a query were
+    // asked again; hashing them all costs more than that saves).
+    bool test(P a, P b, double clearance) const {
+        return wallsSegmentClear(rm, s, layer, a, b, clearance) && areasAllow(rm, s, layer, a, b);
     }
 
     static uint32_t memoSlot(P a, P b, double clearance) {
@@ -345,7 +352,7 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             uint32_t lo = a + 1, hi = i1 + 1;
             for (uint32_t step = 2; a + step <= i1; step *= 2) {
                 const uint32_t j = a + step;
-                if (!run.clear(at(c[a]), at(c[j]), required(a, j))) {
+                if (!run.test(at(c[a]), at(c[j]), required(a, j))) {
                     hi = j;
                     break;
                 }
@@ -354,16 +361,16 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             if (hi == i1 + 1 && lo < i1 && run.clear(at(c[a]), at(c[i1]), required(a, i1))) lo = i1;
             while (hi <= i1 && hi - lo > 1) {
                 const uint32_t mid = lo + (hi - lo) / 2;
-                (run.clear(at(c[a]), at(c[mid]), required(a, mid)) ? lo : hi) = mid;
+                (run.test(at(c[a]), at(c[mid]), required(a, mid)) ? lo : hi) = mid;
             }
             double q = required(a, lo);
-            if (lo == a + 1 && !run.clear(at(c[a]), at(c[lo]), q)) {
+            if (lo == a + 1 && !run.test(at(c[a]), at(c[lo]), q)) {
                 // The route's own piece (clear at the radius by construction) dips below q: keep
                 // the most clearance it has, to within 1/256 of the gap.
                 double good = hard, bad = q;
                 for (int it = 0; it < 8; ++it) {
                     const double mid = 0.5 * (good + bad);
-                    (run.clear(at(c[a]), at(c[lo]), mid) ? good : bad) = mid;
+                    (run.test(at(c[a]), at(c[lo]), mid) ? good : bad) = mid;
                 }
                 q = good;
             }
@@ -398,10 +405,19 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 const P target = A + (B - A) * t;
                 c[k].relax_slack = norm(target - Pk) * std::ldexp(1.0, -kRelaxSteps);
                 double good = 0.0, bad = 1.0;
+                bool b_first = false; // ask first the piece that failed last (the same answer)
                 for (int step = 0; step < kRelaxSteps; ++step) {
                     const double mid = 0.5 * (good + bad);
                     const P p = Pk + (target - Pk) * mid;
-                    (run.clear(A, p, m[k - 1]) && run.clear(p, B, m[k]) ? good : bad) = mid;
+                    bool ok;
+                    if (b_first) {
+                        ok = run.test(p, B, m[k]);
+                        if (ok) ok = run.test(A, p, m[k - 1]), b_first = ok;
+                    } else {
+                        ok = run.test(A, p, m[k - 1]);
+                        if (ok) ok = run.test(p, B, m[k]), b_first = !ok;
+                    }
+                    (ok ? good : bad) = mid;
                 }
                 if (good > 0.0) {
                     const P p = Pk + (target - Pk) * good;
