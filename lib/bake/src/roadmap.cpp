@@ -318,15 +318,15 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
 // Number of a CGAL diagram element from its address, for elements added in iteration order
 // (0, 1, 2, ...). The diagram's containers allocate elements in blocks, so the addresses form a
 // few runs of consecutive slots: a binary search over the runs and a division find the number
-// (no table with one entry per element).
-class AddressIndex {
+// (no table with one entry per element). The element size is a constant, so the division is a
+// multiplication.
+template <size_t kSize> class AddressIndex {
   public:
-    explicit AddressIndex(size_t element_size) : size_(element_size) {}
     void add(const void* element) {
         const auto address = reinterpret_cast<uintptr_t>(element);
         if (!runs_.empty()) {
             Run& last = runs_.back();
-            if (address == last.start + last.count * size_) {
+            if (address == last.start + last.count * kSize) {
                 ++last.count, ++count_;
                 return;
             }
@@ -338,11 +338,16 @@ class AddressIndex {
         std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.start < b.start; });
     }
     uint32_t operator()(const void* element) const {
+        // The last run starting at or below the address (upper_bound - 1), halving without
+        // branches: the runs' order carries no pattern a branch predictor could learn.
         const auto address = reinterpret_cast<uintptr_t>(element);
-        const auto run = std::upper_bound(runs_.begin(), runs_.end(), address,
-                                          [](uintptr_t a, const Run& r) { return a < r.start; }) -
-                         1;
-        return run->first + uint32_t((address - run->start) / size_);
+        const Run* run = runs_.data();
+        for (size_t n = runs_.size(); n > 1;) {
+            const size_t half = n / 2;
+            run = run[half].start <= address ? run + half : run;
+            n -= half;
+        }
+        return run->first + uint32_t((address - run->start) / kSize);
     }
 
   private:
@@ -350,7 +355,6 @@ class AddressIndex {
         uintptr_t start;
         uint32_t first, count;
     };
-    size_t size_;
     uint32_t count_ = 0;
     std::vector<Run> runs_;
 };
@@ -556,7 +560,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         // No wall may be lost: every input segment must be a segment site of the diagram. Sites are
         // numbered in iteration order, which AddressIndex recovers from a handle.
         size_t segment_sites = 0;
-        AddressIndex site_index(sizeof(Sdg::Vertex));
+        AddressIndex<sizeof(Sdg::Vertex)> site_index;
         sites.reserve(sdg->number_of_vertices());
         for (auto v = sdg->finite_vertices_begin(); v != sdg->finite_vertices_end(); ++v) {
             segment_sites += v->site().is_segment();
@@ -575,7 +579,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         // deterministic through the canonical ordering buildRoadmap applies later.
         // Infinite faces are marked here, so an edge's far face is not read to test it.
         constexpr uint32_t kInfiniteFace = UINT32_MAX - 1;
-        AddressIndex face_index(sizeof(Sdg::Face));
+        AddressIndex<sizeof(Sdg::Face)> face_index;
         std::vector<uint32_t> face_vertex;
         face_vertex.reserve(sdg->number_of_faces() + sdg->number_of_vertices());
         for (auto f = sdg->all_faces_begin(); f != sdg->all_faces_end(); ++f) {
@@ -585,8 +589,8 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         face_index.finish();
         positions.reserve(face_vertex.size()); // at least the finite faces
         on_wall.reserve(face_vertex.size());
-        auto vertexOf = [&](Sdg::Face_handle f) {
-            uint32_t& number = face_vertex[face_index(&*f)];
+        auto vertexOf = [&](Sdg::Face_handle f, uint32_t face) {
+            uint32_t& number = face_vertex[face];
             if (number == UINT32_MAX) {
                 number = uint32_t(positions.size());
                 const SdgPoint c = sdg->primal(f);
@@ -608,11 +612,15 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             }
             return number;
         };
+        Sdg::Face_handle last_face;
+        uint32_t last_face_number = 0;
         for (auto e = sdg->finite_edges_begin(); e != sdg->finite_edges_end(); ++e) {
             const Sdg::Face_handle f1 = e->first;
             const int i = e->second;
             const Sdg::Face_handle f2 = f1->neighbor(i);
-            if (sdg->is_infinite(f1) || face_vertex[face_index(&*f2)] == kInfiniteFace) continue;
+            if (sdg->is_infinite(f1)) continue;
+            const uint32_t face2 = face_index(&*f2);
+            if (face_vertex[face2] == kInfiniteFace) continue;
             uint32_t ia = siteIndex(f1->vertex(sdg->ccw(i))), ib = siteIndex(f1->vertex(sdg->cw(i)));
             const SiteGeom &sa = sites[ia], &sb = sites[ib];
             // Which of two equidistant sites an edge records must not follow CGAL's (address-
@@ -626,7 +634,9 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
             };
             if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
             // Refined Voronoi vertices (created on first use; unused ones are dropped below).
-            const uint32_t v1 = vertexOf(f1), v2 = vertexOf(f2);
+            // Consecutive edges mostly share their first face: its number is looked up once.
+            if (f1 != last_face) last_face = f1, last_face_number = face_index(&*f1);
+            const uint32_t v1 = vertexOf(f1, last_face_number), v2 = vertexOf(f2, face2);
             records.push_back({v1, v2, ia, ib});
         }
     } // the diagram and its address tables are freed here

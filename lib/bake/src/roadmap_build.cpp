@@ -43,31 +43,53 @@ struct Arc {
     Vec2 centre;
     double radius, start, sweep;
     Vec2 e0, e1; // arcPoint at start and at start + sweep, computed once (setEnds)
+    Vec2 u0, u1; // their directions from the centre: (cos, sin) of those angles
 };
+
+// std::fmod(x, 2 pi) for every x, without the library call below 4 pi: fmod returns x itself
+// below 2 pi and x - 2 pi below 4 pi, which the subtraction gives exactly there (Sterbenz).
+double fmodTwoPi(double x) {
+    constexpr double kTwoPi = 2 * M_PI;
+    const double a = std::abs(x);
+    if (a < kTwoPi) return x;
+    if (a < 2 * kTwoPi) return std::copysign(a - kTwoPi, x);
+    return std::fmod(x, kTwoPi);
+}
 
 bool angleOnArc(const Arc& arc, double angle) {
     double rel = angle - arc.start;
     if (arc.sweep >= 0) {
-        rel = std::fmod(std::fmod(rel, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+        rel = fmodTwoPi(fmodTwoPi(rel) + 2 * M_PI);
         return rel <= arc.sweep;
     }
-    rel = std::fmod(std::fmod(-rel, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+    rel = fmodTwoPi(fmodTwoPi(-rel) + 2 * M_PI);
     return rel <= -arc.sweep;
 }
 
-Vec2 arcPoint(const Arc& arc, double angle) {
-    return {arc.centre.x + arc.radius * std::cos(angle), arc.centre.y + arc.radius * std::sin(angle)};
+// angleOnArc(arc, atan2(u.y, u.x)) for u = p - centre. On a minor arc the sides of u from the
+// end directions decide it without the atan2 when u is more than 1e-12 rad inside or outside
+// them; the answers of both ways carry errors near 1e-15 rad (atan2, the wrap, the end directions'
+// cos and sin), so where one decides, the other agrees. Nearer an end the atan2 decides.
+bool onArc(const Arc& arc, double ux, double uy) {
+    if (std::abs(arc.sweep) < M_PI - 1e-3) {
+        const double sense = arc.sweep >= 0 ? 1.0 : -1.0;
+        const double from_start = sense * (arc.u0.x * uy - arc.u0.y * ux);
+        const double to_end = sense * (ux * arc.u1.y - uy * arc.u1.x);
+        const double tolerance = 1e-12 * std::sqrt(ux * ux + uy * uy);
+        if (from_start > tolerance && to_end > tolerance) return true;
+        if (from_start < -tolerance || to_end < -tolerance) return false;
+    }
+    return angleOnArc(arc, std::atan2(uy, ux));
 }
 
-double pointArc(Vec2 p, const Arc& arc) {
-    const double angle = std::atan2(p.y - arc.centre.y, p.x - arc.centre.x);
-    if (angleOnArc(arc, angle)) return std::abs(dist(p, arc.centre) - arc.radius);
-    return std::min(dist(p, arc.e0), dist(p, arc.e1));
-}
-
+// The ends as arcPoint(start) and arcPoint(start + sweep), centre + radius (cos, sin), with
+// their directions kept.
 void setEnds(Arc& arc) {
-    arc.e0 = arcPoint(arc, arc.start);
-    arc.e1 = arcPoint(arc, arc.start + arc.sweep);
+    const double end = arc.start + arc.sweep;
+    arc.u0 = {std::cos(arc.start), std::sin(arc.start)};
+    arc.u1 = {std::cos(end), std::sin(end)};
+    arc.e0 = {arc.centre.x + arc.radius * arc.u0.x, arc.centre.y + arc.radius * arc.u0.y};
+    arc.e1 = {arc.centre.x + arc.radius * arc.u1.x, arc.centre.y + arc.radius * arc.u1.y};
 }
 
 // The minimum of dist(p[k], q[k]) over k. hypot runs only where the squared length is within
@@ -85,6 +107,11 @@ template <size_t N> double minDistance(const std::array<Vec2, N>& p, const std::
     for (size_t k = 0; k < N; ++k)
         if (!(squared[k] > limit)) best = std::min(best, dist(p[k], q[k]));
     return best;
+}
+
+double pointArc(Vec2 p, const Arc& arc) {
+    if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return std::abs(dist(p, arc.centre) - arc.radius);
+    return minDistance<2>({p, p}, {arc.e0, arc.e1}); // min(dist(p, e0), dist(p, e1))
 }
 
 // Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
@@ -106,7 +133,7 @@ double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, 
             if (t < 0 || t > 1) continue;
             may_cross = true;
             const Vec2 p{a.x + t * dx, a.y + t * dy};
-            if (angleOnArc(arc, std::atan2(p.y - arc.centre.y, p.x - arc.centre.x))) return 0;
+            if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return 0;
         }
     }
     if (!may_cross && skip_above < INFINITY) {
@@ -126,13 +153,25 @@ double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, 
     // skip_above, cannot lower the caller's minimum: its atan2 is skipped.
     const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
                                   std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
-    for (const Vec2 p : {a, b})
-        if (std::abs(dist(p, arc.centre) - arc.radius) - margin < std::min(best, skip_above))
+    // The bound is taken with sqrt, not hypot (a few ulps apart, far inside a second margin): it
+    // passes every term the hypot bound passes, and any further term it lets through is no lower
+    // than that bound's limit, so it cannot change what the caller keeps.
+    for (const Vec2 p : {a, b}) {
+        const double to_centre = std::sqrt((p.x - arc.centre.x) * (p.x - arc.centre.x) +
+                                           (p.y - arc.centre.y) * (p.y - arc.centre.y));
+        if (std::abs(to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
             best = std::min(best, pointArc(p, arc));
+    }
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    // hypot only where the sqrt estimate (within 1e-12 of it, relative) does not already fail
+    // the test: the same terms pass.
+    const double foot_squared =
+        (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
+    const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
+    if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= best) return best;
     const double to_foot = dist(foot, arc.centre);
     if (to_foot >= arc.radius && to_foot - arc.radius < best &&
-        angleOnArc(arc, std::atan2(foot.y - arc.centre.y, foot.x - arc.centre.x)))
+        onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y))
         best = to_foot - arc.radius;
     return best;
 }
@@ -140,8 +179,8 @@ double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, 
 // geometry::segmentSegmentDistance(a, b, c, d), except that a segment c-d that does not cross a-b
 // and whose box lies beyond skip_above of a-b's box returns INFINITY before the four hypot calls.
 double segmentWallDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d, double skip_above) {
-    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
-    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
+    // The box test first: segments whose boxes are apart cannot cross (nor pass the crossing
+    // test, whose rounding is far below the margin), so it needs no orientation test.
     if (skip_above < INFINITY) {
         const double gx =
             std::max({0.0, std::min(c.x, d.x) - std::max(a.x, b.x), std::min(a.x, b.x) - std::max(c.x, d.x)});
@@ -151,6 +190,8 @@ double segmentWallDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d, double skip_above) {
             skip_above + 1e-9 * (1 + std::abs(a.x) + std::abs(a.y) + std::abs(c.x) + std::abs(c.y));
         if (gx * gx + gy * gy > limit * limit) return INFINITY;
     }
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
     return minDistance<4>({a, b, c, d}, {closestOnSegment(a, c, d), closestOnSegment(b, c, d),
                                          closestOnSegment(c, a, b), closestOnSegment(d, a, b)});
 }
@@ -174,13 +215,23 @@ class Walls {
         nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
         ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
         margin_ = 1e-9 * (1 + std::abs(lo.x) + std::abs(lo.y) + double(nx_ + ny_) * cell_);
-        cells_.resize(size_t(nx_) * ny_);
-        for (uint32_t i = 0; i < walls_.size(); ++i) {
-            const WallSegment& w = walls_[i];
-            for (int j = cy(std::min(w.a.y, w.b.y)); j <= cy(std::max(w.a.y, w.b.y)); ++j)
-                for (int k = cx(std::min(w.a.x, w.b.x)); k <= cx(std::max(w.a.x, w.b.x)); ++k)
-                    cells_[size_t(j) * nx_ + k].push_back(i);
-        }
+        // One flat list, counted first (no vector per cell); each cell's walls ascend.
+        cell_start_.assign(size_t(nx_) * ny_ + 1, 0);
+        auto each_cell = [&](const WallSegment& w, auto&& f) {
+            const int j1 = cy(std::max(w.a.y, w.b.y)), i0 = cx(std::min(w.a.x, w.b.x)),
+                      i1 = cx(std::max(w.a.x, w.b.x));
+            for (int j = cy(std::min(w.a.y, w.b.y)); j <= j1; ++j)
+                for (int k = i0; k <= i1; ++k)
+                    f(size_t(j) * nx_ + k);
+        };
+        for (const WallSegment& w : walls_)
+            each_cell(w, [&](size_t c) { ++cell_start_[c + 1]; });
+        for (size_t c = 0; c + 1 < cell_start_.size(); ++c)
+            cell_start_[c + 1] += cell_start_[c];
+        cell_walls_.resize(cell_start_.back());
+        std::vector<uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
+        for (uint32_t i = 0; i < walls_.size(); ++i)
+            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = i; });
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
@@ -198,10 +249,11 @@ class Walls {
                                       cell_));
         for (int ring = 0; ring <= std::max(nx_, ny_) + off; ++ring) {
             if (best < (ring - 1 - off) * cell_ - reach) break;
-            for (int j = cj - ring; j <= cj + ring; ++j)
-                for (int i = ci - ring; i <= ci + ring; ++i) {
-                    if (std::max(std::abs(i - ci), std::abs(j - cj)) != ring) continue;
-                    if (i < 0 || j < 0 || i >= nx_ || j >= ny_) continue;
+            for (int j = std::max(cj - ring, 0); j <= std::min(cj + ring, ny_ - 1); ++j) {
+                // The ring's cells only: whole rows at its top and bottom, two cells between.
+                const int step = j == cj - ring || j == cj + ring ? 1 : 2 * ring;
+                for (int i = ci - ring; i <= ci + ring; i += step) {
+                    if (i < 0 || i >= nx_) continue;
                     // A cell further than best + reach from the centre holds no wall that could
                     // lower the minimum (the margin covers the cell bounds' rounding).
                     if (best < INFINITY) {
@@ -211,11 +263,14 @@ class Walls {
                         const double limit = best + reach + margin_;
                         if (gx * gx + gy * gy > limit * limit) continue;
                     }
-                    for (uint32_t w : cells_[size_t(j) * nx_ + i]) {
-                        best = std::min(best, distance(walls_[w], best));
+                    const size_t c = size_t(j) * nx_ + i;
+                    for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
+                        const uint32_t w = cell_walls_[k];
+                        best = std::min(best, distance(walls_[w], w, best));
                         if (best < stop_below) return best;
                     }
                 }
+            }
         }
         return best;
     }
@@ -223,7 +278,9 @@ class Walls {
     double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY) const {
         return nearest(
             {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
-            [&](const WallSegment& w, double best) { return segmentWallDistance(a, b, w.a, w.b, best); },
+            [&](const WallSegment& w, uint32_t, double best) {
+                return segmentWallDistance(a, b, w.a, w.b, best);
+            },
             stop_below);
     }
     // The arc lies within disk_reach of disk_centre; a value below stop_below only promises that.
@@ -231,13 +288,14 @@ class Walls {
                         double stop_below) const {
         return nearest(
             near, reach,
-            [&](const WallSegment& w, double best) {
+            [&](const WallSegment& w, uint32_t, double best) {
                 return arcSegment(arc, w.a, w.b, best, disk_centre, disk_reach);
             },
             stop_below);
     }
     double pointClearance(Vec2 p) const {
-        return nearest(p, 0, [&](const WallSegment& w, double) { return pointSegmentDistance(p, w.a, w.b); });
+        return nearest(
+            p, 0, [&](const WallSegment& w, uint32_t, double) { return pointSegmentDistance(p, w.a, w.b); });
     }
     // The walls within `extra` of p's nearest one, as (distance from p, wall), nearest first; the
     // smallest distance is returned (INFINITY without walls). Every other wall is further from p
@@ -245,10 +303,10 @@ class Walls {
     // margin.
     double around(Vec2 p, double extra, std::vector<std::pair<double, uint32_t>>* out) const {
         out->clear();
-        const double best = nearest(p, extra, [&](const WallSegment& w, double so_far) {
+        const double best = nearest(p, extra, [&](const WallSegment& w, uint32_t index, double so_far) {
             const Vec2 c = closestOnSegment(p, w.a, w.b);
             const double d = std::sqrt((p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y));
-            if (!(d > so_far + extra)) out->push_back({d, uint32_t(&w - walls_.data())});
+            if (!(d > so_far + extra)) out->push_back({d, index});
             return d;
         });
         out->erase(
@@ -267,7 +325,7 @@ class Walls {
     Vec2 min_;
     double cell_ = 1, margin_ = 0;
     int nx_ = 1, ny_ = 1;
-    std::vector<std::vector<uint32_t>> cells_;
+    std::vector<uint32_t> cell_start_, cell_walls_;
 };
 
 } // namespace
@@ -633,13 +691,16 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                     const double radius = length * tan_half;
                     const double to_centre = length / cos_half;
                     const Vec2 centre{pv.x + bis.x * to_centre, pv.y + bis.y * to_centre};
-                    Arc arc{centre, radius, std::atan2(p_in.y - centre.y, p_in.x - centre.x), 0, {}, {}};
+                    Arc arc{};
+                    arc.centre = centre;
+                    arc.radius = radius;
+                    arc.start = std::atan2(p_in.y - centre.y, p_in.x - centre.x);
                     const double end = std::atan2(p_out.y - centre.y, p_out.x - centre.x);
                     double sweep = end - arc.start;
                     if (ccw)
-                        sweep = std::fmod(std::fmod(sweep, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+                        sweep = fmodTwoPi(fmodTwoPi(sweep) + 2 * M_PI);
                     else
-                        sweep = -std::fmod(std::fmod(-sweep, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+                        sweep = -fmodTwoPi(fmodTwoPi(-sweep) + 2 * M_PI);
                     arc.sweep = sweep;
                     // A disk holding the arc for the walls' cheap bound: the circle through the
                     // ends of a minor arc, else the arc's own circle.
@@ -723,28 +784,11 @@ void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
 
 // Canonical order (coordinates, not construction order) so assets are byte-identical.
 void canonicalOrder(Roadmap& rm) {
-    // Degenerate sites can leave two vertices at one position; their neighbours' positions tell
-    // them apart without depending on CGAL's (memory-ordered) construction order. One flat list,
-    // each vertex's range sorted (compared like the vectors they replace).
-    std::vector<uint32_t> sig_start(rm.vertices.size() + 1, 0);
-    for (const RoadmapEdge& e : rm.edges)
-        ++sig_start[e.a + 1], ++sig_start[e.b + 1];
-    for (size_t v = 0; v < rm.vertices.size(); ++v)
-        sig_start[v + 1] += sig_start[v];
-    std::vector<std::pair<double, double>> signature(sig_start.back());
-    {
-        std::vector<uint32_t> fill(sig_start.begin(), sig_start.end() - 1);
-        for (const RoadmapEdge& e : rm.edges) {
-            const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
-            const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
-            signature[fill[e.a]++] = {from_a.x, from_a.y};
-            signature[fill[e.b]++] = {from_b.x, from_b.y};
-        }
-    }
-    for (size_t v = 0; v < rm.vertices.size(); ++v)
-        std::sort(signature.begin() + sig_start[v], signature.begin() + sig_start[v + 1]);
-    // The keys side by side with their vertex (no indirection per comparison); the vertex number
-    // breaks the remaining ties, which is what a stable sort of the numbers does.
+    // Vertices by (layer, x, y, z, clearance); degenerate sites can leave two vertices at one
+    // position, and their neighbours' positions (the signature) tell them apart without depending
+    // on CGAL's (memory-ordered) construction order; the vertex number breaks the remaining ties,
+    // which is what a stable sort of the numbers does. The keys sit side by side with their vertex
+    // (no indirection per comparison).
     struct VertexKey {
         uint32_t layer;
         double x, y, z, clearance;
@@ -755,43 +799,83 @@ void canonicalOrder(Roadmap& rm) {
         const RoadmapVertex& x = rm.vertices[v];
         keyed[v] = {x.layer, x.position.x, x.position.y, x.position.z, x.clearance, v};
     }
+    // std::tuple's order (only <, so -0 and 0 tie as before): -1, 0 (a tie) or 1.
+    auto position_order = [](const VertexKey& a, const VertexKey& b) {
+        if (a.layer != b.layer) return a.layer < b.layer ? -1 : 1;
+        if (a.x < b.x) return -1;
+        if (b.x < a.x) return 1;
+        if (a.y < b.y) return -1;
+        if (b.y < a.y) return 1;
+        if (a.z < b.z) return -1;
+        if (b.z < a.z) return 1;
+        if (a.clearance < b.clearance) return -1;
+        if (b.clearance < a.clearance) return 1;
+        return 0;
+    };
     std::sort(keyed.begin(), keyed.end(), [&](const VertexKey& a, const VertexKey& b) {
-        // std::tuple's order (only <, so -0 and 0 tie as before).
-        if (a.layer != b.layer) return a.layer < b.layer;
-        for (const auto [p, q] : {std::pair{a.x, b.x}, {a.y, b.y}, {a.z, b.z}, {a.clearance, b.clearance}}) {
-            if (p < q) return true;
-            if (q < p) return false;
-        }
-        const auto sa = signature.begin() + sig_start[a.v], sa_end = signature.begin() + sig_start[a.v + 1];
-        const auto sb = signature.begin() + sig_start[b.v], sb_end = signature.begin() + sig_start[b.v + 1];
-        if (std::lexicographical_compare(sa, sa_end, sb, sb_end)) return true;
-        if (std::lexicographical_compare(sb, sb_end, sa, sa_end)) return false;
-        return a.v < b.v;
+        const int order = position_order(a, b);
+        return order != 0 ? order < 0 : a.v < b.v;
     });
-    std::vector<std::pair<double, double>>().swap(signature);
-    std::vector<uint32_t> order(keyed.size());
-    for (size_t i = 0; i < keyed.size(); ++i)
-        order[i] = keyed[i].v;
-    std::vector<VertexKey>().swap(keyed);
-    std::vector<uint32_t> rank(order.size());
-    std::vector<RoadmapVertex> vertices;
-    vertices.reserve(order.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-        rank[order[i]] = i, vertices.push_back(rm.vertices[order[i]]);
-    rm.vertices = std::move(vertices);
-    for (RoadmapEdge& e : rm.edges) {
-        e.a = rank[e.a];
-        e.b = rank[e.b];
-        if (e.b < e.a) {
-            std::swap(e.a, e.b);
-            std::reverse(e.points.begin(), e.points.end());
-            std::swap(e.left_a, e.right_b);
-            std::swap(e.right_a, e.left_b);
+    // Runs of tied positions are then ordered by signature and number: the order a sort by the
+    // whole key gives. Signatures (each vertex's neighbour directions, sorted) are gathered only
+    // for the vertices in such runs, which are few.
+    std::vector<uint32_t> tied_slot(rm.vertices.size(), UINT32_MAX);
+    uint32_t tied = 0;
+    for (size_t i = 0; i + 1 < keyed.size(); ++i)
+        if (position_order(keyed[i], keyed[i + 1]) == 0) {
+            for (const size_t k : {i, i + 1})
+                if (tied_slot[keyed[k].v] == UINT32_MAX) tied_slot[keyed[k].v] = tied++;
+        }
+    if (tied > 0) {
+        std::vector<uint32_t> sig_start(tied + 1, 0);
+        for (const RoadmapEdge& e : rm.edges)
+            for (const uint32_t v : {e.a, e.b})
+                if (tied_slot[v] != UINT32_MAX) ++sig_start[tied_slot[v] + 1];
+        for (size_t t = 0; t < tied; ++t)
+            sig_start[t + 1] += sig_start[t];
+        std::vector<std::pair<double, double>> signature(sig_start.back());
+        std::vector<uint32_t> fill(sig_start.begin(), sig_start.end() - 1);
+        for (const RoadmapEdge& e : rm.edges) {
+            if (tied_slot[e.a] != UINT32_MAX) {
+                const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
+                signature[fill[tied_slot[e.a]]++] = {from_a.x, from_a.y};
+            }
+            if (tied_slot[e.b] != UINT32_MAX) {
+                const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
+                signature[fill[tied_slot[e.b]]++] = {from_b.x, from_b.y};
+            }
+        }
+        for (size_t t = 0; t < tied; ++t)
+            std::sort(signature.begin() + sig_start[t], signature.begin() + sig_start[t + 1]);
+        for (size_t i = 0; i < keyed.size();) {
+            size_t j = i + 1;
+            while (j < keyed.size() && position_order(keyed[i], keyed[j]) == 0)
+                ++j;
+            if (j - i > 1)
+                std::sort(keyed.begin() + ptrdiff_t(i), keyed.begin() + ptrdiff_t(j),
+                          [&](const VertexKey& a, const VertexKey& b) {
+                              const uint32_t ta = tied_slot[a.v], tb = tied_slot[b.v];
+                              const auto sa = signature.begin() + sig_start[ta],
+                                         sa_end = signature.begin() + sig_start[ta + 1];
+                              const auto sb = signature.begin() + sig_start[tb],
+                                         sb_end = signature.begin() + sig_start[tb + 1];
+                              if (std::lexicographical_compare(sa, sa_end, sb, sb_end)) return true;
+                              if (std::lexicographical_compare(sb, sb_end, sa, sa_end)) return false;
+                              return a.v < b.v;
+                          });
+            i = j;
         }
     }
-    // Sort of compact keys, then the edges permuted in place: the same order as a stable sort of
-    // the 152-byte edges themselves (the keys carry their edge number, which breaks ties), with
-    // far fewer bytes moved.
+    std::vector<uint32_t>().swap(tied_slot);
+    std::vector<uint32_t> rank(keyed.size());
+    std::vector<RoadmapVertex> vertices;
+    vertices.reserve(keyed.size());
+    for (uint32_t i = 0; i < keyed.size(); ++i)
+        rank[keyed[i].v] = i, vertices.push_back(rm.vertices[keyed[i].v]);
+    std::vector<VertexKey>().swap(keyed);
+    rm.vertices = std::move(vertices);
+    // Edges renumbered, turned to run from the lower vertex, and keyed, in one pass (each edge's
+    // points are read once).
     struct EdgeKey {
         uint32_t a, b;
         size_t points;
@@ -800,10 +884,21 @@ void canonicalOrder(Roadmap& rm) {
     };
     std::vector<EdgeKey> keys(rm.edges.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
-        const RoadmapEdge& x = rm.edges[i];
+        RoadmapEdge& e = rm.edges[i];
+        e.a = rank[e.a];
+        e.b = rank[e.b];
+        if (e.b < e.a) {
+            std::swap(e.a, e.b);
+            std::reverse(e.points.begin(), e.points.end());
+            std::swap(e.left_a, e.right_b);
+            std::swap(e.right_a, e.left_b);
+        }
         keys[i] = {
-            x.a, x.b, x.points.size(), x.points[x.points.size() / 2].x, x.points[x.points.size() / 2].y, i};
+            e.a, e.b, e.points.size(), e.points[e.points.size() / 2].x, e.points[e.points.size() / 2].y, i};
     }
+    // Sort of compact keys, then the edges permuted in place: the same order as a stable sort of
+    // the 152-byte edges themselves (the keys carry their edge number, which breaks ties), with
+    // far fewer bytes moved.
     std::sort(keys.begin(), keys.end(), [](const EdgeKey& p, const EdgeKey& q) {
         if (p.a != q.a) return p.a < q.a;
         if (p.b != q.b) return p.b < q.b;
