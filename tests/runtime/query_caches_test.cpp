@@ -85,6 +85,15 @@ RoadmapView loadSeed(const std::string& level, std::vector<uint8_t>* bytes) {
     return view;
 }
 
+// A random point inside the free disc of a random roadmap vertex (within half its clearance).
+PathEndpoint endpointNearVertex(const RoadmapView& view, uint32_t vertex_count, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    RoadmapVertexInfo v;
+    roadmapVertex(view, uint32_t(rng() % vertex_count), &v);
+    const double r = 0.5 * v.clearance * unit(rng), angle = 6.283185307179586 * unit(rng);
+    return PathEndpoint{v.position.x + r * std::cos(angle), v.position.y + r * std::sin(angle), v.layer};
+}
+
 } // namespace
 
 TEST_SUITE("runtime/query caches") {
@@ -100,14 +109,7 @@ TEST_SUITE("runtime/query caches") {
             // Endpoints near roadmap vertices (inside the free disc the vertex clearance gives),
             // in the three modes, at three radii.
             std::mt19937_64 rng(20261122);
-            std::uniform_real_distribution<double> unit(0.0, 1.0);
-            auto endpoint = [&]() {
-                RoadmapVertexInfo v;
-                roadmapVertex(view, uint32_t(rng() % info.vertex_count), &v);
-                const double r = 0.5 * v.clearance * unit(rng), angle = 6.283185307179586 * unit(rng);
-                return PathEndpoint{v.position.x + r * std::cos(angle), v.position.y + r * std::sin(angle),
-                                    v.layer};
-            };
+            auto endpoint = [&]() { return endpointNearVertex(view, info.vertex_count, rng); };
             std::vector<Query> queries;
             for (int i = 0; i < 120; ++i) {
                 const double radius = i % 3 == 0 ? 0.2 : (i % 3 == 1 ? 0.3 : 0.45);
@@ -186,14 +188,7 @@ TEST_SUITE("runtime/query caches") {
             for (uint32_t v = 0; v < without.scratch->vertex_count; ++v)
                 without.scratch->vertex_component[v] = 0;
             std::mt19937_64 rng(404);
-            std::uniform_real_distribution<double> unit(0.0, 1.0);
-            auto endpoint = [&]() {
-                RoadmapVertexInfo v;
-                roadmapVertex(view, uint32_t(rng() % info.vertex_count), &v);
-                const double r = 0.5 * v.clearance * unit(rng), angle = 6.283185307179586 * unit(rng);
-                return PathEndpoint{v.position.x + r * std::cos(angle), v.position.y + r * std::sin(angle),
-                                    v.layer};
-            };
+            auto endpoint = [&]() { return endpointNearVertex(view, info.vertex_count, rng); };
             int differ = 0, ties = 0, routes = 0;
             for (int i = 0; i < 150; ++i) {
                 const double radius = i % 2 ? 0.2 : 0.4;
