@@ -107,6 +107,13 @@ flatbuffers::Offset<fb::Footprint> writeFootprintTable(flatbuffers::FlatBufferBu
     return root;
 }
 
+size_t footprintTableSize(const Footprint& footprint) {
+    flatbuffers::FlatBufferBuilder builder(1 << 16);
+    builder.ForceDefaults(true);
+    writeFootprintTable(builder, footprint);
+    return builder.GetSize();
+}
+
 std::vector<uint8_t> serializeFootprint(const Footprint& footprint) {
     flatbuffers::FlatBufferBuilder builder(1 << 16);
     // Explicit values for every field: a reader never depends on schema defaults changing.

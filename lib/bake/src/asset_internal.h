@@ -8,6 +8,8 @@ namespace clearway::bake {
 
 flatbuffers::Offset<clearway::schema::Footprint> writeFootprintTable(flatbuffers::FlatBufferBuilder& builder,
                                                                      const Footprint& footprint);
+// Bytes writeFootprintTable() adds to an empty builder (with ForceDefaults): sizes asset buffers.
+size_t footprintTableSize(const Footprint& footprint);
 // The reverse, for a table the runtime's loader has verified (roadmap assets embed one).
 void readFootprintTable(const clearway::schema::Footprint* root, Footprint* out);
 

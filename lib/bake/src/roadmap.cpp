@@ -9,6 +9,7 @@
 #include <clearway/bake.h>
 
 #include "geometry2d.h"
+#include "roadmap_internal.h"
 #include "segment_voronoi.h"
 
 #include <CGAL/Cartesian.h>
@@ -189,6 +190,7 @@ std::vector<std::pair<GridKey, GridKey>> prepareWalls(const std::vector<WallSegm
         for (Vec2 p : {w.a, w.b})
             on_grid = on_grid && std::nearbyint(p.x / q) * q == p.x && std::nearbyint(p.y / q) * q == p.y;
     if (on_grid) {
+        out.reserve(walls.size());
         for (const WallSegment& w : walls)
             out.push_back({{std::llround(w.a.x / q), std::llround(w.a.y / q)},
                            {std::llround(w.b.x / q), std::llround(w.b.y / q)}});
@@ -504,12 +506,15 @@ double distanceToWalls(const std::vector<WallSegment>& walls, Vec2 p) {
     return best;
 }
 
-Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<PolygonWithHoles>& free_space,
-                 double grid_spacing, const RoadmapOptions& options, uint32_t layer,
-                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites) {
+namespace {
+
+// medialAxis() of walls already on the grid (prepareWalls).
+Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
+                            const std::vector<PolygonWithHoles>& free_space, double grid_spacing,
+                            const RoadmapOptions& options, uint32_t layer,
+                            std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges,
+                            size_t* wall_sites) {
     const double q = grid_spacing;
-    bool walls_unchanged = false;
-    std::vector<std::pair<GridKey, GridKey>> segs = prepareWalls(walls, q, &walls_unchanged);
     if (segs.empty()) return {};
 
     // The diagram is the largest structure of the bake: while it is alive only compact records
@@ -521,7 +526,7 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     struct EdgeRecord {
         uint32_t v1, v2, sa, sb; // local vertex numbers; sites in the order the edge records them
     };
-    std::vector<EdgeRecord> records;
+    std::vector<EdgeRecord> records; // reserved below: doubling would hold two lists at the peak
     // Only edges inside free space are kept. Voronoi edges never cross a wall, so one interior
     // point decides: the middle chord point RoadmapEdge::points will hold (see build below).
     // The edge's test point (that middle chord point), for finite ends.
@@ -574,6 +579,9 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
         if (wall_sites) *wall_sites = segment_sites;
         site_index.finish();
         auto siteIndex = [&](Sdg::Vertex_handle v) { return site_index(&*v); };
+        // At most one record per edge of the triangulation (3 per vertex, the infinite one too):
+        // the pages it does not fill are never touched.
+        records.reserve(3 * (sdg->number_of_vertices() + 1));
         // Voronoi vertices: one per finite face, numbered in order of first use. That order
         // follows CGAL's face storage, which can vary within one process; the asset is
         // deterministic through the canonical ordering buildRoadmap applies later.
@@ -842,6 +850,28 @@ Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<Polygo
     for (RoadmapEdge& e : kept_edges)
         e.a = compact[e.a], e.b = compact[e.b];
     return {};
+}
+
+} // namespace
+
+Error medialAxis(const std::vector<WallSegment>& walls, const std::vector<PolygonWithHoles>& free_space,
+                 double grid_spacing, const RoadmapOptions& options, uint32_t layer,
+                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, size_t* wall_sites) {
+    bool walls_unchanged = false;
+    std::vector<GridSegment> segs = prepareWalls(walls, grid_spacing, &walls_unchanged);
+    return medialAxisOfGridWalls(std::move(segs), walls_unchanged, free_space, grid_spacing, options, layer,
+                                 vertices, edges, wall_sites);
+}
+
+Error medialAxisTakingWalls(std::vector<WallSegment> walls, const std::vector<PolygonWithHoles>& free_space,
+                            double grid_spacing, const RoadmapOptions& options, uint32_t layer,
+                            std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges,
+                            size_t* wall_sites) {
+    bool walls_unchanged = false;
+    std::vector<GridSegment> segs = prepareWalls(walls, grid_spacing, &walls_unchanged);
+    std::vector<WallSegment>().swap(walls); // on the grid now: not beside the diagram at its peak
+    return medialAxisOfGridWalls(std::move(segs), walls_unchanged, free_space, grid_spacing, options, layer,
+                                 vertices, edges, wall_sites);
 }
 
 } // namespace clearway::bake

@@ -569,6 +569,7 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
         used[e.a] = used[e.b] = true;
     std::vector<uint32_t> remap(rm.vertices.size(), UINT32_MAX);
     std::vector<RoadmapVertex> kept;
+    kept.reserve(size_t(std::count(used.begin(), used.end(), true))); // the list the asset is written from
     for (uint32_t v = 0; v < rm.vertices.size(); ++v)
         if (used[v]) remap[v] = uint32_t(kept.size()), kept.push_back(rm.vertices[v]);
     rm.vertices = std::move(kept);
@@ -725,8 +726,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
     });
 }
 
-void joinLayers(Roadmap& rm, const std::vector<Walls>& walls) {
-    const Footprint& fp = rm.footprint;
+void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& walls) {
     const uint32_t medial_count = uint32_t(rm.vertices.size());
     for (const Connection& c : fp.connections) {
         const Vec2 m{(c.p0.x + c.p1.x) / 2, (c.p0.y + c.p1.y) / 2};
@@ -867,13 +867,25 @@ void canonicalOrder(Roadmap& rm) {
         }
     }
     std::vector<uint32_t>().swap(tied_slot);
-    std::vector<uint32_t> rank(keyed.size());
-    std::vector<RoadmapVertex> vertices;
-    vertices.reserve(keyed.size());
+    std::vector<uint32_t> rank(keyed.size()), vertex_order(keyed.size());
     for (uint32_t i = 0; i < keyed.size(); ++i)
-        rank[keyed[i].v] = i, vertices.push_back(rm.vertices[keyed[i].v]);
+        rank[keyed[i].v] = i, vertex_order[i] = keyed[i].v;
     std::vector<VertexKey>().swap(keyed);
-    rm.vertices = std::move(vertices);
+    // Permuted in place (no second vertex list beside the keys): position i takes vertex_order[i].
+    for (size_t i = 0; i < vertex_order.size(); ++i) {
+        if (vertex_order[i] == i || vertex_order[i] == UINT32_MAX) continue;
+        const RoadmapVertex held = rm.vertices[i];
+        size_t j = i;
+        while (vertex_order[j] != i) {
+            const size_t from = vertex_order[j];
+            rm.vertices[j] = rm.vertices[from];
+            vertex_order[j] = UINT32_MAX;
+            j = from;
+        }
+        rm.vertices[j] = held;
+        vertex_order[j] = UINT32_MAX;
+    }
+    std::vector<uint32_t>().swap(vertex_order);
     // Edges renumbered, turned to run from the lower vertex, and keyed, in one pass (each edge's
     // points are read once).
     struct EdgeKey {
@@ -938,8 +950,7 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
     if (!(options.epsilon > 0) || options.epsilon > 1)
         return {ErrorCode::InvalidOption, "--epsilon must be in (0, 1] metres"};
     try {
-        Roadmap rm;
-        rm.footprint = footprint;
+        Roadmap rm; // its footprint is copied last, into the holes the stages leave
         rm.options = options;
         RoadmapStats local;
         const auto voronoi_start = Clock::now();
@@ -958,9 +969,9 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
         parallel::forEach(layer_count, options.threads, [&](size_t l) {
             LayerAxis& axis = axes[l];
             try {
-                axis.error = medialAxis(layerWalls(footprint.layers[l]), footprint.layers[l].polygons,
-                                        footprint.grid_spacing, options, uint32_t(l), &axis.vertices,
-                                        &axis.edges, &axis.sites);
+                axis.error = medialAxisTakingWalls(
+                    layerWalls(footprint.layers[l]), footprint.layers[l].polygons, footprint.grid_spacing,
+                    options, uint32_t(l), &axis.vertices, &axis.edges, &axis.sites);
                 if (!axis.error) axis.solid_walls = solidLayerWalls(footprint, uint32_t(l));
             } catch (const std::exception& e) {
                 // The first failing layer is reported, whichever thread failed first.
@@ -1001,15 +1012,20 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
         };
         // Canonical order before anything that visits vertices in order (chain merging).
         canonicalOrder(rm);
+#ifdef __GLIBC__
+        // The ordering's keys are freed: return their pages before merging allocates its own.
+        malloc_trim(0);
+#endif
         if (options.merge_chains) mergeChains(rm, walls);
 #ifdef __GLIBC__
         // The copy below needs room for a second edge list: hand the free pages the stages left
         // in the heap back first, so the copy does not stack on top of them.
         malloc_trim(0);
 #endif
-        rm.edges.shrink_to_fit(); // merging leaves the medial axis's capacity behind
+        rm.edges.shrink_to_fit();    // merging leaves the medial axis's capacity behind
+        rm.vertices.shrink_to_fit(); // likewise without merging (ordering permutes in place)
         lap("merge");
-        joinLayers(rm, walls);
+        joinLayers(rm, footprint, walls);
         lap("join");
         // Heights: a pure function of each vertex, one slot each.
         std::vector<SurfaceIndex> surfaces;
@@ -1038,6 +1054,30 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
         log.log(LogLevel::Debug, footprint.source_name + ": roadmap " + std::to_string(local.vertices) +
                                      " vertices, " + std::to_string(local.edges) + " edges, " +
                                      std::to_string(local.walls) + " walls");
+#ifdef __GLIBC__
+        {
+            // The edges' point lists were allocated by the medial axis among blocks the stages
+            // have freed since (merging freed many of the lists too): they pin pages that are
+            // mostly holes. Freed together and taken again in order, they fill the heap densely.
+            std::vector<uint32_t> sizes(rm.edges.size());
+            size_t count = 0;
+            for (size_t e = 0; e < rm.edges.size(); ++e)
+                sizes[e] = uint32_t(rm.edges[e].points.size()), count += sizes[e];
+            std::vector<Vec2> all;
+            all.reserve(count);
+            for (RoadmapEdge& e : rm.edges) {
+                all.insert(all.end(), e.points.begin(), e.points.end());
+                std::vector<Vec2>().swap(e.points);
+            }
+            malloc_trim(0);
+            const Vec2* next = all.data();
+            for (size_t e = 0; e < rm.edges.size(); ++e) {
+                rm.edges[e].points.assign(next, next + sizes[e]);
+                next += sizes[e];
+            }
+        }
+#endif
+        rm.footprint = footprint;
         *out = std::move(rm);
         if (stats) *stats = local;
 #ifdef __GLIBC__
@@ -1110,26 +1150,11 @@ class VectorAllocator : public flatbuffers::Allocator {
 } // namespace
 
 std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
-    // Sized for the whole asset up front: growing by halves would hold two copies at once.
-    size_t point_count = 0, estimate = 1 << 16;
+    size_t point_count = 0;
     for (const RoadmapEdge& e : rm.edges)
         point_count += e.points.size();
-    for (const FootprintLayer& layer : rm.footprint.layers) {
-        for (const PolygonWithHoles& p : layer.polygons) {
-            estimate += 8 * (p.outer.size() + 1);
-            for (const Ring& h : p.holes)
-                estimate += 8 * (h.size() + 1);
-        }
-        estimate += 12 * layer.surface_vertices.size() + 20 * layer.surface_triangles.size();
-    }
-    estimate += 64 * rm.footprint.connections.size() + sizeof(fb::RoadmapVertex) * rm.vertices.size() +
-                sizeof(fb::RoadmapEdge) * rm.edges.size() + sizeof(fb::Vec2) * point_count +
-                sizeof(fb::Blend) * rm.blends.size() + 12 * rm.edges.size() + 8 * rm.edge_weights.size();
-    VectorAllocator allocator;
-    flatbuffers::FlatBufferBuilder builder(estimate + estimate / 16, &allocator);
-    builder.ForceDefaults(true);
-    const auto footprint = writeFootprintTable(builder, rm.footprint);
-    // Edge grid: about four edges per cell.
+    // Edge grid: about four edges per cell. Its lists are counted out before the asset's block is
+    // taken (no (cell, edge) pairs), so no working list is left freed beside the asset.
     Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
     for (const Vec2& p : rm.edges.empty() ? std::vector<Vec2>{{0, 0}} : std::vector<Vec2>{})
         lo = hi = p;
@@ -1140,17 +1165,14 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
         std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1.0) / std::max<double>(1, rm.edges.size() / 4.0)),
         0.5);
     const uint32_t nx = uint32_t((hi.x - lo.x) / cell) + 1, ny = uint32_t((hi.y - lo.y) / cell) + 1;
-    // Each edge's cells (ascending, once each), then the edges counted into cells in edge order:
-    // one flat list, freed once in the builder (it would stay beside the whole asset otherwise).
-    flatbuffers::Offset<fb::EdgeGrid> grid;
+    // Each edge's cells (ascending, once each), then the edges counted into cells in edge order.
+    std::vector<uint32_t> cell_start(size_t(nx) * ny + 1, 0), cell_edges;
     {
-        std::vector<std::pair<uint32_t, uint32_t>> entries; // (cell, edge)
         std::vector<uint32_t> mine;
-        for (uint32_t e = 0; e < rm.edges.size(); ++e) {
+        auto cellsOf = [&](const RoadmapEdge& edge) {
             mine.clear();
-            for (size_t k = 0; k + 1 < std::max<size_t>(rm.edges[e].points.size(), 2); ++k) {
-                const Vec2 a = rm.edges[e].points[k],
-                           b = rm.edges[e].points[std::min(k + 1, rm.edges[e].points.size() - 1)];
+            for (size_t k = 0; k + 1 < std::max<size_t>(edge.points.size(), 2); ++k) {
+                const Vec2 a = edge.points[k], b = edge.points[std::min(k + 1, edge.points.size() - 1)];
                 const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
                                i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
                 const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
@@ -1161,22 +1183,51 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
             }
             std::sort(mine.begin(), mine.end());
             mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+        };
+        for (const RoadmapEdge& e : rm.edges) {
+            cellsOf(e);
             for (uint32_t c : mine)
-                entries.push_back({c, e});
+                ++cell_start[c + 1];
         }
-        std::vector<uint32_t> cell_start(size_t(nx) * ny + 1, 0), cell_edges(entries.size());
-        for (const auto& [c, e] : entries)
-            ++cell_start[c + 1];
         for (size_t c = 0; c + 1 < cell_start.size(); ++c)
             cell_start[c + 1] += cell_start[c];
+        cell_edges.resize(cell_start.back());
         std::vector<uint32_t> fill(cell_start.begin(), cell_start.end() - 1);
-        for (const auto& [c, e] : entries) // edge order: each cell's edges ascend, as before
-            cell_edges[fill[c]++] = e;
-        std::vector<std::pair<uint32_t, uint32_t>>().swap(entries);
-        std::vector<uint32_t>().swap(fill);
-        grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
-                                  builder.CreateVector(cell_start), builder.CreateVector(cell_edges));
+        for (uint32_t e = 0; e < rm.edges.size(); ++e) { // edge order: each cell's edges ascend
+            cellsOf(rm.edges[e]);
+            for (uint32_t c : mine)
+                cell_edges[fill[c]++] = e;
+        }
     }
+    // The block holds the whole asset and little more: the finished buffer sits at the block's
+    // end and is moved to its front, so every byte of slack would be memory beside the roadmap.
+    // The footprint table's size comes from writing it once on its own (it is written first, so
+    // it takes the same bytes here); the rest is counted, with room for tables and padding.
+    size_t bound = footprintTableSize(rm.footprint) + 2048 + 2 * std::strlen(bakerVersion());
+    auto vector_bytes = [&](size_t n, size_t size) { bound += 16 + n * size; }; // length, padding
+    vector_bytes(rm.vertices.size(), sizeof(fb::RoadmapVertex));
+    vector_bytes(rm.edges.size(), sizeof(fb::RoadmapEdge));
+    vector_bytes(point_count, sizeof(fb::Vec2));
+    vector_bytes(rm.blends.size(), sizeof(fb::Blend));
+    vector_bytes(cell_start.size(), sizeof(uint32_t));
+    vector_bytes(cell_edges.size(), sizeof(uint32_t));
+    vector_bytes(rm.edge_weights.size(), sizeof(float));
+    vector_bytes(rm.areas.size(), sizeof(fb::WeightedArea));
+    for (const RoadmapArea& a : rm.areas)
+        vector_bytes(a.polygon.size(), sizeof(fb::Vec2));
+    vector_bytes(rm.tile.border_vertices.size(), sizeof(uint32_t));
+#ifdef __GLIBC__
+    // The size pass and the grid's working lists are freed: return their pages before the block.
+    malloc_trim(0);
+#endif
+    VectorAllocator allocator;
+    flatbuffers::FlatBufferBuilder builder(bound, &allocator);
+    builder.ForceDefaults(true);
+    const auto footprint = writeFootprintTable(builder, rm.footprint);
+    const auto grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
+                                         builder.CreateVector(cell_start), builder.CreateVector(cell_edges));
+    std::vector<uint32_t>().swap(cell_start);
+    std::vector<uint32_t>().swap(cell_edges);
     const auto options = fb::CreateRoadmapOptions(builder, rm.options.min_clearance, rm.options.epsilon,
                                                   rm.options.merge_chains);
     // Designer areas (edits.cpp): absent without any, so assets without edits keep their bytes.

@@ -11,6 +11,13 @@ namespace clearway::bake {
 // welding the tiles. Existing blends are replaced.
 void finishRoadmapGraph(Roadmap& rm);
 
+// medialAxis() for a caller done with the walls: they are freed once on the grid, before the
+// Voronoi diagram (the bake's largest structure) is built.
+Error medialAxisTakingWalls(std::vector<WallSegment> walls, const std::vector<PolygonWithHoles>& free_space,
+                            double grid_spacing, const RoadmapOptions& options, uint32_t layer,
+                            std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges,
+                            size_t* wall_sites);
+
 // The roadmap asset (and its SVG preview when svg_path is set) written atomically; *bytes = asset size.
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           size_t* bytes);
