@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace clearway;
@@ -694,6 +695,18 @@ void checkJoinedSmoothClear(const Walk& w, double radius) {
     CHECK(w.min_clearance >= radius);
 }
 
+// A spec built into an asset and loaded (the view points into `bytes`, so the fixture stays put).
+struct LoadedSpec {
+    RoadmapSpec spec;
+    std::vector<uint8_t> bytes;
+    RoadmapView view;
+    explicit LoadedSpec(RoadmapSpec s) : spec(std::move(s)), bytes(build(spec)) {
+        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+    }
+    LoadedSpec(const LoadedSpec&) = delete;
+    LoadedSpec& operator=(const LoadedSpec&) = delete;
+};
+
 } // namespace
 
 TEST_SUITE("runtime/medial path") {
@@ -702,10 +715,9 @@ TEST_SUITE("runtime/medial path") {
         // is usable as a whole. From (1.5, 3) to (8.5, 3): the line keeps 1.5 at its ends and has
         // a mean clearance of (2 * 1.5 * 2.25 + 4 * 3) / 7 = 2.679; the medial path retracts onto
         // the diagonals at (3, 3) and (7, 3) and turns at the centre (clearance 5).
-        const RoadmapSpec spec = convexRoom(10, 10);
-        const auto bytes = build(spec);
-        RoadmapView view;
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        const LoadedSpec room(convexRoom(10, 10));
+        const RoadmapSpec& spec = room.spec;
+        const RoadmapView& view = room.view;
         std::vector<PathSegment> path;
         const double radius = 0.5;
         for (double preferred : {radius, 2 * radius, 1e9}) {
@@ -750,10 +762,9 @@ TEST_SUITE("runtime/medial path") {
         // to 0. From (1, 1.5) the retraction (away from the wall x = 0) meets the spur at
         // (1.5, 1.5); the spur is clear at the radius only towards the centre line, so the path
         // leaves that way.
-        const RoadmapSpec spec = convexRoom(20, 10);
-        const auto bytes = build(spec);
-        RoadmapView view;
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
+        const LoadedSpec room(convexRoom(20, 10));
+        const RoadmapSpec& spec = room.spec;
+        const RoadmapView& view = room.view;
         std::vector<PathSegment> path;
         const double radius = 0.5;
         REQUIRE(plan(view, {1, 1.5, 0}, {19, 8.5, 0}, radius, &path) == Status::Ok);
