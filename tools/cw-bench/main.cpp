@@ -578,6 +578,18 @@ int runChild(const ChildArgs& args) {
         s.import = cpuSeconds() - i0;
         if (bake::Error e = roadmapStages(fp, request.roadmap_options, &s)) return failed(e);
         stages(s);
+        // CGAL's bare segment Voronoi build of every layer's walls, as for the box levels: the
+        // floor of the voronoi stage, which no bake that builds this diagram can go below.
+        double sdg = 0;
+        size_t sdg_walls = 0;
+        for (const bake::FootprintLayer& layer : fp.layers) {
+            const std::vector<bake::WallSegment> segments = bake::layerWalls(layer);
+            size_t sites = 0;
+            sdg += bake::bareSegmentDelaunaySeconds(segments, fp.grid_spacing, &sites);
+            sdg_walls += sites;
+        }
+        add("sdg", sdg);
+        add("sdg_walls", double(sdg_walls));
     } else if (args.kind == "recast") {
         RecastSettings settings;
         settings.cell_size = static_cast<float>(args.cell_size);
@@ -799,7 +811,7 @@ int runBake(const BenchArgs& args) {
     struct MeshRow {
         std::string name;
         Measurement cw, rc;
-        double ratio = NAN;
+        double ratio = NAN, sdg_ratio = NAN;
     };
     std::vector<MeshRow> mesh_rows;
     for (const std::string& mesh : args.meshes) {
@@ -812,6 +824,7 @@ int runBake(const BenchArgs& args) {
         row.rc = measure({"child", "recast", mesh, "--cell-size", cell_size}, args.runs);
         note(row.rc, mesh + ": Recast bake");
         row.ratio = row.cw.cpu / row.rc.cpu;
+        row.sdg_ratio = row.cw.at("sdg") / row.rc.cpu;
         mesh_rows.push_back(std::move(row));
     }
 
@@ -819,8 +832,19 @@ int runBake(const BenchArgs& args) {
         size_t walls = 0;
         Measurement cw, sdg;
         double ratio = NAN, kib_per_wall = NAN, net_kib_per_wall = NAN, sdg_net_kib_per_wall = NAN;
+        double marginal_kib_per_wall = NAN, sdg_marginal_kib_per_wall = NAN;
     };
     std::vector<BoxRow> box_rows;
+    // The same work on the smallest level (one square room, 4 walls): the code, library and
+    // allocator pages any bake touches, which do not grow with the level. Memory above it is what
+    // each further wall costs.
+    Measurement floor_bake, floor_sdg;
+    if (!args.boxes.empty()) {
+        floor_bake = measure({"child", "boxes", "4", "--seed", seed}, 1);
+        note(floor_bake, "boxes 4: bake");
+        floor_sdg = measure({"child", "sdg", "4", "--seed", seed}, 1);
+        note(floor_sdg, "boxes 4: bare CGAL build");
+    }
     for (size_t walls : args.boxes) {
         BoxRow row;
         row.walls = walls;
@@ -838,6 +862,10 @@ int runBake(const BenchArgs& args) {
             row.kib_per_wall = row.cw.peak_kib / segs;
             row.net_kib_per_wall = (row.cw.peak_kib - idle.peak_kib) / segs;
             if (row.sdg.exit_code == 0) row.sdg_net_kib_per_wall = (row.sdg.peak_kib - idle.peak_kib) / segs;
+            if (floor_bake.exit_code == 0)
+                row.marginal_kib_per_wall = (row.cw.peak_kib - floor_bake.peak_kib) / (segs - 4);
+            if (row.sdg.exit_code == 0 && floor_sdg.exit_code == 0)
+                row.sdg_marginal_kib_per_wall = (row.sdg.peak_kib - floor_sdg.peak_kib) / (segs - 4);
         }
         box_rows.push_back(std::move(row));
     }
@@ -851,20 +879,25 @@ int runBake(const BenchArgs& args) {
                     kSdgTarget, kKibTarget);
         for (size_t i = 0; i < mesh_rows.size(); ++i) {
             const MeshRow& r = mesh_rows[i];
-            std::printf("%s{\"mesh\":%s,\"clearway\":%s,\"clearway_rss_kib\":%s,\"recast\":%s,\"ratio\":%s}",
+            std::printf("%s{\"mesh\":%s,\"clearway\":%s,\"clearway_rss_kib\":%s,\"recast\":%s,\"ratio\":%s,"
+                        "\"bare_sdg_ratio\":%s}",
                         i ? "," : "", jsonString(r.name).c_str(), obj(r.cw).c_str(),
-                        jsonNumber(r.cw.maxrss_kib).c_str(), obj(r.rc).c_str(), jsonNumber(r.ratio).c_str());
+                        jsonNumber(r.cw.maxrss_kib).c_str(), obj(r.rc).c_str(), jsonNumber(r.ratio).c_str(),
+                        jsonNumber(r.sdg_ratio).c_str());
         }
         std::printf("],\"boxes\":[");
         for (size_t i = 0; i < box_rows.size(); ++i) {
             const BoxRow& r = box_rows[i];
             std::printf("%s{\"walls\":%zu,\"bake\":%s,\"bare_sdg\":%s,\"ratio\":%s,\"peak_rss_kib\":%s,"
                         "\"bare_sdg_peak_rss_kib\":%s,\"kib_per_wall\":%s,\"net_kib_per_wall\":%s,"
-                        "\"bare_sdg_net_kib_per_wall\":%s}",
+                        "\"bare_sdg_net_kib_per_wall\":%s,\"marginal_kib_per_wall\":%s,"
+                        "\"bare_sdg_marginal_kib_per_wall\":%s}",
                         i ? "," : "", r.walls, obj(r.cw).c_str(), obj(r.sdg).c_str(),
                         jsonNumber(r.ratio).c_str(), jsonNumber(r.cw.peak_kib).c_str(),
                         jsonNumber(r.sdg.peak_kib).c_str(), jsonNumber(r.kib_per_wall).c_str(),
-                        jsonNumber(r.net_kib_per_wall).c_str(), jsonNumber(r.sdg_net_kib_per_wall).c_str());
+                        jsonNumber(r.net_kib_per_wall).c_str(), jsonNumber(r.sdg_net_kib_per_wall).c_str(),
+                        jsonNumber(r.marginal_kib_per_wall).c_str(),
+                        jsonNumber(r.sdg_marginal_kib_per_wall).c_str());
         }
         std::printf("]}\n");
         return status;
@@ -876,35 +909,42 @@ int runBake(const BenchArgs& args) {
     if (!mesh_rows.empty()) {
         std::printf(
             "| mesh | triangles | clearway CPU s | import s | voronoi s | roadmap s | write s | asset bytes "
-            "| Recast CPU s | Recast navmesh bytes | clearway / Recast | ≤ %.1f× |\n",
+            "| Recast CPU s | Recast navmesh bytes | clearway / Recast | ≤ %.1f× | walls | bare CGAL SDG CPU "
+            "s "
+            "| bare SDG / Recast |\n",
             kRecastTarget);
-        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
         for (const MeshRow& r : mesh_rows) {
-            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name.c_str(),
-                        num(r.rc.at("triangles"), "%.0f").c_str(), num(r.cw.cpu, "%.3f").c_str(),
-                        num(r.cw.at("import"), "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
-                        num(r.cw.at("roadmap"), "%.3f").c_str(), num(r.cw.at("write"), "%.3f").c_str(),
-                        num(r.cw.at("bytes"), "%.0f").c_str(), num(r.rc.cpu, "%.3f").c_str(),
-                        num(r.rc.at("bytes"), "%.0f").c_str(), num(r.ratio, "%.1f×").c_str(),
-                        verdict(r.ratio, kRecastTarget));
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                        r.name.c_str(), num(r.rc.at("triangles"), "%.0f").c_str(),
+                        num(r.cw.cpu, "%.3f").c_str(), num(r.cw.at("import"), "%.3f").c_str(),
+                        num(r.cw.at("voronoi"), "%.3f").c_str(), num(r.cw.at("roadmap"), "%.3f").c_str(),
+                        num(r.cw.at("write"), "%.3f").c_str(), num(r.cw.at("bytes"), "%.0f").c_str(),
+                        num(r.rc.cpu, "%.3f").c_str(), num(r.rc.at("bytes"), "%.0f").c_str(),
+                        num(r.ratio, "%.1f×").c_str(), verdict(r.ratio, kRecastTarget),
+                        num(r.cw.at("sdg_walls"), "%.0f").c_str(), num(r.cw.at("sdg"), "%.3f").c_str(),
+                        num(r.sdg_ratio, "%.2f×").c_str());
         }
         std::printf("\n");
     }
     if (!box_rows.empty()) {
-        std::printf("| walls | bake CPU s | voronoi s | roadmap s | write s | bare CGAL SDG CPU s | bake / "
-                    "bare | ≤ %.1f× "
-                    "| peak RSS MiB | KiB / wall | KiB / wall above idle | ≤ %.1f KiB | bare SDG KiB / wall "
-                    "above idle |\n",
-                    kSdgTarget, kKibTarget);
-        std::printf("|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|\n");
+        std::printf(
+            "| walls | bake CPU s | voronoi s | roadmap s | write s | bare CGAL SDG CPU s | bake / "
+            "bare | ≤ %.1f× "
+            "| peak RSS MiB | KiB / wall | KiB / wall above idle | ≤ %.1f KiB | bare SDG KiB / wall "
+            "above idle | KiB / wall above a 4-wall bake | bare SDG KiB / wall above a 4-wall build |\n",
+            kSdgTarget, kKibTarget);
+        std::printf("|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---:|\n");
         for (const BoxRow& r : box_rows) {
-            std::printf("| %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.walls,
-                        num(r.cw.cpu, "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
+            std::printf("| %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                        r.walls, num(r.cw.cpu, "%.3f").c_str(), num(r.cw.at("voronoi"), "%.3f").c_str(),
                         num(r.cw.at("roadmap"), "%.3f").c_str(), num(r.cw.at("write"), "%.3f").c_str(),
                         num(r.sdg.cpu, "%.3f").c_str(), num(r.ratio, "%.2f×").c_str(),
                         verdict(r.ratio, kSdgTarget), num(r.cw.peak_kib / 1024, "%.1f").c_str(),
                         num(r.kib_per_wall, "%.2f").c_str(), num(r.net_kib_per_wall, "%.2f").c_str(),
-                        verdict(r.net_kib_per_wall, kKibTarget), num(r.sdg_net_kib_per_wall, "%.2f").c_str());
+                        verdict(r.net_kib_per_wall, kKibTarget), num(r.sdg_net_kib_per_wall, "%.2f").c_str(),
+                        num(r.marginal_kib_per_wall, "%.2f").c_str(),
+                        num(r.sdg_marginal_kib_per_wall, "%.2f").c_str());
         }
         std::printf("\n");
     }
@@ -916,15 +956,20 @@ int runBake(const BenchArgs& args) {
         std::printf(
             "Meshes: clearway = cw-bake pipeline (--max-step %g, Recast's climb), asset not written; Recast "
             "= "
-            "OBJ load + RecastDemo solo-mesh build (its defaults, cell size %g m) + Detour navmesh data.\n",
+            "OBJ load + RecastDemo solo-mesh build (its defaults, cell size %g m) + Detour navmesh data. "
+            "Bare CGAL SDG = CGAL's segment Voronoi build of every layer's walls alone (the voronoi "
+            "stage's floor).\n",
             args.max_step, args.cell_size);
     if (!box_rows.empty())
         std::printf(
             "Boxes: seed %llu; bake = buildRoadmap + serializeRoadmap of the generated footprint; bare = "
             "CGAL Segment_Delaunay_graph_2 over the same walls, inserted as the bake does. Peak RSS = "
             "VmHWM of the bake process after the bake (before the per-stage pass), largest of the runs; "
-            "\"above idle\" subtracts an idle cw-bench process (%.1f MiB).\n",
-            static_cast<unsigned long long>(args.seed), idle.peak_kib / 1024);
+            "\"above idle\" subtracts an idle cw-bench process (%.1f MiB); \"above a 4-wall bake\" "
+            "subtracts the same work on one square room (%.1f MiB bake, %.1f MiB bare build): the pages "
+            "every bake touches whatever its size.\n",
+            static_cast<unsigned long long>(args.seed), idle.peak_kib / 1024, floor_bake.peak_kib / 1024,
+            floor_sdg.peak_kib / 1024);
     return status;
 }
 
