@@ -54,6 +54,13 @@ class RegionTest {
                 min_y = std::min(min_y, ring[i].y), max_y = std::max(max_y, ring[i].y);
             }
         };
+        size_t count = 0;
+        for (const PolygonWithHoles& p : region) {
+            count += p.outer.size();
+            for (const Ring& h : p.holes)
+                count += h.size();
+        }
+        segs_.reserve(count);
         for (const PolygonWithHoles& p : region) {
             add(p.outer);
             for (const Ring& h : p.holes)
@@ -86,6 +93,7 @@ class RegionTest {
         span_width_.assign(bands_, 0.0);
         std::vector<size_t> end_fill(end_start_.begin(), end_start_.end() - 1),
             span_fill(span_start_.begin(), span_start_.end() - 1);
+        std::vector<Span> spanning; // segments spanning a band
         for (uint32_t s = 0; s < segs_.size(); ++s) {
             const Vec2 p0 = segs_[s].a, p1 = segs_[s].b;
             const size_t b0 = band(std::min(p0.y, p1.y)), b1 = band(std::max(p0.y, p1.y));
@@ -99,10 +107,18 @@ class RegionTest {
             // band() is monotone in y: every point of a band strictly between b0 and b1 lies
             // strictly between the segment's ends in y, so the segment straddles it. Its left end
             // rounded down to a float is still left of every crossing.
-            const float low = down(left);
+            if (b1 > b0 + 1) spanning.push_back({down(left), s});
+        }
+        // Filled in span order, every band's list comes out sorted (one sort, not one per band).
+        std::sort(spanning.begin(), spanning.end());
+        for (const Span& span : spanning) {
+            const Vec2 p0 = segs_[span.segment].a, p1 = segs_[span.segment].b;
+            const size_t b0 = band(std::min(p0.y, p1.y)), b1 = band(std::max(p0.y, p1.y));
+            const double margin = 1e-12 * (std::abs(p0.x) + std::abs(p1.x)) + 1e-300;
+            const double right = std::max(p0.x, p1.x) + margin;
             for (size_t b = b0 + 1; b < b1; ++b) {
-                spans_[span_fill[b]++] = {low, s};
-                span_width_[b] = std::max(span_width_[b], right - double(low) + pad);
+                spans_[span_fill[b]++] = span;
+                span_width_[b] = std::max(span_width_[b], right - double(span.left) + pad);
             }
         }
         for (size_t b = 0; b < bands_; ++b) {
@@ -110,7 +126,6 @@ class RegionTest {
                       [](const End& x, const End& y) {
                           return x.right > y.right || (x.right == y.right && x.segment < y.segment);
                       });
-            std::sort(spans_.begin() + span_start_[b], spans_.begin() + span_start_[b + 1]);
         }
     }
     bool inside(Vec2 p) const {
@@ -362,27 +377,46 @@ template <size_t kSize> class AddressIndex {
 };
 
 enum class SiteKind { Point, Segment };
+// A point site has p1 == p0; a segment site never does (walls have positive length). 32 bytes:
+// one cache line holds a whole site.
 struct SiteGeom {
-    SiteKind kind;
     Vec2 p0, p1;
+    SiteKind kind() const { return p0.x == p1.x && p0.y == p1.y ? SiteKind::Point : SiteKind::Segment; }
 };
 
 SiteGeom siteOf(const SdgSite& s) {
-    if (s.is_point())
-        return {SiteKind::Point, {s.point().x(), s.point().y()}, {s.point().x(), s.point().y()}};
-    return {SiteKind::Segment, {s.source().x(), s.source().y()}, {s.target().x(), s.target().y()}};
+    if (s.is_point()) return {{s.point().x(), s.point().y()}, {s.point().x(), s.point().y()}};
+    return {{s.source().x(), s.source().y()}, {s.target().x(), s.target().y()}};
 }
 
-std::tuple<int, double, double, double, double> siteKey(const SiteGeom& s) {
-    return {int(s.kind), s.p0.x, s.p0.y, s.p1.x, s.p1.y};
+// The CGAL site siteOf() read (the same coordinates).
+SdgSite cgalSite(const SiteGeom& s) {
+    if (s.kind() == SiteKind::Point) return SdgSite::construct_site_2(SdgPoint(s.p0.x, s.p0.y));
+    return SdgSite::construct_site_2(SdgPoint(s.p0.x, s.p0.y), SdgPoint(s.p1.x, s.p1.y));
+}
+
+// Lexicographic order of (kind, p0, p1).
+bool siteLess(const SiteGeom& a, const SiteGeom& b) {
+    if (a.kind() != b.kind()) return a.kind() < b.kind();
+    if (a.p0.x != b.p0.x) return a.p0.x < b.p0.x;
+    if (a.p0.y != b.p0.y) return a.p0.y < b.p0.y;
+    if (a.p1.x != b.p1.x) return a.p1.x < b.p1.x;
+    return a.p1.y < b.p1.y;
+}
+
+// Three distinct sites by siteLess (a face's sites are distinct: any sort gives this order).
+void sortSites(const SiteGeom* s[3]) {
+    if (siteLess(*s[1], *s[0])) std::swap(s[0], s[1]);
+    if (siteLess(*s[2], *s[1])) std::swap(s[1], s[2]);
+    if (siteLess(*s[1], *s[0])) std::swap(s[0], s[1]);
 }
 
 double siteDistance(const SiteGeom& s, Vec2 p) {
-    return s.kind == SiteKind::Point ? dist(p, s.p0) : pointSegmentDistance(p, s.p0, s.p1);
+    return s.kind() == SiteKind::Point ? dist(p, s.p0) : pointSegmentDistance(p, s.p0, s.p1);
 }
 
 Vec2 siteClosest(const SiteGeom& s, Vec2 p) {
-    return s.kind == SiteKind::Point ? s.p0 : closestOnSegment(p, s.p0, s.p1);
+    return s.kind() == SiteKind::Point ? s.p0 : closestOnSegment(p, s.p0, s.p1);
 }
 
 bool samePoint(Vec2 a, Vec2 b) {
@@ -443,7 +477,7 @@ double siteDistanceGradient(const SiteGeom& s, Vec2 p, Vec2* gradient) {
 // CGAL's double construction of a Voronoi vertex can be off by 1e-4 m when two of its sites are
 // nearly parallel or far away. A few Newton steps on d1 = d2 = d3 restore full precision; the
 // refined point is kept only if it makes the three distances agree better.
-Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom sites[3]) {
+Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3]) {
     // Distances and gradients at a point, computed once: the point a step accepts is where the
     // next step starts (the same values as computing them again).
     struct Probe {
@@ -454,7 +488,7 @@ Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom sites[3]) {
     auto probe = [&](Vec2 p) {
         Probe r;
         for (int k = 0; k < 3; ++k)
-            r.d[k] = siteDistanceGradient(sites[k], p, &r.g[k]);
+            r.d[k] = siteDistanceGradient(*sites[k], p, &r.g[k]);
         return r;
     };
     Vec2 p = start;
@@ -534,9 +568,9 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
         const Vec2 c1 = positions[r.v1], c2 = positions[r.v2];
         const SiteGeom &sa = sites[r.sa], &sb = sites[r.sb];
         Vec2 mid{(c1.x + c2.x) / 2, (c1.y + c2.y) / 2};
-        if (sa.kind != sb.kind) {
-            const SiteGeom& point_site = sa.kind == SiteKind::Point ? sa : sb;
-            const SiteGeom& segment_site = sa.kind == SiteKind::Point ? sb : sa;
+        if (sa.kind() != sb.kind()) {
+            const SiteGeom& point_site = sa.kind() == SiteKind::Point ? sa : sb;
+            const SiteGeom& segment_site = sa.kind() == SiteKind::Point ? sb : sa;
             const bool flip = std::tie(c2.x, c2.y) < std::tie(c1.x, c1.y);
             const Parabola parabola(point_site.p0, segment_site, flip ? c2 : c1, flip ? c1 : c2,
                                     options.epsilon);
@@ -595,57 +629,105 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
             face_vertex.push_back(sdg->is_infinite(f) ? kInfiniteFace : UINT32_MAX);
         }
         face_index.finish();
-        positions.reserve(face_vertex.size()); // at least the finite faces
-        on_wall.reserve(face_vertex.size());
-        auto vertexOf = [&](Sdg::Face_handle f, uint32_t face) {
-            uint32_t& number = face_vertex[face];
-            if (number == UINT32_MAX) {
-                number = uint32_t(positions.size());
-                const SdgPoint c = sdg->primal(f);
-                SiteGeom fs[3] = {sites[siteIndex(f->vertex(0))], sites[siteIndex(f->vertex(1))],
-                                  sites[siteIndex(f->vertex(2))]};
-                std::sort(fs, fs + 3,
-                          [](const SiteGeom& x, const SiteGeom& y) { return siteKey(x) < siteKey(y); });
+        // Edges in finite_edges order (faces in storage order, each edge from its lower face):
+        // records and vertex numbers as that walk gives them. A vertex is numbered at first use;
+        // its position is computed afterwards in a second pass over the faces in storage order,
+        // so the walk never reads the (random) far face of an edge.
+        uint32_t vertex_count = 0;
+        // Below two dimensions (collinear sites) there is no Voronoi vertex and no 2D face to walk.
+        const uint32_t face_count = sdg->dimension() == 2 ? uint32_t(face_vertex.size()) : 0;
+        // Each face's sites and far faces are looked up kAhead faces early and prefetched (their
+        // reads miss): a ring of kAhead faces.
+        constexpr uint32_t kAhead = 8;
+        struct Ahead {
+            uint32_t site[3], far[3]; // far: the neighbour's number, UINT32_MAX when not walked here
+        } ring[kAhead];
+        {
+            auto ahead = sdg->all_faces_begin();
+            auto lookAhead = [&](uint32_t k) {
+                Ahead& slot = ring[k % kAhead];
+                if (face_vertex[k] != kInfiniteFace) {
+                    for (int j = 0; j < 3; ++j) {
+                        const Sdg::Face_handle f2 = ahead->neighbor(j);
+                        slot.far[j] = Sdg::Face_handle(ahead) < f2 ? face_index(&*f2) : UINT32_MAX;
+                        if (slot.far[j] != UINT32_MAX) __builtin_prefetch(&face_vertex[slot.far[j]]);
+                        slot.site[j] = siteIndex(ahead->vertex(j));
+                        __builtin_prefetch(&sites[slot.site[j]]);
+                    }
+                }
+                ++ahead;
+            };
+            for (uint32_t k = 0; k < std::min(kAhead, face_count); ++k)
+                lookAhead(k);
+            for (uint32_t face1 = 0; face1 < face_count; ++face1) {
+                const Ahead slot = ring[face1 % kAhead];
+                if (face1 + kAhead < face_count) lookAhead(face1 + kAhead);
+                if (face_vertex[face1] == kInfiniteFace) continue;
+                for (int i = 0; i < 3; ++i) {
+                    const uint32_t face2 = slot.far[i];
+                    if (face2 == UINT32_MAX) continue; // the edge is walked from its other face
+                    if (face_vertex[face2] == kInfiniteFace) continue;
+                    uint32_t ia = slot.site[Sdg::ccw(i)], ib = slot.site[Sdg::cw(i)];
+                    const SiteGeom &sa = sites[ia], &sb = sites[ib];
+                    // Which of two equidistant sites an edge records must not follow CGAL's
+                    // (address-dependent) iteration order.
+                    if (sa.kind() == sb.kind() && siteLess(sb, sa)) std::swap(ia, ib);
+                    // A segment and its own endpoint: their bisector is the perpendicular at the
+                    // endpoint, which separates two cells of the same wall, not two walls.
+                    auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
+                        return s.kind() == SiteKind::Segment && p.kind() == SiteKind::Point &&
+                               (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
+                    };
+                    if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
+                    // Refined Voronoi vertices, created on first use (unused ones are dropped below).
+                    uint32_t& n1 = face_vertex[face1];
+                    if (n1 == UINT32_MAX) n1 = vertex_count++;
+                    uint32_t& n2 = face_vertex[face2];
+                    if (n2 == UINT32_MAX) n2 = vertex_count++;
+                    records.push_back({n1, n2, ia, ib});
+                }
+            }
+        }
+        positions.resize(vertex_count);
+        on_wall.resize(vertex_count);
+        const auto construct_vertex = sdg->geom_traits().construct_svd_vertex_2_object();
+        {
+            auto ahead = sdg->all_faces_begin();
+            auto lookAhead = [&](uint32_t k) {
+                Ahead& slot = ring[k % kAhead];
+                if (face_vertex[k] < kInfiniteFace) {
+                    for (int j = 0; j < 3; ++j) {
+                        slot.site[j] = siteIndex(ahead->vertex(j));
+                        __builtin_prefetch(&sites[slot.site[j]]);
+                    }
+                    __builtin_prefetch(&positions[face_vertex[k]], 1);
+                }
+                ++ahead;
+            };
+            for (uint32_t k = 0; k < std::min(kAhead, face_count); ++k)
+                lookAhead(k);
+            for (uint32_t face = 0; face < face_count; ++face) {
+                const uint32_t number = face_vertex[face];
+                const Ahead slot = ring[face % kAhead];
+                if (face + kAhead < face_count) lookAhead(face + kAhead);
+                if (number >= kInfiniteFace) continue; // infinite or unused
+                const SiteGeom* fs[3] = {&sites[slot.site[0]], &sites[slot.site[1]], &sites[slot.site[2]]};
+                // sdg->primal(f) from the same site values (the diagram's own sites are spread over
+                // its vertices and point set: several cache misses a face).
+                const SdgPoint c = construct_vertex(cgalSite(*fs[0]), cgalSite(*fs[1]), cgalSite(*fs[2]));
+                sortSites(fs);
                 // Equidistant from three sites through one point: the vertex is that point.
                 auto holds = [](const SiteGeom& s, Vec2 p) {
                     return samePoint(s.p0, p) || samePoint(s.p1, p);
                 };
-                on_wall.push_back((holds(fs[1], fs[0].p0) && holds(fs[2], fs[0].p0)) ||
-                                  (holds(fs[1], fs[0].p1) && holds(fs[2], fs[0].p1)));
-                Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs);
+                on_wall[number] = (holds(*fs[1], fs[0]->p0) && holds(*fs[2], fs[0]->p0)) ||
+                                  (holds(*fs[1], fs[0]->p1) && holds(*fs[2], fs[0]->p1));
+                const Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs);
                 // CGAL's starting point depends on the face's vertex order (address-dependent); the
                 // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
                 const double nm = std::ldexp(1.0, 30);
-                positions.push_back({std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm});
+                positions[number] = {std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm};
             }
-            return number;
-        };
-        Sdg::Face_handle last_face;
-        uint32_t last_face_number = 0;
-        for (auto e = sdg->finite_edges_begin(); e != sdg->finite_edges_end(); ++e) {
-            const Sdg::Face_handle f1 = e->first;
-            const int i = e->second;
-            const Sdg::Face_handle f2 = f1->neighbor(i);
-            if (sdg->is_infinite(f1)) continue;
-            const uint32_t face2 = face_index(&*f2);
-            if (face_vertex[face2] == kInfiniteFace) continue;
-            uint32_t ia = siteIndex(f1->vertex(sdg->ccw(i))), ib = siteIndex(f1->vertex(sdg->cw(i)));
-            const SiteGeom &sa = sites[ia], &sb = sites[ib];
-            // Which of two equidistant sites an edge records must not follow CGAL's (address-
-            // dependent) iteration order.
-            if (sa.kind == sb.kind && siteKey(sb) < siteKey(sa)) std::swap(ia, ib);
-            // A segment and its own endpoint: their bisector is the perpendicular at the endpoint,
-            // which separates two cells of the same wall, not two walls.
-            auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
-                return s.kind == SiteKind::Segment && p.kind == SiteKind::Point &&
-                       (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
-            };
-            if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
-            // Refined Voronoi vertices (created on first use; unused ones are dropped below).
-            // Consecutive edges mostly share their first face: its number is looked up once.
-            if (f1 != last_face) last_face = f1, last_face_number = face_index(&*f1);
-            const uint32_t v1 = vertexOf(f1, last_face_number), v2 = vertexOf(f2, face2);
-            records.push_back({v1, v2, ia, ib});
         }
     } // the diagram and its address tables are freed here
 #ifdef __GLIBC__
@@ -683,7 +765,13 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
         enum : uint8_t { kUnknown, kInside, kOutside };
         std::vector<uint8_t> decided(walls_unchanged ? positions.size() : 0, kUnknown);
         size_t kept = 0;
-        for (const EdgeRecord& r : records) {
+        for (size_t k = 0; k < records.size(); ++k) {
+            const EdgeRecord r = records[k];
+            if (k + 8 < records.size()) { // scattered reads, fetched a few records early
+                const EdgeRecord& next = records[k + 8];
+                __builtin_prefetch(&positions[next.v2]);
+                if (walls_unchanged) __builtin_prefetch(&group[next.v2]);
+            }
             if (!std::isfinite(positions[r.v1].x) || !std::isfinite(positions[r.v2].x)) continue;
             const uint32_t g = groupOf(r);
             bool inside;
@@ -721,12 +809,12 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
         const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
         const Vec2 c2{(*vertices)[v2].position.x, (*vertices)[v2].position.y};
         if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
-        const SiteGeom* point_site = sa.kind == SiteKind::Point   ? &sa
-                                     : sb.kind == SiteKind::Point ? &sb
-                                                                  : nullptr;
-        const SiteGeom* segment_site = sa.kind == SiteKind::Segment   ? &sa
-                                       : sb.kind == SiteKind::Segment ? &sb
-                                                                      : nullptr;
+        const SiteGeom* point_site = sa.kind() == SiteKind::Point   ? &sa
+                                     : sb.kind() == SiteKind::Point ? &sb
+                                                                    : nullptr;
+        const SiteGeom* segment_site = sa.kind() == SiteKind::Segment   ? &sa
+                                       : sb.kind() == SiteKind::Segment ? &sb
+                                                                        : nullptr;
         if (point_site && segment_site) {
             // Sample from the lexicographically smaller end so both traversal orders give the
             // same points.
@@ -738,16 +826,15 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
             edge.site_p0 = edge.site_p1 = point_site->p0;
         } else {
             edge.points = {c1, c2};
-            edge.site = sa.kind == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
+            edge.site = sa.kind() == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
             edge.site_p0 = sa.p0;
             edge.site_p1 = sa.p1;
         }
-        const SiteGeom clearance_site{edge.site == ClearanceSite::Point ? SiteKind::Point : SiteKind::Segment,
-                                      edge.site_p0, edge.site_p1};
+        const SiteGeom clearance_site{edge.site_p0, edge.site_p1}; // a point site when they agree
         double min_clearance = INFINITY;
         for (size_t k = 0; k + 1 < edge.points.size(); ++k) {
             // Exact minimum over the chord: distance from the site to the chord.
-            const double d = clearance_site.kind == SiteKind::Point
+            const double d = clearance_site.kind() == SiteKind::Point
                                  ? pointSegmentDistance(clearance_site.p0, edge.points[k], edge.points[k + 1])
                                  : std::min(siteDistance(clearance_site, edge.points[k]),
                                             siteDistance(clearance_site, edge.points[k + 1]));
@@ -783,9 +870,17 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
         return true;
     };
     edges->reserve(edges->size() + records.size());
-    for (const EdgeRecord& record : records) {
+    for (size_t k = 0; k < records.size(); ++k) {
+        // A record's vertices and sites are scattered: fetched a few records early.
+        if (k + 8 < records.size()) {
+            const EdgeRecord& next = records[k + 8];
+            __builtin_prefetch(&(*vertices)[base + next.v1]);
+            __builtin_prefetch(&(*vertices)[base + next.v2]);
+            __builtin_prefetch(&sites[next.sa]);
+            __builtin_prefetch(&sites[next.sb]);
+        }
         RoadmapEdge edge;
-        if (build(record, edge)) edges->push_back(std::move(edge));
+        if (build(records[k], edge)) edges->push_back(std::move(edge));
     }
     std::vector<EdgeRecord>().swap(records);
     std::vector<SiteGeom>().swap(sites);

@@ -231,7 +231,7 @@ class Walls {
         cell_walls_.resize(cell_start_.back());
         std::vector<uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
         for (uint32_t i = 0; i < walls_.size(); ++i)
-            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = i; });
+            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = {walls_[i], i}; });
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
@@ -265,8 +265,8 @@ class Walls {
                     }
                     const size_t c = size_t(j) * nx_ + i;
                     for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
-                        const uint32_t w = cell_walls_[k];
-                        best = std::min(best, distance(walls_[w], w, best));
+                        const CellWall& w = cell_walls_[k];
+                        best = std::min(best, distance(w.wall, w.index, best));
                         if (best < stop_below) return best;
                     }
                 }
@@ -325,7 +325,14 @@ class Walls {
     Vec2 min_;
     double cell_ = 1, margin_ = 0;
     int nx_ = 1, ny_ = 1;
-    std::vector<uint32_t> cell_start_, cell_walls_;
+    // Each cell's walls with their coordinates inline: the search reads a cell's walls from one
+    // run of memory instead of one cache miss per wall.
+    struct CellWall {
+        WallSegment wall;
+        uint32_t index;
+    };
+    std::vector<uint32_t> cell_start_;
+    std::vector<CellWall> cell_walls_;
 };
 
 } // namespace
@@ -509,59 +516,129 @@ struct Incidence {
 void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // Bypass degree-2 vertices while the straight replacement keeps the chain's clearance
     // (seed 000, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
-    // A vertex whose test failed keeps its two edges (and so fails again) until a merge at one
-    // of its neighbours replaces one of them: vertex indices stay put across passes.
+    // Passes over the vertices in order; a merge touches its vertex and both neighbours, which
+    // wait for the next pass. The edge list this yields is the kept input edges in order, then
+    // the merged edges that survive in the order they were made: the passes work on compact
+    // links (merged edges get their points only at the end) instead of rewriting the list.
+    struct Link {
+        uint32_t a, b;
+        double clearance;
+        bool portal;
+    };
+    struct Sides {
+        Vec2 left_a, right_a, left_b, right_b;
+    };
+    const uint32_t input_edges = uint32_t(rm.edges.size());
+    std::vector<Link> links(input_edges);
+    // The two edges of each degree-2 vertex in list order, a loop counted twice (a replaced edge
+    // leaves, its merged edge, appended to the list, comes last); UINT32_MAX at other degrees.
+    std::vector<std::array<uint32_t, 2>> pair(rm.vertices.size());
+    std::vector<uint8_t> degree(rm.vertices.size(), 0); // stops at 3
+    for (uint32_t e = 0; e < input_edges; ++e) {
+        const RoadmapEdge& x = rm.edges[e];
+        links[e] = {x.a, x.b, x.min_clearance, x.portal};
+        for (const uint32_t v : {x.a, x.b}) {
+            if (degree[v] < 2) pair[v][degree[v]] = e;
+            degree[v] = uint8_t(std::min(degree[v] + 1, 3));
+        }
+    }
+    size_t two = 0; // at most this many merges: each removes one such vertex
+    for (uint32_t v = 0; v < rm.vertices.size(); ++v)
+        if (degree[v] != 2)
+            pair[v] = {UINT32_MAX, UINT32_MAX};
+        else
+            ++two;
+    std::vector<uint8_t>().swap(degree);
+    links.reserve(input_edges + two);
+    std::vector<Sides> merged_sides; // of link input_edges + k
+    merged_sides.reserve(two);
+    auto sides = [&](uint32_t e) {
+        if (e >= input_edges) return merged_sides[e - input_edges];
+        const RoadmapEdge& x = rm.edges[e];
+        return Sides{x.left_a, x.right_a, x.left_b, x.right_b};
+    };
+    std::vector<bool> removed(input_edges, false);
+    removed.reserve(input_edges + two);
+    // A vertex whose test failed, or that cannot merge, keeps failing until a merge at one of its
+    // neighbours replaces one of its edges. Degrees only change at merged vertices (to 0).
     std::vector<bool> rejected(rm.vertices.size(), false);
-    for (bool changed = true; changed;) {
-        changed = false;
-        const Incidence incidence(rm, false);
-        std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
-        std::vector<RoadmapEdge> added;
-        for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
-            // rejected[v] first: the same test as in an earlier pass fails again, and the edges and
-            // positions it would read are cache misses.
-            if (incidence.size(v) != 2 || touched[v] || rejected[v]) continue;
-            const uint32_t* incident = incidence.at(v);
-            const RoadmapEdge& e1 = rm.edges[incident[0]];
-            const RoadmapEdge& e2 = rm.edges[incident[1]];
-            if (e1.portal || e2.portal || incident[0] == incident[1]) continue;
+    std::vector<uint32_t> touched(rm.vertices.size(), 0); // the pass that touched it
+    std::vector<uint32_t> candidates, next, neighbours;
+    candidates.reserve(rm.vertices.size());
+    for (uint32_t v = 0; v < rm.vertices.size(); ++v)
+        if (pair[v][0] != UINT32_MAX) candidates.push_back(v);
+    for (uint32_t pass = 1; !candidates.empty(); ++pass) {
+        neighbours.clear();
+        for (const uint32_t v : candidates) {
+            if (touched[v] == pass || rejected[v]) continue;
+            const uint32_t i1 = pair[v][0], i2 = pair[v][1];
+            const Link& e1 = links[i1];
+            const Link& e2 = links[i2];
             const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
-            if (u == w || u == v || w == v || touched[u] || touched[w]) continue;
-            const double required = std::min(e1.min_clearance, e2.min_clearance);
-            if (!(required > 0)) continue;
+            const double required = std::min(e1.clearance, e2.clearance);
+            if (e1.portal || e2.portal || i1 == i2 || u == w || u == v || w == v || !(required > 0)) {
+                rejected[v] = true;
+                continue;
+            }
+            if (touched[u] == pass || touched[w] == pass) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
             const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
             if (clearance < required) {
                 rejected[v] = true;
                 continue;
             }
-            RoadmapEdge merged;
-            merged.a = u;
-            merged.b = w;
-            merged.points = {pu, pw};
-            merged.min_clearance = clearance;
-            merged.site = ClearanceSite::Walls;
-            merged.left_a = e1.a == u ? e1.left_a : e1.right_b;
-            merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
-            merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
-            merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
-            removed[incident[0]] = removed[incident[1]] = true;
-            touched[u] = touched[v] = touched[w] = true;
-            rejected[u] = rejected[w] = false; // their edges change
-            added.push_back(std::move(merged));
-            changed = true;
+            const Sides s1 = sides(i1), s2 = sides(i2);
+            const bool e1_from_u = e1.a == u, e2_to_w = e2.b == w;
+            const uint32_t m = uint32_t(links.size());
+            links.push_back({u, w, clearance, false});
+            merged_sides.push_back({e1_from_u ? s1.left_a : s1.right_b, e1_from_u ? s1.right_a : s1.left_b,
+                                    e2_to_w ? s2.left_b : s2.right_a, e2_to_w ? s2.right_b : s2.left_a});
+            removed[i1] = removed[i2] = true;
+            removed.push_back(false);
+            for (const auto& [x, gone] : {std::pair{u, i1}, std::pair{w, i2}})
+                if (pair[x][0] != UINT32_MAX) {
+                    pair[x] = {pair[x][0] == gone ? pair[x][1] : pair[x][0], m};
+                    rejected[x] = false; // its edges change
+                    neighbours.push_back(x);
+                }
+            touched[u] = touched[v] = touched[w] = pass;
+            rejected[v] = true; // no edges left
         }
-        if (!changed) break;
-        // Kept edges move forward in place, then the merged ones follow (no second edge list).
-        size_t kept = 0;
-        for (uint32_t e = 0; e < rm.edges.size(); ++e)
-            if (!removed[e]) {
-                if (kept != e) rm.edges[kept] = std::move(rm.edges[e]);
-                ++kept;
-            }
-        rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept), rm.edges.end());
-        for (RoadmapEdge& e : added)
-            rm.edges.push_back(std::move(e));
+        // The next pass: this pass's candidates that may still merge, and the neighbours of
+        // its merges, in vertex order.
+        next.clear();
+        for (const uint32_t v : candidates)
+            if (!rejected[v]) next.push_back(v);
+        std::sort(neighbours.begin(), neighbours.end());
+        const size_t kept = next.size();
+        next.insert(next.end(), neighbours.begin(), neighbours.end());
+        std::inplace_merge(next.begin(), next.begin() + ptrdiff_t(kept), next.end());
+        next.erase(std::unique(next.begin(), next.end()), next.end());
+        candidates.swap(next);
+        if (neighbours.empty()) break; // nothing changed: every candidate fails again
+    }
+    // Kept input edges move forward in place, then the surviving merged edges follow.
+    size_t kept_edges = 0;
+    for (uint32_t e = 0; e < input_edges; ++e)
+        if (!removed[e]) {
+            if (kept_edges != e) rm.edges[kept_edges] = std::move(rm.edges[e]);
+            ++kept_edges;
+        }
+    rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept_edges), rm.edges.end());
+    for (uint32_t e = input_edges; e < links.size(); ++e) {
+        if (removed[e]) continue;
+        const Sides& s = merged_sides[e - input_edges];
+        RoadmapEdge merged;
+        merged.a = links[e].a;
+        merged.b = links[e].b;
+        merged.points = {xy(rm.vertices[merged.a].position), xy(rm.vertices[merged.b].position)};
+        merged.min_clearance = links[e].clearance;
+        merged.site = ClearanceSite::Walls;
+        merged.left_a = s.left_a;
+        merged.right_a = s.right_a;
+        merged.left_b = s.left_b;
+        merged.right_b = s.right_b;
+        rm.edges.push_back(std::move(merged));
     }
     // Drop vertices left without edges, keeping order.
     std::vector<bool> used(rm.vertices.size(), false);
@@ -609,29 +686,46 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
         const Vec2 pv = xy(rm.vertices[v].position);
         const uint32_t* incident = incidence.at(v);
         const Walls& layer_walls = walls[rm.vertices[v].layer];
+        // Each edge's first piece, its length and direction (unit() of it), read once per vertex,
+        // not once per pair.
+        struct End {
+            double length;
+            Vec2 direction;
+        };
+        thread_local std::vector<End> ends;
+        ends.resize(incidence.size(v));
+        for (size_t i = 0; i < incidence.size(v); ++i) {
+            const RoadmapEdge& e = rm.edges[incident[i]];
+            if (e.portal) continue;
+            const EdgeEnd end = endAt(e, v);
+            const double len = dist(end.from, end.next);
+            ends[i] = {len, len > 0 ? Vec2{(end.next.x - end.from.x) / len, (end.next.y - end.from.y) / len}
+                                    : Vec2{0, 0}};
+        }
         // A minor arc lies in the disk on its chord, within sqrt(2) times its length of pv. The
         // walls that can be nearest to one of this vertex's arcs are gathered once, sorted by their
         // distance d from pv: a wall is at least d - reach from an arc within reach of pv, so each
         // arc reads only the walls up to its minimum + reach (one grid search per vertex, not one
-        // per arc). An arc the gathered walls cannot provably decide takes the grid search.
+        // per arc). An arc the gathered walls cannot provably decide takes the grid search, which
+        // gives the same exact minimum: `extra` only sets the cost. sqrt(2) times the longest
+        // first arc covers every arc whose clearance is at most pv's; the few others (an arc is
+        // rarely further from the walls than its vertex) take the grid search.
         double first_length = 0;
         for (size_t i = 0; i < incidence.size(v); ++i)
             for (size_t j = i + 1; j < incidence.size(v); ++j) {
-                const RoadmapEdge& ei = rm.edges[incident[i]];
-                const RoadmapEdge& ej = rm.edges[incident[j]];
-                if (ei.portal || ej.portal) continue;
-                const EdgeEnd a = endAt(ei, v), b = endAt(ej, v);
-                first_length =
-                    std::max(first_length, std::min(dist(a.from, a.next), dist(b.from, b.next)) / 2);
+                if (rm.edges[incident[i]].portal || rm.edges[incident[j]].portal) continue;
+                first_length = std::max(first_length, std::min(ends[i].length, ends[j].length) / 2);
             }
         thread_local std::vector<std::pair<double, uint32_t>> near;
-        const double extra = 2 * std::sqrt(2.0) * first_length;
+        const double extra = std::sqrt(2.0) * first_length;
         const double pv_clearance = layer_walls.around(pv, extra, &near);
         // The exact minimum over the walls of arcSegment, as Walls::arcClearance gives it: from
         // the gathered walls when they provably hold it, else by the grid search.
         auto arcClearance = [&](const Arc& arc, double length, Vec2 disk_centre, double disk_reach,
                                 double required) {
-            const double reach = dist(pv, disk_centre) + disk_reach;
+            const double reach = std::sqrt((disk_centre.x - pv.x) * (disk_centre.x - pv.x) +
+                                           (disk_centre.y - pv.y) * (disk_centre.y - pv.y)) +
+                                 disk_reach;
             const double margin = 1e-9 * (1 + std::abs(pv.x) + std::abs(pv.y) + arc.radius +
                                           std::abs(arc.centre.x) + std::abs(arc.centre.y) + reach + extra +
                                           (std::isfinite(pv_clearance) ? pv_clearance : 0));
@@ -661,8 +755,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                 const RoadmapEdge& ei = rm.edges[incident[i]];
                 const RoadmapEdge& ej = rm.edges[incident[j]];
                 if (ei.portal || ej.portal) continue;
-                const EdgeEnd a = endAt(ei, v), b = endAt(ej, v);
-                const Vec2 di = unit(a.from, a.next), dj = unit(b.from, b.next);
+                const Vec2 di = ends[i].direction, dj = ends[j].direction;
                 Blend blend;
                 blend.vertex = v;
                 blend.edge_in = incident[i];
@@ -680,7 +773,7 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                 }
                 // Start where the paper does (halfway along the first pieces) and shrink until
                 // the arc keeps the clearance of the edges it joins.
-                double length = std::min(dist(a.from, a.next), dist(b.from, b.next)) / 2;
+                double length = std::min(ends[i].length, ends[j].length) / 2;
                 // The same for every length (computed once: the same values as per attempt).
                 const double tan_half = std::tan(angle / 2), cos_half = std::cos(angle / 2);
                 const Vec2 bis = unit({0, 0}, {di.x + dj.x, di.y + dj.y});
@@ -709,7 +802,11 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
                     const Vec2 e0 = arc.e0, e1 = arc.e1;
                     const bool minor = std::abs(arc.sweep) <= M_PI - 1e-3;
                     const Vec2 disk_centre = minor ? Vec2{(e0.x + e1.x) / 2, (e0.y + e1.y) / 2} : centre;
-                    const double disk_reach = minor ? dist(e0, e1) / 2 : radius;
+                    // sqrt, not hypot: the reaches only feed tests whose margins (1e-9, relative)
+                    // are far above the ulps between the two.
+                    const double disk_reach =
+                        minor ? std::sqrt((e1.x - e0.x) * (e1.x - e0.x) + (e1.y - e0.y) * (e1.y - e0.y)) / 2
+                              : radius;
                     const double clearance = arcClearance(arc, length, disk_centre, disk_reach, required);
                     if (clearance >= required) {
                         blend.center = centre;
@@ -782,6 +879,25 @@ void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& wall
     }
 }
 
+// std::sort(list, less) for a strict total order (so the result is unique), cheaper when the
+// list is a sorted run followed by a short tail: the second ordering of a bake finds the kept
+// edges still in order and only the merged and joining ones after them.
+template <class T, class Less> void sortSortedRun(std::vector<T>& list, Less less) {
+    const auto run_end = std::is_sorted_until(list.begin(), list.end(), less);
+    const size_t run = size_t(run_end - list.begin()), tail = list.size() - run;
+    if (tail == 0) return;
+    if (tail > list.size() / 2) {
+        std::sort(list.begin(), list.end(), less);
+        return;
+    }
+    std::vector<T> rest(run_end, list.end());
+    std::sort(rest.begin(), rest.end(), less);
+    // Merged from the back into place.
+    size_t i = run, j = tail, k = list.size();
+    while (j > 0)
+        list[--k] = i > 0 && less(rest[j - 1], list[i - 1]) ? list[--i] : rest[--j];
+}
+
 // Canonical order (coordinates, not construction order) so assets are byte-identical.
 void canonicalOrder(Roadmap& rm) {
     // Vertices by (layer, x, y, z, clearance); degenerate sites can leave two vertices at one
@@ -812,7 +928,7 @@ void canonicalOrder(Roadmap& rm) {
         if (b.clearance < a.clearance) return 1;
         return 0;
     };
-    std::sort(keyed.begin(), keyed.end(), [&](const VertexKey& a, const VertexKey& b) {
+    sortSortedRun(keyed, [&](const VertexKey& a, const VertexKey& b) {
         const int order = position_order(a, b);
         return order != 0 ? order < 0 : a.v < b.v;
     });
@@ -911,7 +1027,7 @@ void canonicalOrder(Roadmap& rm) {
     // Sort of compact keys, then the edges permuted in place: the same order as a stable sort of
     // the 152-byte edges themselves (the keys carry their edge number, which breaks ties), with
     // far fewer bytes moved.
-    std::sort(keys.begin(), keys.end(), [](const EdgeKey& p, const EdgeKey& q) {
+    sortSortedRun(keys, [](const EdgeKey& p, const EdgeKey& q) {
         if (p.a != q.a) return p.a < q.a;
         if (p.b != q.b) return p.b < q.b;
         if (p.points != q.points) return p.points < q.points;
