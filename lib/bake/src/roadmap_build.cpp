@@ -231,7 +231,7 @@ class Walls {
         cell_walls_.resize(cell_start_.back());
         std::vector<uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
         for (uint32_t i = 0; i < walls_.size(); ++i)
-            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = {walls_[i], i}; });
+            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = i; });
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
@@ -265,8 +265,8 @@ class Walls {
                     }
                     const size_t c = size_t(j) * nx_ + i;
                     for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
-                        const CellWall& w = cell_walls_[k];
-                        best = std::min(best, distance(w.wall, w.index, best));
+                        const uint32_t w = cell_walls_[k];
+                        best = std::min(best, distance(walls_[w], w, best));
                         if (best < stop_below) return best;
                     }
                 }
@@ -325,14 +325,7 @@ class Walls {
     Vec2 min_;
     double cell_ = 1, margin_ = 0;
     int nx_ = 1, ny_ = 1;
-    // Each cell's walls with their coordinates inline: the search reads a cell's walls from one
-    // run of memory instead of one cache miss per wall.
-    struct CellWall {
-        WallSegment wall;
-        uint32_t index;
-    };
-    std::vector<uint32_t> cell_start_;
-    std::vector<CellWall> cell_walls_;
+    std::vector<uint32_t> cell_start_, cell_walls_;
 };
 
 } // namespace
@@ -516,129 +509,59 @@ struct Incidence {
 void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // Bypass degree-2 vertices while the straight replacement keeps the chain's clearance
     // (seed 000, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
-    // Passes over the vertices in order; a merge touches its vertex and both neighbours, which
-    // wait for the next pass. The edge list this yields is the kept input edges in order, then
-    // the merged edges that survive in the order they were made: the passes work on compact
-    // links (merged edges get their points only at the end) instead of rewriting the list.
-    struct Link {
-        uint32_t a, b;
-        double clearance;
-        bool portal;
-    };
-    struct Sides {
-        Vec2 left_a, right_a, left_b, right_b;
-    };
-    const uint32_t input_edges = uint32_t(rm.edges.size());
-    std::vector<Link> links(input_edges);
-    // The two edges of each degree-2 vertex in list order, a loop counted twice (a replaced edge
-    // leaves, its merged edge, appended to the list, comes last); UINT32_MAX at other degrees.
-    std::vector<std::array<uint32_t, 2>> pair(rm.vertices.size());
-    std::vector<uint8_t> degree(rm.vertices.size(), 0); // stops at 3
-    for (uint32_t e = 0; e < input_edges; ++e) {
-        const RoadmapEdge& x = rm.edges[e];
-        links[e] = {x.a, x.b, x.min_clearance, x.portal};
-        for (const uint32_t v : {x.a, x.b}) {
-            if (degree[v] < 2) pair[v][degree[v]] = e;
-            degree[v] = uint8_t(std::min(degree[v] + 1, 3));
-        }
-    }
-    size_t two = 0; // at most this many merges: each removes one such vertex
-    for (uint32_t v = 0; v < rm.vertices.size(); ++v)
-        if (degree[v] != 2)
-            pair[v] = {UINT32_MAX, UINT32_MAX};
-        else
-            ++two;
-    std::vector<uint8_t>().swap(degree);
-    links.reserve(input_edges + two);
-    std::vector<Sides> merged_sides; // of link input_edges + k
-    merged_sides.reserve(two);
-    auto sides = [&](uint32_t e) {
-        if (e >= input_edges) return merged_sides[e - input_edges];
-        const RoadmapEdge& x = rm.edges[e];
-        return Sides{x.left_a, x.right_a, x.left_b, x.right_b};
-    };
-    std::vector<bool> removed(input_edges, false);
-    removed.reserve(input_edges + two);
-    // A vertex whose test failed, or that cannot merge, keeps failing until a merge at one of its
-    // neighbours replaces one of its edges. Degrees only change at merged vertices (to 0).
+    // A vertex whose test failed keeps its two edges (and so fails again) until a merge at one
+    // of its neighbours replaces one of them: vertex indices stay put across passes.
     std::vector<bool> rejected(rm.vertices.size(), false);
-    std::vector<uint32_t> touched(rm.vertices.size(), 0); // the pass that touched it
-    std::vector<uint32_t> candidates, next, neighbours;
-    candidates.reserve(rm.vertices.size());
-    for (uint32_t v = 0; v < rm.vertices.size(); ++v)
-        if (pair[v][0] != UINT32_MAX) candidates.push_back(v);
-    for (uint32_t pass = 1; !candidates.empty(); ++pass) {
-        neighbours.clear();
-        for (const uint32_t v : candidates) {
-            if (touched[v] == pass || rejected[v]) continue;
-            const uint32_t i1 = pair[v][0], i2 = pair[v][1];
-            const Link& e1 = links[i1];
-            const Link& e2 = links[i2];
+    for (bool changed = true; changed;) {
+        changed = false;
+        const Incidence incidence(rm, false);
+        std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
+        std::vector<RoadmapEdge> added;
+        for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+            // rejected[v] first: the same test as in an earlier pass fails again, and the edges and
+            // positions it would read are cache misses.
+            if (incidence.size(v) != 2 || touched[v] || rejected[v]) continue;
+            const uint32_t* incident = incidence.at(v);
+            const RoadmapEdge& e1 = rm.edges[incident[0]];
+            const RoadmapEdge& e2 = rm.edges[incident[1]];
+            if (e1.portal || e2.portal || incident[0] == incident[1]) continue;
             const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
-            const double required = std::min(e1.clearance, e2.clearance);
-            if (e1.portal || e2.portal || i1 == i2 || u == w || u == v || w == v || !(required > 0)) {
-                rejected[v] = true;
-                continue;
-            }
-            if (touched[u] == pass || touched[w] == pass) continue;
+            if (u == w || u == v || w == v || touched[u] || touched[w]) continue;
+            const double required = std::min(e1.min_clearance, e2.min_clearance);
+            if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
             const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
             if (clearance < required) {
                 rejected[v] = true;
                 continue;
             }
-            const Sides s1 = sides(i1), s2 = sides(i2);
-            const bool e1_from_u = e1.a == u, e2_to_w = e2.b == w;
-            const uint32_t m = uint32_t(links.size());
-            links.push_back({u, w, clearance, false});
-            merged_sides.push_back({e1_from_u ? s1.left_a : s1.right_b, e1_from_u ? s1.right_a : s1.left_b,
-                                    e2_to_w ? s2.left_b : s2.right_a, e2_to_w ? s2.right_b : s2.left_a});
-            removed[i1] = removed[i2] = true;
-            removed.push_back(false);
-            for (const auto& [x, gone] : {std::pair{u, i1}, std::pair{w, i2}})
-                if (pair[x][0] != UINT32_MAX) {
-                    pair[x] = {pair[x][0] == gone ? pair[x][1] : pair[x][0], m};
-                    rejected[x] = false; // its edges change
-                    neighbours.push_back(x);
-                }
-            touched[u] = touched[v] = touched[w] = pass;
-            rejected[v] = true; // no edges left
+            RoadmapEdge merged;
+            merged.a = u;
+            merged.b = w;
+            merged.points = {pu, pw};
+            merged.min_clearance = clearance;
+            merged.site = ClearanceSite::Walls;
+            merged.left_a = e1.a == u ? e1.left_a : e1.right_b;
+            merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
+            merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
+            merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
+            removed[incident[0]] = removed[incident[1]] = true;
+            touched[u] = touched[v] = touched[w] = true;
+            rejected[u] = rejected[w] = false; // their edges change
+            added.push_back(std::move(merged));
+            changed = true;
         }
-        // The next pass: this pass's candidates that may still merge, and the neighbours of
-        // its merges, in vertex order.
-        next.clear();
-        for (const uint32_t v : candidates)
-            if (!rejected[v]) next.push_back(v);
-        std::sort(neighbours.begin(), neighbours.end());
-        const size_t kept = next.size();
-        next.insert(next.end(), neighbours.begin(), neighbours.end());
-        std::inplace_merge(next.begin(), next.begin() + ptrdiff_t(kept), next.end());
-        next.erase(std::unique(next.begin(), next.end()), next.end());
-        candidates.swap(next);
-        if (neighbours.empty()) break; // nothing changed: every candidate fails again
-    }
-    // Kept input edges move forward in place, then the surviving merged edges follow.
-    size_t kept_edges = 0;
-    for (uint32_t e = 0; e < input_edges; ++e)
-        if (!removed[e]) {
-            if (kept_edges != e) rm.edges[kept_edges] = std::move(rm.edges[e]);
-            ++kept_edges;
-        }
-    rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept_edges), rm.edges.end());
-    for (uint32_t e = input_edges; e < links.size(); ++e) {
-        if (removed[e]) continue;
-        const Sides& s = merged_sides[e - input_edges];
-        RoadmapEdge merged;
-        merged.a = links[e].a;
-        merged.b = links[e].b;
-        merged.points = {xy(rm.vertices[merged.a].position), xy(rm.vertices[merged.b].position)};
-        merged.min_clearance = links[e].clearance;
-        merged.site = ClearanceSite::Walls;
-        merged.left_a = s.left_a;
-        merged.right_a = s.right_a;
-        merged.left_b = s.left_b;
-        merged.right_b = s.right_b;
-        rm.edges.push_back(std::move(merged));
+        if (!changed) break;
+        // Kept edges move forward in place, then the merged ones follow (no second edge list).
+        size_t kept = 0;
+        for (uint32_t e = 0; e < rm.edges.size(); ++e)
+            if (!removed[e]) {
+                if (kept != e) rm.edges[kept] = std::move(rm.edges[e]);
+                ++kept;
+            }
+        rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept), rm.edges.end());
+        for (RoadmapEdge& e : added)
+            rm.edges.push_back(std::move(e));
     }
     // Drop vertices left without edges, keeping order.
     std::vector<bool> used(rm.vertices.size(), false);
