@@ -698,9 +698,8 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
                 if (face_vertex[k] < kInfiniteFace) {
                     for (int j = 0; j < 3; ++j) {
                         slot.site[j] = siteIndex(ahead->vertex(j));
-                        __builtin_prefetch(&sites[slot.site[j]]);
+                                                __builtin_prefetch(&sites[slot.site[j]]);
                     }
-                    __builtin_prefetch(&positions[face_vertex[k]], 1);
                 }
                 ++ahead;
             };
