@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     std::printf("halfway: %.2f m free on the left, %.2f m on the right, clearance %.2f m\n", mid.left,
                 mid.right, mid.clearance);
 
-    // ---- 3. A camera move (seed 000 "Planning camera motions"). The speed diagram caps the speed
+    // ---- 3. A camera move (Nieuwenhuisen et al. 2004 "Planning camera motions"). The speed diagram caps the speed
     // on every arc (sqrt(lateral accel * radius): tight turns are slow so nothing sweeps through
     // the view) and keeps acceleration and braking within bounds; built once per path into a
     // caller buffer. cameraPoseAt then gives the pose for any time, looking ~1 s ahead so the
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
             pose.time, pose.s, pose.speed, eye.x, eye.y, eye.z, pose.yaw * 180 / kPi, pose.pitch * 180 / kPi);
     }
 
-    // ---- 4. A group of 50 (seed 000 "Path planning for groups"). The corridor is sampled once per
+    // ---- 4. A group of 50 (Nieuwenhuisen et al. 2004 "Path planning for groups"). The corridor is sampled once per
     // path (clearance discs capped at the group width); each fixed step then moves every member
     // towards its attraction point, pushes members apart and makes leaders wait, without touching
     // the walls again and without allocating.

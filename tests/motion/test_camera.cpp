@@ -1,4 +1,4 @@
-// Camera motion (seed 000 "Planning camera motions"): the speed diagram against hand-computed
+// Camera motion (Nieuwenhuisen et al. 2004 "Planning camera motions"): the speed diagram against hand-computed
 // trapezoid and triangle profiles, its caps and acceleration bounds on a real findPath result, and
 // the look-ahead view rotating C1 where following the tangent would jump.
 #include <clearway/motion.h>

@@ -1,4 +1,4 @@
-// Directional A* (seed 004) against plain 8-connected A* on the same clearance grid, on footprint
+// Directional A* (Pinter 2001) against plain 8-connected A* on the same clearance grid, on footprint
 // assets built here: every returned move is re-validated against the exact walls.
 #include <clearway/motion.h>
 #include <clearway/schema/footprint_generated.h>
@@ -265,7 +265,7 @@ TEST_CASE(
     "directional A*: goal behind the vehicle in a narrow corridor, only a loop in the room reaches it") {
     // A 2 m corridor (y 7..9) opens east into a 12 x 14 m room. The vehicle faces east at x = 14;
     // the goal is 11 m behind it. Plain A* drives straight west (a U-turn on the spot); with a 3 m
-    // turning radius the only drivable route (seed 004 Figure 8) is into the room, round a loop
+    // turning radius the only drivable route (Pinter 2001 Figure 8) is into the room, round a loop
     // and back: much longer, and entirely different.
     BlockMap map(30, 16);
     map.carve(1, 7, 17, 9);

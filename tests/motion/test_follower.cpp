@@ -1,4 +1,4 @@
-// Follower (seed 003): Bezier maximum curvature, target speed, PI anti-windup, pure pursuit, a
+// Follower (de Schaetzen and Sestini 2023): Bezier maximum curvature, target speed, PI anti-windup, pure pursuit, a
 // kinematic bicycle driven along a curved path, and the stuck manager in a scripted blockage.
 #include <clearway/motion.h>
 

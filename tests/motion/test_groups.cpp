@@ -1,4 +1,4 @@
-// Groups (seed 000 "Path planning for groups") through a doorway and round a corner on a findPath
+// Groups (Nieuwenhuisen et al. 2004 "Path planning for groups") through a doorway and round a corner on a findPath
 // backbone: at every step every entity keeps its radius from the walls (brute force over the level's
 // walls) and stays within the group width of the backbone, no two overlap, the longitudinal spread
 // stays within its bound; everyone arrives, and a rerun is bit-identical.

@@ -3,7 +3,7 @@
 // the page's own path query (run from the URL hash, as two clicks would) draws its route through
 // the expected vertex, and the same checks fail on a page whose drawing was removed.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <clearway/bake.h>
+#include <clearway/preview.h>
 #include <clearway/runtime.h>
 
 #include <doctest/doctest.h>

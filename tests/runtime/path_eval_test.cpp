@@ -1,4 +1,4 @@
-// Path evaluation (seed 004 Listing 2): poses on hand-made segments checked by hand, heights from
+// Path evaluation (Pinter 2001 Listing 2): poses on hand-made segments checked by hand, heights from
 // a sloped surface and across a portal, continuity on real findPath results, sampling, bad input.
 #include <clearway/runtime.h>
 

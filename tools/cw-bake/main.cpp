@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
         "Bake a level mesh into a roadmap asset (import + exact medial axis + blends) in one process.\n" +
         std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
+    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg is given
     cli::CommonFlags flags;
     app.add_option("mesh", request.input_path,
                    "Level mesh: any format Assimp reads (OBJ, glTF/GLB, FBX, PLY, ...)")

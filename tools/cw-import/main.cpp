@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
                  std::string(cli::kExitCodesHelp)};
     bake::ImportRequest request;
     request.options = bake::defaultImportOptions();
+    request.footprint_svg = bake::footprintSvg; // drawn by lib/preview, only when --svg is given
     cli::CommonFlags flags;
     app.add_option("mesh", request.mesh_path,
                    "Level mesh: any format Assimp reads (OBJ, glTF/GLB, FBX, PLY, ...)")

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
         "one bake for every agent radius. " +
         std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
+    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg is given
     cli::CommonFlags flags;
     app.add_option("footprint", request.input_path, "Footprint asset written by cw-import (.cwfp)")
         ->required();

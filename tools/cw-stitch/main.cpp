@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
                  "border vertices are welded, tile lines stop being walls, blends are recomputed.\n" +
                  std::string(cli::kExitCodesHelp)};
     bake::StitchRequest request;
+    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg is given
     cli::CommonFlags flags;
     app.add_option("tiles", request.tile_paths, "Tile assets (.cwrm) of one world, in any order")->required();
     app.add_option("-o,--output", request.output_path, "World roadmap asset to write (.cwrm), atomically")

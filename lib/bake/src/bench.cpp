@@ -2,7 +2,7 @@
 // the baseline the roadmap bake is measured against. CGAL stays in here (bake.h stays cheap).
 #include <clearway/bake.h>
 
-#include "segment_voronoi.h"
+#include "medial_axis/segment_voronoi.h"
 
 #include <sys/resource.h>
 

@@ -1,4 +1,4 @@
-// Steering behaviours as goodness functions of a path segment (seed 001, section 3.1), and the
+// Steering behaviours as goodness functions of a path segment (Go et al. 2004, section 3.1), and the
 // multi-resolution sphere hash behind AvoidCollision.
 #include <clearway/motion.h>
 

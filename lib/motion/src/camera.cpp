@@ -1,4 +1,4 @@
-// Camera motion along a path (seed 000 "Planning camera motions"): a speed diagram from per-arc
+// Camera motion along a path (Nieuwenhuisen et al. 2004 "Planning camera motions"): a speed diagram from per-arc
 // speed caps with a forward (acceleration) and a backward (deceleration) pass, integrated exactly,
 // and a view that looks at where the camera will be a second later.
 //
@@ -104,7 +104,7 @@ CameraSettings cameraDefaults() {
     c.max_lateral_accel = 1.5; // a 2 m blend at sqrt(1.5 * 2) = 1.7 m/s
     c.max_accel = 1.5;
     c.max_decel = 2.5;
-    c.look_ahead = 1.0; // seed 000: "about 1 second is the right amount"
+    c.look_ahead = 1.0; // Nieuwenhuisen et al. 2004: "about 1 second is the right amount"
     c.eye_height = 1.7;
     c.start_speed = 0.0;
     c.end_speed = 0.0;

@@ -1,4 +1,4 @@
-// Turning-radius curves (seed 004): arc-then-line, Dubins paths, piecewise line/arc paths.
+// Turning-radius curves (Pinter 2001): arc-then-line, Dubins paths, piecewise line/arc paths.
 //
 // Every construction runs in the start pose's frame scaled by the turning radius (start at the
 // origin heading +x, radius 1), so the answer does not depend on where the level sits in the world

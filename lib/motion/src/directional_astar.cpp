@@ -1,4 +1,4 @@
-// Directional A* (seed 004) over (cell, heading in 8 directions, gear) on a clearance grid
+// Directional A* (Pinter 2001) over (cell, heading in 8 directions, gear) on a clearance grid
 // rasterised from a footprint layer.
 //
 // Moves come from a motion table built once at init: for every start heading, a straight step to

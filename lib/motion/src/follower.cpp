@@ -1,4 +1,4 @@
-// Path follower for ground vehicles (seed 003): Bezier-curvature target speed, PI speed control
+// Path follower for ground vehicles (de Schaetzen and Sestini 2023): Bezier-curvature target speed, PI speed control
 // with anti-windup, pure-pursuit steering on a look-ahead point, and a stuck manager.
 //
 // The path is the caller's polyline (floats, as the runtime stores them); all math is in doubles.

@@ -1,4 +1,4 @@
-// Group motion along a backbone path (seed 000 "Path planning for groups", Kamphuis & Overmars
+// Group motion along a backbone path (Nieuwenhuisen et al. 2004 "Path planning for groups", Kamphuis & Overmars
 // 2004): a corridor of wall-free capsules along the path, attraction points on the backbone,
 // repulsion, and a bound on the longitudinal dispersion.
 //

@@ -14,7 +14,7 @@ namespace {
 
 namespace fb = ::clearway::schema::trims;
 
-static_assert(sizeof(Trim) == 40, "a trim is 40 bytes (seed 001)");
+static_assert(sizeof(Trim) == 40, "a trim is 40 bytes (Go et al. 2004)");
 static_assert(sizeof(Trim) == sizeof(fb::Trim) && alignof(Trim) == alignof(fb::Trim),
               "Trim must match the schema struct for zero-copy tables");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy tables assume a little-endian host");

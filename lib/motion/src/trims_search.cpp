@@ -1,4 +1,4 @@
-// Online trim search (seed 001, algorithm 1): best-first over the visited states V, expanding the
+// Online trim search (Go et al. 2004, algorithm 1): best-first over the visited states V, expanding the
 // best state of V - E until V = E or a budget runs out. Every byte comes from the caller's
 // workspace, so a decision allocates nothing.
 #include <clearway/motion.h>

@@ -851,7 +851,7 @@ struct Emitter {
 // A path along the roadmap longer than this times the straight line between the ends gives way
 // to that line when it keeps the radius: the preferred clearance is worth a bend, not a detour
 // (a 2.8 m hop past a wall corner came out as a 17.5 m tour round the roadmap). The factor is the
-// length bound issue 4 sets for paths at twice the radius.
+// length bound the roadmap paper sets for paths kept at twice the radius (Nieuwenhuisen et al. 2004).
 constexpr double kDetourFactor = 1.10;
 
 } // namespace

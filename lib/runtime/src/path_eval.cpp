@@ -1,4 +1,4 @@
-// Path evaluation (seed 004 Listing 2): pose at an arc length along a findPath result, and sampling
+// Path evaluation (Pinter 2001 Listing 2): pose at an arc length along a findPath result, and sampling
 // at a step. Public accessors only; no allocation.
 #include <clearway/runtime.h>
 

@@ -1,4 +1,4 @@
-// Path shortening inside the corridor (seed 000 "Answering path queries"; the Explicit Corridor
+// Path shortening inside the corridor (Nieuwenhuisen et al. 2004 "Answering path queries"; the Explicit Corridor
 // Map's shortest path with clearance). The A* route runs along the medial axis, so every corner
 // of it has the most clearance its corridor offers; shortening keeps the same corridor and pulls
 // the path taut against discs round the walls:

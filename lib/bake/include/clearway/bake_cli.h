@@ -11,6 +11,8 @@
 #pragma once
 
 #include <clearway/bake.h>
+#include <clearway/eval.h>
+#include <clearway/preview.h>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>

@@ -11,7 +11,7 @@
 
 namespace clearway {
 
-// ===== curves: turning radius, arc-then-line, Dubins, piecewise paths (seed 004) =====
+// ===== curves: turning radius, arc-then-line, Dubins, piecewise paths (Pinter 2001) =====
 //
 // Ground-plane poses in metres; headings in radians, counter-clockwise from +x. All math is in
 // doubles and relative to the start pose, so levels far from the origin keep their precision.
@@ -21,7 +21,7 @@ struct Pose2d {
     double x, y, heading;
 };
 
-// One piece of a vehicle path (seed 004 Listing 2): a straight line or a circular arc.
+// One piece of a vehicle path (Pinter 2001 Listing 2): a straight line or a circular arc.
 // The piece is stored by its start pose and signed curvature rather than by circle centre and
 // start angle, so tiny radii and long lines evaluate without cancellation.
 struct PathPiece {
@@ -58,7 +58,7 @@ struct CurvePath {
     double length; // sum of the piece lengths, metres
 };
 
-// Arc-then-line (seed 004 Figures 5-6): turn on `side` at `radius` until facing the goal point,
+// Arc-then-line (Pinter 2001 Figures 5-6): turn on `side` at `radius` until facing the goal point,
 // then drive straight to it. Fills two pieces (arc, line); either may have length 0.
 // NotFound when the point is strictly inside the turning circle on that side (a point on the
 // circle, within 1e-9 relative rounding, is reached by the arc alone); InvalidArgument for a
@@ -77,7 +77,7 @@ Status dubinsPath(const Pose2d& from, const Pose2d& to, double radius, DubinsWor
 // Always Ok for valid input: start == goal gives length 0, headings 1e-9 apart give the loop.
 Status shortestDubins(const Pose2d& from, const Pose2d& to, double radius, CurvePath* out, DubinsWord* word);
 
-// Pose after driving `distance` metres along pieces[0..count) (seed 004 Listing 2). Distances
+// Pose after driving `distance` metres along pieces[0..count) (Pinter 2001 Listing 2). Distances
 // outside [0, total length] clamp to the path's ends. InvalidArgument for null pointers, count == 0
 // or a non-finite distance.
 Status pathSampleAtDistance(const PathPiece* pieces, uint32_t count, double distance, PathSample* out);
@@ -91,7 +91,7 @@ Status pathToPolyline(const PathPiece* pieces, uint32_t count, double spacing, V
                       uint32_t* out_count, uint32_t max_out);
 // ===== end curves =====
 
-// ===== follower: Bezier target speed, PI speed control, pure pursuit, stuck manager (seed 003) =====
+// ===== follower: Bezier target speed, PI speed control, pure pursuit, stuck manager (de Schaetzen and Sestini 2023) =====
 //
 // Drives a vehicle along a polyline path: the game reads its vehicle state each frame, calls
 // followerStep and applies the throttle and steering it returns. Settings are plain structs with
@@ -101,7 +101,7 @@ struct Point2d {
     double x, y;
 };
 
-// Target speed generation (seed 003 Algorithm 1).
+// Target speed generation (de Schaetzen and Sestini 2023 Algorithm 1).
 struct TargetSpeedSettings {
     double lateral_accel; // a_lat: tolerated lateral acceleration as a fraction of g (0.4 = normal driving)
     double gravity;       // g, m/s^2
@@ -316,11 +316,11 @@ Status followerStepGears(const FollowerSettings& settings, const Vec2f* path, co
 
 // ===== directional a* =====
 //
-// Directional A* (seed 004): the search space is (grid cell, heading in 8 compass directions, gear),
+// Directional A* (Pinter 2001): the search space is (grid cell, heading in 8 compass directions, gear),
 // and a move between two such poses is the shortest turning-radius curve (Dubins) of one of three
 // kinds: a step to the next cell, a one-way turn of 45 or 90 degrees, or an S-bend shifting one
 // lattice step sideways. A move is accepted only if the vehicle's radius stays clear of the walls
-// along its whole sweep. Optional reverse moves make three-point turns possible (seed 004 "Backing
+// along its whole sweep. Optional reverse moves make three-point turns possible (Pinter 2001 "Backing
 // up"). Loops, like Figure 8's, are sequences of moves.
 //
 // Walls: each cell centre of a grid 3x finer than the search grid stores its distance to the
@@ -337,7 +337,7 @@ struct DirectionalAStarSettings {
     double cell_size;        // m, grid resolution
     double turning_radius;   // m, the vehicle's minimum turning radius
     double vehicle_radius;   // m, clearance kept from every wall along the swept path
-    bool allow_reverse;      // reverse moves (backing up, seed 004)
+    bool allow_reverse;      // reverse moves (backing up, Pinter 2001)
     double reverse_cost;     // cost per metre reversed, in metres driven forward (>= 1)
     double gear_change_cost; // m added at every switch between forward and reverse
     uint32_t max_expansions; // give up (NotFound) after this many expanded nodes; 0 = no limit
@@ -403,8 +403,8 @@ Status directionalAStarPiecesClear(const DirectionalAStar* search, const PathPie
                                    bool* clear);
 // ===== end directional a* =====
 
-// ===== trims: trim-trajectory tables and online trim search with steering behaviours (seed 001) =====
-// Vehicles that cannot follow a roadmap (boats, spacecraft, planes): the control model of seed 001
+// ===== trims: trim-trajectory tables and online trim search with steering behaviours (Go et al. 2004) =====
+// Vehicles that cannot follow a roadmap (boats, spacecraft, planes): the control model of Go et al. 2004
 // pre-integrated offline into trim trajectories (.cwtt, schemas/trims.fbs, baked by cw-trims),
 // searched online by best-first search scored with steering behaviours.
 //
@@ -512,7 +512,7 @@ Vec3f facingOf(const Quatf& orientation);
 Status applyTrim(const TableView& view, const VehicleState& from, uint32_t control, VehicleState* out);
 
 // ---- steering behaviours: a path segment -> goodness in [0, 1] ----
-// A segment as the behaviours see it (seed 001, figure 2): the chord p0 -> p1 stands in for the
+// A segment as the behaviours see it (Go et al. 2004, figure 2): the chord p0 -> p1 stands in for the
 // curved path; d0/d1 are velocities (facing * speed); times are seconds from now.
 struct Segment {
     float time;     // start of the segment
@@ -644,7 +644,7 @@ struct AvoidWalls {
 float avoidWallsGoodness(const AvoidWalls& avoid, const Segment& segment);
 Behaviour behaviour(const AvoidWalls* avoid);
 
-// ---- online search (seed 001, algorithm 1) ----
+// ---- online search (Go et al. 2004, algorithm 1) ----
 enum class SearchStrategy : uint32_t {
     SingleStep = 0, // expand the current state only: a local steering baseline
     Uniform = 1,    // every skip-th control at every expansion
@@ -713,7 +713,7 @@ Status search(SearchWorkspace* workspace, const VehicleState& state, const Behav
 } // namespace trims
 // ===== end trims =====
 
-// ===== camera: speed diagram and look-ahead view along a path (seed 000 "Planning camera motions") =====
+// ===== camera: speed diagram and look-ahead view along a path (Nieuwenhuisen et al. 2004 "Planning camera motions") =====
 //
 // A camera flies along a findPath result: its speed is capped per arc (objects must not sweep
 // through the view too fast in tight turns) and changes within acceleration and deceleration
@@ -783,7 +783,7 @@ Status cameraPoseAt(const RoadmapView& view, const PathSegment* segments, uint32
                     const SpeedDiagram& diagram, const CameraSettings& settings, double t, CameraPose* out);
 // ===== end camera =====
 
-// ===== groups: a coherent group along a backbone path (seed 000 "Path planning for groups") =====
+// ===== groups: a coherent group along a backbone path (Nieuwenhuisen et al. 2004 "Path planning for groups") =====
 //
 // N disc entities follow one backbone path (a findPath result planned for the largest radius)
 // inside its corridor, entities repel each other, and the attraction points may not run more than

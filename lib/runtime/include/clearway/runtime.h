@@ -193,7 +193,7 @@ Status nearestRoadmapPoint(const RoadmapView& view, uint32_t layer, double x, do
                            RoadmapPoint* out);
 
 // ---------------------------------------------------------------------------------------------
-// Path queries on a roadmap (seed 000 "Answering path queries")
+// Path queries on a roadmap (Nieuwenhuisen et al. 2004 "Answering path queries")
 
 // Scratch memory for findPath: adjacency, blend index and A* state, built once per roadmap.
 // One scratch per thread; queries never allocate.
@@ -236,7 +236,7 @@ struct PathSegment {
 // NotFound: start or goal outside the layer's footprint, no clear line to the roadmap, or no route
 // at this radius.
 //
-// Shortening (seed 000 "Answering path queries", the Explicit Corridor Map's shortest path with
+// Shortening (Nieuwenhuisen et al. 2004 "Answering path queries", the Explicit Corridor Map's shortest path with
 // clearance): the route is then pulled taut inside its corridor, keeping clearance >=
 // max(radius, min(preferred_clearance, the corridor's own clearance there)), with arcs round the
 // corners. preferred_clearance <= radius gives the shortest path at that clearance. Above the
@@ -256,7 +256,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                 uint32_t max_segments);
 
 // ---------------------------------------------------------------------------------------------
-// Path evaluation (seed 004 Listing 2): pose at arc length along a findPath result
+// Path evaluation (Pinter 2001 Listing 2): pose at arc length along a findPath result
 
 // Where an agent is on a path. Heights come from the footprint surface of the segment's layer
 // (portal segments interpolate between the two layers' heights at their ends).
@@ -292,7 +292,7 @@ Status wallDistance(const RoadmapView& view, const PathScratch* scratch, uint32_
 
 // Free space across a path at arc length s: along the left and right normals of the heading, the
 // distance to the first wall (capped at `max_reach`), and the clearance (distance to the nearest
-// wall in any direction). A group's corridor (seed 000) is these bounds capped by the group width.
+// wall in any direction). A group's corridor (Nieuwenhuisen et al. 2004) is these bounds capped by the group width.
 struct CorridorSample {
     double s;
     Vec2d position;     // path point at s (local ground plane)

@@ -1,0 +1,230 @@
+// Roadmap structs -> FlatBuffers bytes (schemas/roadmap.fbs): vertices, edges, blends, areas,
+// the edge grid and the embedded footprint table. Deterministic: the same roadmap, the same bytes.
+#include <clearway/bake/assets.h>
+#include <clearway/schema/roadmap_generated.h>
+
+#include "assets/asset_internal.h"
+
+#include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace clearway::bake {
+
+namespace fb = clearway::schema;
+
+uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOptions& options) {
+    const std::string canonical = canonicalString(import_options) +
+                                  ";min_clearance=" + std::to_string(options.min_clearance) +
+                                  ";roadmap_epsilon=" + std::to_string(options.epsilon) +
+                                  ";merge=" + (options.merge_chains ? "1" : "0");
+    return fnv1a64(canonical.data(), canonical.size());
+}
+
+namespace {
+
+// builder.CreateVectorOfStructs(v) for v[i] = make(i), i < n, without building v: the same
+// StartVector / PushBytes / EndVector calls, one struct at a time from the back (the buffer grows
+// downward), so the same bytes.
+template <class T, class Make>
+flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::FlatBufferBuilder& builder,
+                                                                size_t n, Make&& make) {
+    builder.StartVector(n * sizeof(T) / flatbuffers::AlignOf<T>(), flatbuffers::AlignOf<T>());
+    for (size_t i = n; i-- > 0;) {
+        const T value = make(i);
+        builder.PushBytes(reinterpret_cast<const uint8_t*>(&value), sizeof(T));
+    }
+    return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
+}
+
+// The builder's memory as std::vector blocks, so the finished buffer becomes the returned vector
+// without a copy of the whole asset.
+class VectorAllocator : public flatbuffers::Allocator {
+  public:
+    uint8_t* allocate(size_t size) override {
+        blocks_.emplace_back(size);
+        return blocks_.back().data();
+    }
+    void deallocate(uint8_t* p, size_t) override {
+        for (size_t i = 0; i < blocks_.size(); ++i)
+            if (!blocks_[i].empty() && blocks_[i].data() == p) {
+                blocks_.erase(blocks_.begin() + ptrdiff_t(i));
+                return;
+            }
+    }
+    // The block holding [data, data + size), with those bytes moved to its front.
+    std::vector<uint8_t> take(const uint8_t* data, size_t size) {
+        for (std::vector<uint8_t>& block : blocks_)
+            if (!block.empty() && data >= block.data() && data + size <= block.data() + block.size()) {
+                std::vector<uint8_t> out = std::move(block);
+                block.clear();
+                std::memmove(out.data(), data, size);
+                out.resize(size);
+                return out;
+            }
+        return {data, data + size};
+    }
+
+  private:
+    std::vector<std::vector<uint8_t>> blocks_;
+};
+
+} // namespace
+
+std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
+    size_t point_count = 0;
+    for (const RoadmapEdge& e : rm.edges)
+        point_count += e.points.size();
+    // Edge grid: about four edges per cell. Its lists are counted out before the asset's block is
+    // taken (no (cell, edge) pairs), so no working list is left freed beside the asset.
+    Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
+    for (const Vec2& p : rm.edges.empty() ? std::vector<Vec2>{{0, 0}} : std::vector<Vec2>{})
+        lo = hi = p;
+    for (const RoadmapEdge& e : rm.edges)
+        for (const Vec2& p : e.points)
+            lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+    const double cell = std::max(
+        std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1.0) / std::max<double>(1, rm.edges.size() / 4.0)),
+        0.5);
+    const uint32_t nx = uint32_t((hi.x - lo.x) / cell) + 1, ny = uint32_t((hi.y - lo.y) / cell) + 1;
+    // Each edge's cells (ascending, once each), then the edges counted into cells in edge order.
+    std::vector<uint32_t> cell_start(size_t(nx) * ny + 1, 0), cell_edges;
+    {
+        std::vector<uint32_t> mine;
+        auto cellsOf = [&](const RoadmapEdge& edge) {
+            mine.clear();
+            for (size_t k = 0; k + 1 < std::max<size_t>(edge.points.size(), 2); ++k) {
+                const Vec2 a = edge.points[k], b = edge.points[std::min(k + 1, edge.points.size() - 1)];
+                const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
+                               i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
+                const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
+                               j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
+                for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
+                    for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
+                        mine.push_back(j * nx + i);
+            }
+            std::sort(mine.begin(), mine.end());
+            mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+        };
+        for (const RoadmapEdge& e : rm.edges) {
+            cellsOf(e);
+            for (uint32_t c : mine)
+                ++cell_start[c + 1];
+        }
+        for (size_t c = 0; c + 1 < cell_start.size(); ++c)
+            cell_start[c + 1] += cell_start[c];
+        cell_edges.resize(cell_start.back());
+        std::vector<uint32_t> fill(cell_start.begin(), cell_start.end() - 1);
+        for (uint32_t e = 0; e < rm.edges.size(); ++e) { // edge order: each cell's edges ascend
+            cellsOf(rm.edges[e]);
+            for (uint32_t c : mine)
+                cell_edges[fill[c]++] = e;
+        }
+    }
+    // The block holds the whole asset and little more: the finished buffer sits at the block's
+    // end and is moved to its front, so every byte of slack would be memory beside the roadmap.
+    // The footprint table's size comes from writing it once on its own (it is written first, so
+    // it takes the same bytes here); the rest is counted, with room for tables and padding.
+    size_t bound = footprintTableSize(rm.footprint) + 2048 + 2 * std::strlen(bakerVersion());
+    auto vector_bytes = [&](size_t n, size_t size) { bound += 16 + n * size; }; // length, padding
+    vector_bytes(rm.vertices.size(), sizeof(fb::RoadmapVertex));
+    vector_bytes(rm.edges.size(), sizeof(fb::RoadmapEdge));
+    vector_bytes(point_count, sizeof(fb::Vec2));
+    vector_bytes(rm.blends.size(), sizeof(fb::Blend));
+    vector_bytes(cell_start.size(), sizeof(uint32_t));
+    vector_bytes(cell_edges.size(), sizeof(uint32_t));
+    vector_bytes(rm.edge_weights.size(), sizeof(float));
+    vector_bytes(rm.areas.size(), sizeof(fb::WeightedArea));
+    for (const RoadmapArea& a : rm.areas)
+        vector_bytes(a.polygon.size(), sizeof(fb::Vec2));
+    vector_bytes(rm.tile.border_vertices.size(), sizeof(uint32_t));
+#ifdef __GLIBC__
+    // The size pass and the grid's working lists are freed: return their pages before the block.
+    malloc_trim(0);
+#endif
+    VectorAllocator allocator;
+    flatbuffers::FlatBufferBuilder builder(bound, &allocator);
+    builder.ForceDefaults(true);
+    const auto footprint = writeFootprintTable(builder, rm.footprint);
+    const auto grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
+                                         builder.CreateVector(cell_start), builder.CreateVector(cell_edges));
+    std::vector<uint32_t>().swap(cell_start);
+    std::vector<uint32_t>().swap(cell_edges);
+    const auto options = fb::CreateRoadmapOptions(builder, rm.options.min_clearance, rm.options.epsilon,
+                                                  rm.options.merge_chains);
+    // Designer areas (edits.cpp): absent without any, so assets without edits keep their bytes.
+    flatbuffers::Offset<flatbuffers::Vector<float>> edge_weights;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::WeightedArea*>> areas;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::Vec2*>> area_vertices;
+    if (!rm.areas.empty()) {
+        std::vector<fb::WeightedArea> area_structs;
+        std::vector<fb::Vec2> area_points;
+        for (const RoadmapArea& a : rm.areas) {
+            area_structs.emplace_back(a.layer, float(a.weight), uint32_t(area_points.size()),
+                                      uint32_t(a.polygon.size()));
+            for (const Vec2& p : a.polygon)
+                area_points.emplace_back(float(p.x), float(p.y));
+        }
+        const std::vector<float> weights(rm.edge_weights.begin(), rm.edge_weights.end());
+        edge_weights = builder.CreateVector(weights);
+        areas = builder.CreateVectorOfStructs(area_structs);
+        area_vertices = builder.CreateVectorOfStructs(area_points);
+    }
+    flatbuffers::Offset<fb::RoadmapTile> tile = 0;
+    if (rm.tile.size > 0)
+        tile = fb::CreateRoadmapTile(builder, rm.tile.size, rm.tile.margin, rm.tile.i, rm.tile.j,
+                                     builder.CreateVector(rm.tile.border_vertices), rm.tile.margin_reached);
+    // The big arrays go straight into the builder (same argument positions, so the same order).
+    auto vertices = [&] {
+        return structVector<fb::RoadmapVertex>(builder, rm.vertices.size(), [&](size_t i) {
+            const RoadmapVertex& v = rm.vertices[i];
+            return fb::RoadmapVertex(float(v.position.x), float(v.position.y), float(v.position.z),
+                                     float(v.clearance), v.layer);
+        });
+    };
+    auto edges = [&] {
+        uint32_t first = uint32_t(point_count); // points before edge i, walking back from the end
+        return structVector<fb::RoadmapEdge>(builder, rm.edges.size(), [&](size_t i) {
+            const RoadmapEdge& e = rm.edges[i];
+            first -= uint32_t(e.points.size());
+            return fb::RoadmapEdge(e.a, e.b, first, uint32_t(e.points.size()), float(e.min_clearance),
+                                   static_cast<fb::ClearanceSite>(e.site), e.portal, float(e.site_p0.x),
+                                   float(e.site_p0.y), float(e.site_p1.x), float(e.site_p1.y),
+                                   float(e.left_a.x), float(e.left_a.y), float(e.right_a.x),
+                                   float(e.right_a.y), float(e.left_b.x), float(e.left_b.y),
+                                   float(e.right_b.x), float(e.right_b.y));
+        });
+    };
+    auto points = [&] {
+        size_t edge = rm.edges.size(), k = 0; // walks the points backwards
+        return structVector<fb::Vec2>(builder, point_count, [&](size_t) {
+            while (k == 0)
+                k = rm.edges[--edge].points.size();
+            const Vec2& p = rm.edges[edge].points[--k];
+            return fb::Vec2(float(p.x), float(p.y));
+        });
+    };
+    auto blends = [&] {
+        return structVector<fb::Blend>(builder, rm.blends.size(), [&](size_t i) {
+            const Blend& b = rm.blends[i];
+            return fb::Blend(b.vertex, b.edge_in, b.edge_out, float(b.center.x), float(b.center.y),
+                             float(b.radius), float(b.p_in.x), float(b.p_in.y), float(b.p_out.x),
+                             float(b.p_out.y), b.ccw, float(b.min_clearance));
+        });
+    };
+    const auto root = fb::CreateRoadmap(
+        builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
+        footprint, vertices(), edges(), points(), blends(), grid, edge_weights, areas, area_vertices, tile);
+    fb::FinishRoadmapBuffer(builder, root);
+    return allocator.take(builder.GetBufferPointer(), builder.GetSize());
+}
+
+} // namespace clearway::bake

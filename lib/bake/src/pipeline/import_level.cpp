@@ -1,0 +1,37 @@
+// cw-import's one library call: mesh file -> footprint asset (+ optional SVG preview).
+// Chains import, footprint and designer edits.
+#include <clearway/bake.h>
+
+#include <chrono>
+
+namespace clearway::bake {
+
+Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log) {
+    if (!request.svg_path.empty() && !request.footprint_svg)
+        return {ErrorCode::InvalidOption, "an SVG preview needs ImportRequest::footprint_svg (clearway/preview.h)"};
+    const auto start = std::chrono::steady_clock::now();
+    LevelEdits edits; // designer sidecar (edits.cpp): obstacles cut the footprint
+    const std::string edits_path = editsPathFor(request.mesh_path, request.edits_path, request.use_edits);
+    if (!edits_path.empty())
+        if (Error e = loadEdits(edits_path, &edits)) return e;
+    Mesh mesh;
+    if (Error e = loadMesh(request.mesh_path, request.options, &mesh, log)) return e;
+    Footprint footprint;
+    if (Error e = buildFootprint(mesh, request.options, &footprint, log)) return e;
+    if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
+    footprint.input_hash = inputHashWithEdits(footprint.input_hash, edits);
+    const std::vector<uint8_t> bytes = serializeFootprint(footprint);
+    if (!request.output_path.empty())
+        if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;
+    if (!request.svg_path.empty())
+        if (Error e = writeFileAtomic(request.svg_path, request.footprint_svg(footprint))) return e;
+    result->footprint = std::move(footprint);
+    result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const FootprintStats s = statsOf(result->footprint);
+    log.log(LogLevel::Info, request.mesh_path + ": " + std::to_string(s.layers) + " layers, " +
+                                std::to_string(s.connections) + " connections, " +
+                                std::to_string(s.walkable_area) + " m2 walkable");
+    return {};
+}
+
+} // namespace clearway::bake

@@ -1,0 +1,155 @@
+// clearway previews: what tools show people. SVG and HTML drawings of assets, the JSON and text
+// summaries the tools print, cw-inspect and cw-query. The bake never draws: tools pass these
+// renderers into the pipeline requests (RoadmapRequest::roadmap_svg, ...).
+#pragma once
+
+#include <clearway/bake.h>
+
+namespace clearway::bake {
+
+std::string footprintSvg(const Footprint& footprint);
+// One JSON object, the shape documented for `cw-import --json`.
+std::string footprintJson(const Footprint& footprint, double seconds);
+
+std::string roadmapSvg(const Roadmap& roadmap);
+std::string roadmapJson(const RoadmapResult& result);
+// One JSON object, the shape documented for `cw-trims --json`.
+std::string trimsJson(const TrimsResult& result);
+std::string stitchJson(const StitchResult& result);
+
+// One path query on a baked roadmap asset, answered with the runtime alone (loadRoadmap,
+// locatePoint, findPath, pathSample, wallDistance) exactly as a game would, in the mesh's own
+// (world) coordinates. Distances (radius, clearance, step, lengths) are metres.
+
+struct QueryRequest {
+    std::string roadmap_path;         // .cwrm
+    Vec3 from, to;                    // world (mesh file) coordinates
+    double radius = 0.5;              // agent radius, > 0
+    double preferred_clearance = -1;  // findPath's; < 0: the radius (shortest); +inf: the medial-axis path
+    double step = 0.25;               // metres between sampled points, > 0
+    double step_up = 0.4;             // a point's floor: the highest surface at most this above it
+    std::string svg_path;             // optional preview
+};
+
+struct QuerySegment {
+    bool arc = false;
+    bool portal = false; // runs along a connection between layers
+    uint32_t layer = 0;  // layer at the segment's start
+    Vec3 start, end;     // world, on the walkable surface
+    Vec3 center;         // arcs: world, at the start's height
+    double radius = 0;   // arcs, metres
+    double sweep = 0;    // arcs: radians, > 0 counter-clockwise seen from above
+    double length = 0;   // metres
+};
+
+struct QueryResult {
+    bool found = false;
+    std::string reason; // why not, when !found
+    uint32_t from_layer = 0, to_layer = 0;
+    double radius = 0, preferred_clearance = 0, step = 0;
+    double length = 0;        // metres
+    double min_clearance = 0; // metres: wallDistance at the samples (their layer's solid walls)
+    std::vector<QuerySegment> segments;
+    std::vector<Vec3> points; // world, every `step` metres from the start, plus the end
+};
+
+// "x,y,z" -> *out; InvalidOption naming `option` for anything but three finite numbers.
+Error parseQueryPoint(const std::string& text, const std::string& option, Vec3* out);
+// The query on roadmap bytes already in memory (8-byte aligned); `name` names them in messages.
+// "No path" is a result (found = false, with a reason), not an error. Errors: a corrupt asset
+// (ReadFailed), bad request values or a start/goal that no layer contains (InvalidOption).
+// `svg` (optional) receives the preview: walls, faint roadmap, the path with its arcs, start, goal.
+Error queryRoadmapBytes(const void* data, size_t size, const std::string& name, const QueryRequest& request,
+                        QueryResult* result, std::string* svg = nullptr);
+// cw-query: reads request.roadmap_path, queries, writes request.svg_path when set.
+Error queryPath(const QueryRequest& request, QueryResult* result, LogContext& log);
+// `cw-query --json`: {"found", "length", "min_clearance", "from_layer", "to_layer", "segments",
+// "points"} (+ "reason" when not found); numbers with 10 significant digits, deterministic.
+std::string queryJson(const QueryResult& result);
+// The human summary: one line, then one line per segment.
+std::string queryText(const QueryResult& result, const std::string& level);
+
+// What a baked asset holds, checked by the runtime's own verifying loaders (loadFootprint,
+// loadRoadmap, trims::loadTable), and a picture of it for designers: an SVG and a self-contained
+// HTML page (pan, zoom, layer toggles, and a two-click path query over the roadmap in the page).
+
+enum class AssetKind : uint8_t { Footprint = 0, Roadmap = 1, Trims = 2 };
+const char* assetKindName(AssetKind kind); // "footprint", "roadmap", "trims"
+
+struct InspectLayer {
+    uint32_t polygons = 0, holes = 0, walls = 0; // walls: boundary segments
+    double area = 0;                             // m^2
+    double height_min = 0, height_max = 0;       // local z of the surface
+    uint32_t vertices = 0, edges = 0;            // roadmap only
+    double clearance_min = 0, clearance_max = 0; // roadmap only: over its non-portal edges' minima
+};
+
+struct InspectTrims {
+    std::string vehicle;
+    uint32_t dimension = 2, controls = 0, trims = 0, steps = 0;
+    uint32_t samples[3] = {1, 1, 1};  // yaw, pitch, roll
+    double max_rate[3] = {0, 0, 0};   // rad/s
+    double interval = 0, speed = 0;   // s, m/s
+    bool symmetric = false;
+    double max_chord_deviation = 0;   // metres at the bake speed
+    double reach_min = 0, reach_max = 0; // straight distance covered by one trim, metres
+};
+
+struct InspectSummary {
+    std::string file;
+    size_t bytes = 0;
+    AssetKind kind = AssetKind::Footprint;
+    std::string status = "ok"; // the loader's statusString
+    uint32_t format_version = 0;
+    std::string baker_version, source_name;
+    uint64_t input_hash = 0, options_hash = 0;
+    // Footprint and roadmap (a roadmap embeds its footprint).
+    ImportOptions import_options;
+    RoadmapOptions roadmap_options; // roadmap only
+    Vec3 origin;                    // internal-frame position of local (0,0,0)
+    double grid_spacing = 0;
+    uint32_t connections = 0, walls = 0;
+    std::vector<InspectLayer> layers;
+    Vec3 local_min, local_max; // boundary and surface bounds, local frame (z up)
+    Vec3 world_min, world_max; // the same box in the mesh's own coordinates (origin and up axis undone)
+    // Roadmap only.
+    uint32_t vertices = 0, edges = 0, portal_edges = 0, points = 0, blends = 0, arcs = 0; // arcs: radius > 0
+    double clearance_min = 0, clearance_max = 0; // over non-portal edges' min_clearance
+    // Trims only.
+    InspectTrims trims;
+};
+
+// Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
+// runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
+// the loader's status ("asset is corrupt", ...) for anything that does not verify.
+Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out);
+// Human summary (several lines) and one JSON object with the same content.
+std::string inspectText(const InspectSummary& summary);
+std::string inspectJson(const InspectSummary& summary);
+// "NAME: KIND asset, verified (ok)" / {"file", "kind", "bytes", "status"}.
+std::string inspectVerifyText(const InspectSummary& summary);
+std::string inspectVerifyJson(const InspectSummary& summary);
+
+// Drawings of verified bytes (empty when they do not verify). Footprints and roadmaps: each layer's
+// floor in its own tint, walls black, connections magenta, roadmap edges coloured by clearance
+// (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
+// selection), every trajectory from it in top view. The drawing group carries
+// data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
+std::string inspectSvg(const void* data, size_t size);
+// The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
+// checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
+// the page over the exported roadmap graph, edges usable when min clearance >= radius).
+std::string inspectHtml(const void* data, size_t size, const std::string& title);
+// The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
+// drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
+// yellow and green, to blue = wide.
+uint32_t clearanceColour(double clearance, double max_clearance);
+
+struct InspectRequest {
+    std::string path;
+    std::string svg_path, html_path; // optional
+};
+// cw-inspect: reads and verifies request.path, writes the pictures asked for.
+Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log);
+
+} // namespace clearway::bake

@@ -1,0 +1,392 @@
+// cw-query: one findPath query on a roadmap asset, through the runtime's public API only (what a
+// game does), reported in the mesh's own coordinates as JSON, text and an SVG preview.
+#include <clearway/preview.h>
+#include <clearway/runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace clearway::bake {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// 10 significant digits: micrometres at 5 km from the origin, and the same text on every run.
+std::string num(double v) {
+    if (!std::isfinite(v)) return "null";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.10g", v == 0 ? 0.0 : v); // no "-0"
+    return text;
+}
+
+std::string point3(const Vec3& p) {
+    return "[" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) + "]";
+}
+
+std::string fixed(double v, int digits = 3) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    const std::string t = text;
+    // "-0.000" (a tiny negative rounded away) reads as a different point than "0.000".
+    return t.find_first_not_of("-0.") == std::string::npos ? t.substr(t[0] == '-') : t;
+}
+
+std::string tuple(const Vec3& p) {
+    return "(" + fixed(p.x) + ", " + fixed(p.y) + ", " + fixed(p.z) + ")";
+}
+
+Vec3 toWorld(const FootprintInfo& info, double x, double y, double z) {
+    const Vec3d w = footprintLocalToWorld(info, Vec3d{x, y, z});
+    return {w.x, w.y, w.z};
+}
+
+// An option value as the user typed it, near enough ("nan", "-1").
+std::string shown(double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+Error invalid(const std::string& message) {
+    return {ErrorCode::InvalidOption, message};
+}
+
+// The query's SVG, in local ground-plane coordinates (y flipped, as the bake's other previews):
+// every layer's walls (the path's layers darker), the roadmap faint, the path with true arcs, and
+// start / goal as discs of the agent radius.
+std::string querySvg(const RoadmapView& view, const FootprintView& footprint, const PathSegment* segments,
+                     uint32_t count, PathEndpoint start, PathEndpoint goal, double radius) {
+    FootprintInfo info{};
+    footprintInfo(footprint, &info);
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+    for (uint32_t l = 0; l < info.layer_count; ++l) {
+        FootprintLayerInfo layer{};
+        if (footprintLayer(footprint, l, &layer) != Status::Ok) continue;
+        for (uint32_t r = 0; r < layer.ring_count; ++r) {
+            const Vec2f* ring = nullptr;
+            uint32_t n = 0;
+            if (footprintRing(footprint, l, r, &ring, &n) != Status::Ok) continue;
+            for (uint32_t i = 0; i < n; ++i) {
+                lo_x = std::min(lo_x, double(ring[i].x)), hi_x = std::max(hi_x, double(ring[i].x));
+                lo_y = std::min(lo_y, double(ring[i].y)), hi_y = std::max(hi_y, double(ring[i].y));
+            }
+        }
+    }
+    if (!std::isfinite(lo_x)) lo_x = lo_y = 0, hi_x = hi_y = 1;
+    const double margin = 0.02 * std::max(hi_x - lo_x, hi_y - lo_y) + 0.5;
+    lo_x -= margin, lo_y -= margin, hi_x += margin, hi_y += margin;
+    const double w = hi_x - lo_x, h = hi_y - lo_y, px = 1200.0 / std::max(w, h), stroke = 1.2 / px;
+    auto n = [](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", v);
+        return std::string(text);
+    };
+    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + n(w * px) + "\" height=\"" +
+                      n(h * px) + "\" viewBox=\"" + n(lo_x) + " " + n(-hi_y) + " " + n(w) + " " + n(h) +
+                      "\">\n";
+    svg += "<rect x=\"" + n(lo_x) + "\" y=\"" + n(-hi_y) + "\" width=\"" + n(w) + "\" height=\"" + n(h) +
+           "\" fill=\"#f4f4f4\"/>\n";
+    std::vector<bool> on_path(info.layer_count, false);
+    for (uint32_t i = 0; i < count; ++i)
+        if (segments[i].layer < info.layer_count) on_path[segments[i].layer] = true;
+    for (PathEndpoint e : {start, goal})
+        if (e.layer < info.layer_count) on_path[e.layer] = true;
+    // Other layers first, so the path's own walls are drawn on top.
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint32_t l = 0; l < info.layer_count; ++l) {
+            if (on_path[l] != (pass == 1)) continue;
+            FootprintLayerInfo layer{};
+            if (footprintLayer(footprint, l, &layer) != Status::Ok) continue;
+            svg += "<g id=\"layer-" + std::to_string(l) + "\" fill=\"" + (pass ? "#ffffff" : "none") +
+                   "\" fill-opacity=\"0.8\" fill-rule=\"evenodd\" stroke=\"" +
+                   (pass ? "#303030" : "#c0c0c0") + "\" stroke-width=\"" + n((pass ? 2 : 1) * stroke) +
+                   "\">\n";
+            for (uint32_t p = 0; p < layer.polygon_count; ++p) {
+                uint32_t first = 0, rings = 0;
+                if (footprintPolygon(footprint, l, p, &first, &rings) != Status::Ok) continue;
+                std::string d;
+                for (uint32_t r = first; r < first + rings; ++r) {
+                    const Vec2f* ring = nullptr;
+                    uint32_t k = 0;
+                    if (footprintRing(footprint, l, r, &ring, &k) != Status::Ok) continue;
+                    for (uint32_t i = 0; i < k; ++i)
+                        d += (i ? "L" : "M") + n(ring[i].x) + " " + n(-ring[i].y) + " ";
+                    d += "Z ";
+                }
+                svg += "<path d=\"" + d + "\"/>\n";
+            }
+            svg += "</g>\n";
+        }
+    RoadmapInfo rm{};
+    roadmapInfo(view, &rm);
+    svg += "<g id=\"roadmap\" fill=\"none\" stroke=\"#9fb8d8\" stroke-width=\"" + n(stroke) + "\">\n";
+    for (uint32_t e = 0; e < rm.edge_count; ++e) {
+        RoadmapEdgeInfo edge{};
+        if (roadmapEdge(view, e, &edge) != Status::Ok) continue;
+        std::string d;
+        for (uint32_t i = 0; i < edge.point_count; ++i)
+            d += (i ? "L" : "M") + n(edge.points[i].x) + " " + n(-edge.points[i].y) + " ";
+        svg += "<path d=\"" + d + "\"/>\n";
+    }
+    svg += "</g>\n";
+    if (count) {
+        // One path element; arcs as SVG arcs (y is flipped on screen, so the sweep flag flips too).
+        std::string d = "M" + n(segments[0].start.x) + " " + n(-segments[0].start.y) + " ";
+        for (uint32_t i = 0; i < count; ++i) {
+            const PathSegment& s = segments[i];
+            if (s.type == PathSegmentType::Arc)
+                d += "A" + n(s.radius) + " " + n(s.radius) + " 0 " + (std::abs(s.sweep) > kPi ? "1 " : "0 ") +
+                     (s.sweep > 0 ? "0 " : "1 ") + n(s.end.x) + " " + n(-s.end.y) + " ";
+            else
+                d += "L" + n(s.end.x) + " " + n(-s.end.y) + " ";
+        }
+        svg +=
+            "<path id=\"path\" fill=\"none\" stroke=\"#1f5fff\" stroke-linejoin=\"round\" stroke-width=\"" +
+            n(3 * stroke) + "\" d=\"" + d + "\"/>\n";
+    }
+    const PathEndpoint ends[2] = {start, goal};
+    const char *const names[2] = {"start", "goal"}, *const colours[2] = {"#20a040", "#d03030"};
+    for (int k = 0; k < 2; ++k)
+        svg += std::string("<circle id=\"") + names[k] + "\" cx=\"" + n(ends[k].x) + "\" cy=\"" +
+               n(-ends[k].y) + "\" r=\"" + n(radius) + "\" fill=\"" + colours[k] +
+               "\" fill-opacity=\"0.5\"/>\n";
+    svg += "</svg>\n";
+    return svg;
+}
+
+} // namespace
+
+Error parseQueryPoint(const std::string& text, const std::string& option, Vec3* out) {
+    double v[3];
+    int count = 0;
+    std::stringstream stream(text);
+    std::string item;
+    bool ok = !text.empty() && text.back() != ',';
+    while (ok && std::getline(stream, item, ',')) {
+        char* end = nullptr;
+        const double x = std::strtod(item.c_str(), &end);
+        ok = !item.empty() && end != item.c_str() && *end == '\0' && std::isfinite(x) && count < 3;
+        if (ok) v[count++] = x;
+    }
+    if (!ok || count != 3) return invalid(option + " '" + text + "': expected x,y,z (three finite numbers)");
+    *out = {v[0], v[1], v[2]};
+    return {};
+}
+
+Error queryRoadmapBytes(const void* data, size_t size, const std::string& name, const QueryRequest& request,
+                        QueryResult* result, std::string* svg) {
+    const double radius = request.radius;
+    const double preferred = request.preferred_clearance < 0 ? radius : request.preferred_clearance;
+    if (!std::isfinite(radius) || !(radius > 0))
+        return invalid("--radius must be a finite number > 0 metres (got " + shown(radius) + ")");
+    if (std::isnan(request.preferred_clearance))
+        return invalid("--clearance must be >= 0 metres or inf (got NaN)");
+    if (!std::isfinite(request.step) || !(request.step > 0))
+        return invalid("--step must be a finite number > 0 metres (got " + shown(request.step) + ")");
+    if (!std::isfinite(request.step_up) || !(request.step_up >= 0))
+        return invalid("--step-up must be a finite number >= 0 metres (got " + shown(request.step_up) + ")");
+
+    RoadmapView view;
+    if (const Status s = loadRoadmap(data, size, &view); s != Status::Ok)
+        return {ErrorCode::ReadFailed, name + ": not a valid roadmap asset: " + statusString(s)};
+    FootprintView footprint;
+    FootprintInfo info{};
+    if (roadmapFootprint(view, &footprint) != Status::Ok || footprintInfo(footprint, &info) != Status::Ok)
+        return {ErrorCode::ReadFailed, name + ": not a valid roadmap asset: no footprint"};
+    size_t scratch_bytes = 0;
+    pathScratchSize(view, &scratch_bytes);
+    std::vector<uint8_t> scratch_memory(scratch_bytes);
+    PathScratch* scratch = nullptr;
+    if (const Status s = pathScratchInit(view, scratch_memory.data(), scratch_bytes, &scratch);
+        s != Status::Ok)
+        return {ErrorCode::ReadFailed, name + ": cannot build the path scratch: " + statusString(s)};
+
+    // Which layer each point stands on (the floor under it), in local coordinates.
+    PathEndpoint ends[2];
+    const Vec3* world[2] = {&request.from, &request.to};
+    const char* what[2] = {"--from", "--to"};
+    for (int i = 0; i < 2; ++i) {
+        const Vec3d local = footprintWorldToLocal(info, Vec3d{world[i]->x, world[i]->y, world[i]->z});
+        const Status s = locatePoint(view, scratch, local, request.step_up, &ends[i]);
+        if (s == Status::NotFound)
+            return invalid(name + ": " + what[i] + " " + num(world[i]->x) + "," + num(world[i]->y) + "," +
+                           num(world[i]->z) +
+                           " is not on the walkable area (no layer of the level contains it)");
+        if (s != Status::Ok) return invalid(name + ": " + what[i] + ": " + statusString(s));
+    }
+
+    QueryResult r;
+    r.from_layer = ends[0].layer;
+    r.to_layer = ends[1].layer;
+    r.radius = radius;
+    r.preferred_clearance = preferred;
+    r.step = request.step;
+    std::vector<PathSegment> path(256);
+    uint32_t count = 0;
+    Status s = findPath(view, scratch, ends[0], ends[1], radius, preferred, path.data(), &count,
+                        uint32_t(path.size()));
+    if (s == Status::BufferTooSmall) {
+        path.resize(count);
+        s = findPath(view, scratch, ends[0], ends[1], radius, preferred, path.data(), &count,
+                     uint32_t(path.size()));
+    }
+    if (s == Status::NotFound) {
+        // findPath does not say which part failed; the walls at both ends usually do.
+        for (int i = 0; i < 2; ++i) {
+            double d = 0;
+            wallDistance(view, scratch, ends[i].layer, ends[i].x, ends[i].y, &d, nullptr);
+            if (d < radius) {
+                r.reason = std::string(i ? "goal" : "start") + " is " + fixed(d) +
+                           " m from a wall, closer than the radius " + fixed(radius);
+                break;
+            }
+        }
+        if (r.reason.empty())
+            r.reason =
+                "no route at radius " + fixed(radius) +
+                ": start and goal are not joined by corridors that wide (or one end sees no usable roadmap)";
+    } else if (s != Status::Ok) {
+        return {ErrorCode::Internal, name + ": findPath failed: " + statusString(s)};
+    } else {
+        r.found = true;
+        path.resize(count);
+        r.length = pathTotalLength(path.data(), count);
+        // Samples every step (the exact end included), their clearance against their layer's walls.
+        std::vector<PathPose> poses(size_t(r.length / request.step) + 2);
+        uint32_t n = 0;
+        if (count == 0) { // start == goal
+            PathPose p{};
+            p.position = {ends[0].x, ends[0].y, 0};
+            float z = 0;
+            if (footprintHeightAt(footprint, ends[0].layer, float(ends[0].x), float(ends[0].y), 0.05f, &z) ==
+                Status::Ok)
+                p.position.z = z;
+            p.layer = ends[0].layer;
+            poses.assign(1, p);
+            n = 1;
+        } else {
+            s = pathSample(view, path.data(), count, request.step, poses.data(), &n, uint32_t(poses.size()));
+            if (s == Status::BufferTooSmall) {
+                poses.resize(n);
+                s = pathSample(view, path.data(), count, request.step, poses.data(), &n,
+                               uint32_t(poses.size()));
+            }
+            if (s != Status::Ok)
+                return {ErrorCode::Internal, name + ": pathSample failed: " + statusString(s)};
+        }
+        r.min_clearance = INFINITY;
+        for (uint32_t i = 0; i < n; ++i) {
+            const PathPose& p = poses[i];
+            double d = INFINITY;
+            if (wallDistance(view, scratch, p.layer, p.position.x, p.position.y, &d, nullptr) == Status::Ok)
+                r.min_clearance = std::min(r.min_clearance, d);
+            r.points.push_back(toWorld(info, p.position.x, p.position.y, p.position.z));
+        }
+        // Segments: exact ground-plane ends, heights from the surface at their arc lengths.
+        double s0 = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const PathSegment& g = path[i];
+            PathPose a{}, b{};
+            pathPoseAt(view, path.data(), count, s0, &a);
+            pathPoseAt(view, path.data(), count, s0 + g.length, &b);
+            s0 += g.length;
+            QuerySegment q;
+            q.arc = g.type == PathSegmentType::Arc;
+            q.portal = g.portal;
+            q.layer = g.layer;
+            q.start = toWorld(info, g.start.x, g.start.y, a.position.z);
+            q.end = toWorld(info, g.end.x, g.end.y, b.position.z);
+            if (q.arc) {
+                q.center = toWorld(info, g.center.x, g.center.y, a.position.z);
+                q.radius = g.radius;
+                q.sweep = g.sweep;
+            }
+            q.length = g.length;
+            r.segments.push_back(q);
+        }
+    }
+    if (svg)
+        *svg = querySvg(view, footprint, r.found ? path.data() : nullptr, r.found ? count : 0, ends[0],
+                        ends[1], radius);
+    *result = std::move(r);
+    return {};
+}
+
+Error queryPath(const QueryRequest& request, QueryResult* result, LogContext& log) {
+    const std::string& path = request.roadmap_path;
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0) return {ErrorCode::FileNotFound, path + ": no such file"};
+    if (!S_ISREG(info.st_mode)) return {ErrorCode::ReadFailed, path + ": not a regular file"};
+    std::ifstream stream(path, std::ios::binary);
+    if (!stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
+    const std::vector<char> raw((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+    std::vector<uint64_t> bytes(raw.size() / 8 + 1); // 8-byte aligned: the loader reads doubles in place
+    if (!raw.empty()) std::memcpy(bytes.data(), raw.data(), raw.size());
+    std::string svg;
+    if (Error e = queryRoadmapBytes(bytes.data(), raw.size(), path, request, result,
+                                    request.svg_path.empty() ? nullptr : &svg))
+        return e;
+    log.log(LogLevel::Debug, path + ": " + (result->found ? "path found" : "no path: " + result->reason));
+    if (!request.svg_path.empty())
+        if (Error e = writeFileAtomic(request.svg_path, svg)) return e;
+    return {};
+}
+
+std::string queryJson(const QueryResult& r) {
+    std::string j =
+        std::string("{\"found\": ") + (r.found ? "true" : "false") + ", \"length\": " + num(r.length) +
+        ", \"min_clearance\": " + (r.found ? num(r.min_clearance) : "null") +
+        ", \"from_layer\": " + std::to_string(r.from_layer) + ", \"to_layer\": " + std::to_string(r.to_layer);
+    if (!r.found) j += ", \"reason\": \"" + r.reason + "\"";
+    j += ", \"segments\": [";
+    for (size_t i = 0; i < r.segments.size(); ++i) {
+        const QuerySegment& s = r.segments[i];
+        j += std::string(i ? ", " : "") + "{\"type\": \"" + (s.arc ? "arc" : "line") +
+             "\", \"layer\": " + std::to_string(s.layer) + ", \"start\": " + point3(s.start) +
+             ", \"end\": " + point3(s.end) + ", \"length\": " + num(s.length);
+        if (s.arc)
+            j += ", \"center\": " + point3(s.center) + ", \"radius\": " + num(s.radius) +
+                 ", \"sweep\": " + num(s.sweep);
+        if (s.portal) j += ", \"portal\": true";
+        j += "}";
+    }
+    j += "], \"points\": [";
+    for (size_t i = 0; i < r.points.size(); ++i)
+        j += (i ? ", " : "") + point3(r.points[i]);
+    return j + "]}";
+}
+
+std::string queryText(const QueryResult& r, const std::string& level) {
+    if (!r.found) return level + ": no path: " + r.reason + "\n";
+    size_t arcs = 0;
+    for (const QuerySegment& s : r.segments)
+        arcs += s.arc;
+    std::string t = level + ": path " + fixed(r.length) + " m, " + std::to_string(r.segments.size()) +
+                    " segments (" + std::to_string(r.segments.size() - arcs) + " lines, " +
+                    std::to_string(arcs) + " arcs), layer " + std::to_string(r.from_layer) + " -> " +
+                    std::to_string(r.to_layer) + ", radius " + fixed(r.radius, 2) + ", min clearance " +
+                    fixed(r.min_clearance) + " m over " + std::to_string(r.points.size()) +
+                    " samples every " + fixed(r.step, 2) + " m\n";
+    for (size_t i = 0; i < r.segments.size(); ++i) {
+        const QuerySegment& s = r.segments[i];
+        char head[32];
+        std::snprintf(head, sizeof head, "%4zu %-4s ", i, s.arc ? "arc" : "line");
+        t += head + tuple(s.start) + " -> " + tuple(s.end) + "  " + fixed(s.length) + " m, layer " +
+             std::to_string(s.layer);
+        if (s.arc)
+            t += ", centre " + tuple(s.center) + " radius " + fixed(s.radius) + " sweep " +
+                 fixed(s.sweep * 180 / kPi, 1) + " deg";
+        if (s.portal) t += ", portal";
+        t += "\n";
+    }
+    return t;
+}
+
+} // namespace clearway::bake

@@ -1,0 +1,119 @@
+// Human and machine views of a footprint: SVG preview and the --json summary.
+#include <clearway/preview.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace clearway::bake {
+
+namespace {
+
+std::string number(double v, int digits = 6) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    return text;
+}
+
+// Distinct hues for layers (golden-angle steps), as hex.
+std::string layerColour(size_t layer) {
+    const double hue = std::fmod(double(layer) * 137.508, 360.0);
+    const double s = 0.55, l = 0.55;
+    const double c = (1 - std::abs(2 * l - 1)) * s, x = c * (1 - std::abs(std::fmod(hue / 60, 2) - 1)),
+                 m = l - c / 2;
+    double r = 0, g = 0, b = 0;
+    if (hue < 60)
+        r = c, g = x;
+    else if (hue < 120)
+        r = x, g = c;
+    else if (hue < 180)
+        g = c, b = x;
+    else if (hue < 240)
+        g = x, b = c;
+    else if (hue < 300)
+        r = x, b = c;
+    else
+        r = c, b = x;
+    char text[8];
+    std::snprintf(text, sizeof text, "#%02x%02x%02x", int((r + m) * 255), int((g + m) * 255),
+                  int((b + m) * 255));
+    return text;
+}
+
+} // namespace
+
+std::string footprintSvg(const Footprint& fp) {
+    double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+    for (const FootprintLayer& layer : fp.layers)
+        for (const PolygonWithHoles& p : layer.polygons)
+            for (const Vec2& v : p.outer) {
+                min_x = std::min(min_x, v.x), max_x = std::max(max_x, v.x);
+                min_y = std::min(min_y, v.y), max_y = std::max(max_y, v.y);
+            }
+    if (!std::isfinite(min_x)) min_x = min_y = 0, max_x = max_y = 1;
+    const double margin = 0.02 * std::max(max_x - min_x, max_y - min_y) + 0.5;
+    min_x -= margin, min_y -= margin, max_x += margin, max_y += margin;
+    const double width = max_x - min_x, height = max_y - min_y;
+    const double pixels = 1000.0 / std::max(width, height);
+    const double stroke = 1.5 / pixels;
+    std::string svg;
+    // The ground plane's +y points up on screen: flip y so the picture is not mirrored.
+    svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width * pixels) + "\" height=\"" +
+           number(height * pixels) + "\" viewBox=\"" + number(min_x) + " " + number(-max_y) + " " +
+           number(width) + " " + number(height) + "\">\n";
+    svg += "<title>" + fp.source_name + " footprint: " + std::to_string(fp.layers.size()) + " layers, " +
+           std::to_string(fp.connections.size()) + " connections</title>\n";
+    svg += "<rect x=\"" + number(min_x) + "\" y=\"" + number(-max_y) + "\" width=\"" + number(width) +
+           "\" height=\"" + number(height) + "\" fill=\"#202020\"/>\n";
+    for (size_t l = 0; l < fp.layers.size(); ++l) {
+        svg += "<g id=\"layer-" + std::to_string(l) + "\" fill=\"" + layerColour(l) +
+               "\" fill-opacity=\"0.55\" fill-rule=\"evenodd\" stroke=\"#ffffff\" stroke-width=\"" +
+               number(stroke) + "\">\n";
+        for (const PolygonWithHoles& p : fp.layers[l].polygons) {
+            std::string d;
+            auto ring = [&](const Ring& r) {
+                for (size_t i = 0; i < r.size(); ++i)
+                    d += (i == 0 ? "M" : "L") + number(r[i].x, 9) + " " + number(-r[i].y, 9) + " ";
+                d += "Z ";
+            };
+            ring(p.outer);
+            for (const Ring& h : p.holes)
+                ring(h);
+            svg += "<path d=\"" + d + "\"/>\n";
+        }
+        svg += "</g>\n";
+    }
+    svg += "<g id=\"connections\" stroke=\"#ff3030\" stroke-width=\"" + number(4 * stroke) +
+           "\" stroke-linecap=\"round\">\n";
+    for (const Connection& c : fp.connections)
+        svg += "<line x1=\"" + number(c.p0.x, 9) + "\" y1=\"" + number(-c.p0.y, 9) + "\" x2=\"" +
+               number(c.p1.x, 9) + "\" y2=\"" + number(-c.p1.y, 9) + "\"/>\n";
+    svg += "</g>\n</svg>\n";
+    return svg;
+}
+
+std::string footprintJson(const Footprint& fp, double seconds) {
+    const FootprintStats s = statsOf(fp);
+    std::string json =
+        "{\"layers\": " + std::to_string(s.layers) + ", \"connections\": " + std::to_string(s.connections) +
+        ", \"walkable_area\": " + number(s.walkable_area, 10) +
+        ", \"polygons\": " + std::to_string(s.polygons) + ", \"holes\": " + std::to_string(s.holes) +
+        ", \"vertices\": " + std::to_string(s.vertices) + ", \"seconds\": " + number(seconds, 4) +
+        ", \"per_layer\": [";
+    for (size_t l = 0; l < fp.layers.size(); ++l) {
+        const FootprintLayer& layer = fp.layers[l];
+        size_t holes = 0;
+        for (const PolygonWithHoles& p : layer.polygons)
+            holes += p.holes.size();
+        json += std::string(l ? ", " : "") + "{\"area\": " + number(layer.area, 10) +
+                ", \"polygons\": " + std::to_string(layer.polygons.size()) +
+                ", \"holes\": " + std::to_string(holes) +
+                ", \"height_min\": " + number(layer.height_min + fp.origin.z, 8) +
+                ", \"height_max\": " + number(layer.height_max + fp.origin.z, 8) + "}";
+    }
+    json += "]}";
+    return json;
+}
+
+} // namespace clearway::bake
