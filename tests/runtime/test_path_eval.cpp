@@ -21,7 +21,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Layer 0: a 10 m room (0..10) with a 2 m pillar (4..6), its floor a ramp z = 0.1 x. Layer 1: a
 // flat deck at z = 5 over x 10..14. The roadmap is the loop round the pillar at 2 m from the outer
-// walls with radius-1 blends (as in roadmap_test.cpp).
+// walls with radius-1 blends (as in test_roadmap.cpp).
 std::vector<uint8_t> rampRoom() {
     flatbuffers::FlatBufferBuilder b;
     const std::vector<fb::Vec2> boundary0 = {{0, 0}, {10, 0}, {10, 10}, {0, 10},

@@ -614,7 +614,7 @@ TEST_SUITE("runtime/roadmap") {
         CHECK(findPath(other_view, scratch, {1, 5, 0}, {9, 5, 0}, 0.5, INFINITY, few, &count, 3) ==
               Status::InvalidArgument);
     }
-    // Allocation-free queries: allocation_test.cpp (this binary's counting operator new).
+    // Allocation-free queries: test_allocation.cpp (this binary's counting operator new).
 
 } // TEST_SUITE
 
