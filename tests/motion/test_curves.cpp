@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <random>
 
 using namespace clearway;
@@ -421,4 +422,127 @@ TEST_CASE("path: pose continuity, time sampling and polyline") {
         CHECK(points[n - 1].x == doctest::Approx(end.x).epsilon(1e-5));
         CHECK(pathToPolyline(path.pieces, path.count, 0.5, points, &n, 3) == Status::BufferTooSmall);
     }
+}
+
+namespace {
+
+// Independent value for the shortest forward path to a point: the shortest Dubins path to the
+// point, minimised over the arrival heading (dense scan, then golden-section refinement of the
+// best bracket). Shares no code with shortestPathToPoint beyond the Dubins words and arc-then-line,
+// which the tests above check against their own references.
+double shortestToPointByHeadingScan(const Pose2d& from, double gx, double gy, double radius) {
+    // Dubins words forgive ~1e-10 radii of rounding where circles touch; a heading where that
+    // slack makes a path that misses the point (beyond rounding) is not an answer: it would be
+    // shorter by about the miss.
+    const double reach = 1e-13 * (radius + std::fabs(from.x) + std::fabs(from.y));
+    auto length = [&](double heading) {
+        CurvePath path{};
+        REQUIRE(shortestDubins(from, Pose2d{gx, gy, heading}, radius, &path, nullptr) == Status::Ok);
+        const PathSample end = endOf(path);
+        return std::hypot(end.x - gx, end.y - gy) <= reach ? path.length : INFINITY;
+    };
+    const int samples = 7200;
+    int best = 0;
+    double best_length = INFINITY;
+    for (int i = 0; i < samples; ++i) {
+        const double l = length(2.0 * kPi * i / samples);
+        if (l < best_length) best_length = l, best = i;
+    }
+    double lo = 2.0 * kPi * (best - 1) / samples, hi = 2.0 * kPi * (best + 1) / samples;
+    const double golden = 0.5 * (std::sqrt(5.0) - 1.0);
+    double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo), fa = length(a), fb = length(b);
+    while (hi - lo > 1e-13) {
+        if (fa <= fb) {
+            hi = b, b = a, fb = fa, a = hi - golden * (hi - lo), fa = length(a);
+        } else {
+            lo = a, a = b, fa = fb, b = lo + golden * (hi - lo), fb = length(b);
+        }
+    }
+    double result = std::fmin(best_length, std::fmin(fa, fb));
+    // A goal exactly on a turning circle is reached by the arc alone, at one arrival heading where
+    // the Dubins distance drops discontinuously (just inside the circle it is a loop longer): no
+    // scan finds an isolated point, so those headings are tried as well.
+    for (TurnSide side : {TurnSide::Left, TurnSide::Right}) {
+        CurvePath arc{};
+        if (arcLineToPoint(from, gx, gy, radius, side, &arc) != Status::Ok) continue;
+        result = std::fmin(result, length(endOf(arc).heading));
+    }
+    return result;
+}
+
+} // namespace
+
+TEST_CASE("point curve: a goal inside the turning circle is reached by two turns, shorter than arc-then-line") {
+    const Pose2d origin{0, 0, 0};
+    CurvePath arc{}, best{};
+    REQUIRE(shortestArcLine(origin, 0.5, 3.0, 3.0, &arc, nullptr) == Status::Ok);
+    PointPathKind kind{};
+    REQUIRE(shortestPathToPoint(origin, 0.5, 3.0, 3.0, &best, &kind) == Status::Ok);
+    CHECK(kind == PointPathKind::TurnTurn);
+    CHECK(arc.length == doctest::Approx(21.17).epsilon(1e-3));
+    CHECK(best.length == doctest::Approx(16.64).epsilon(1e-3));
+    CHECK(std::fabs(best.length - shortestToPointByHeadingScan(origin, 0.5, 3.0, 3.0)) <= 1e-9);
+    const PathSample end = endOf(best);
+    CHECK(std::fabs(end.x - 0.5) <= 1e-9);
+    CHECK(std::fabs(end.y - 3.0) <= 1e-9);
+    checkContinuous(best);
+}
+
+TEST_CASE("point curve: lengths match the heading-scan oracle on a grid inside, on and just outside the circles") {
+    // Goals in the start frame on a polar grid around the left turning circle's centre: inside,
+    // exactly on it, 1e-6 radii outside, out to 4 radii; two radii and three start poses (one far
+    // from the origin, so the world-frame rounding is exercised too).
+    const double radii[] = {1.0, 3.0};
+    const Pose2d starts[] = {{0, 0, 0}, {12.5, -4.0, 2.2}, {5.0e4, 3.0e4, -1.1}};
+    const double rings[] = {0.0, 0.3, 0.999999, 1.0, 1.000001, 1.5, 2.0, 2.999999, 3.0, 3.000001, 4.0};
+    int checked = 0, turn_turn = 0;
+    for (double r : radii)
+        for (const Pose2d& s : starts)
+            for (double ring : rings)
+                for (int k = 0; k < 12; ++k) {
+                    const double a = 2.0 * kPi * k / 12 + 0.1;
+                    const double lu = ring * std::cos(a), lv = 1.0 + ring * std::sin(a); // start frame / r
+                    const double c = std::cos(s.heading), sn = std::sin(s.heading);
+                    const double gx = s.x + r * (c * lu - sn * lv), gy = s.y + r * (sn * lu + c * lv);
+                    // Exactly on the circle the answer jumps (the arc alone; a loop just inside).
+                    // 5e4 m from the origin the goal's rounding decides the side, and the API
+                    // counts a point within rounding as on the circle: that case is pinned near
+                    // the origin, where "on" is exact.
+                    if (ring == 1.0 && std::fabs(s.x) > 1e3) continue;
+                    CurvePath path{};
+                    PointPathKind kind{};
+                    REQUIRE(shortestPathToPoint(s, gx, gy, r, &path, &kind) == Status::Ok);
+                    // The oracle solves the same problem moved to the origin (the subtraction is
+                    // exact: Sterbenz), where its own endpoint check is tight.
+                    const double oracle =
+                        shortestToPointByHeadingScan(Pose2d{0, 0, s.heading}, gx - s.x, gy - s.y, r);
+                    INFO("r " << r << " start " << s.x << "," << s.y << " ring " << ring << " k " << k);
+                    CHECK(std::fabs(path.length - oracle) <= 1e-9 * std::fmax(1.0, oracle));
+                    const PathSample end = endOf(path);
+                    const double tolerance = 1e-9 * (1.0 + std::fabs(s.x) + std::fabs(s.y));
+                    CHECK(std::fabs(end.x - gx) <= tolerance);
+                    CHECK(std::fabs(end.y - gy) <= tolerance);
+                    CurvePath arc{};
+                    if (shortestArcLine(s, gx, gy, r, &arc, nullptr) == Status::Ok)
+                        CHECK(path.length <= arc.length + 1e-12 * std::fmax(1.0, arc.length));
+                    turn_turn += kind == PointPathKind::TurnTurn;
+                    ++checked;
+                }
+    CHECK(checked == 2 * (3 * 11 - 1) * 12);
+    CHECK(turn_turn > 0); // the grid reaches the region where two turns win
+}
+
+TEST_CASE("point curve: mirror symmetry and invalid input") {
+    const Pose2d origin{0, 0, 0};
+    CurvePath left{}, right{};
+    REQUIRE(shortestPathToPoint(origin, 0.7, 1.9, 2.0, &left, nullptr) == Status::Ok);
+    REQUIRE(shortestPathToPoint(origin, 0.7, -1.9, 2.0, &right, nullptr) == Status::Ok);
+    CHECK(left.length == doctest::Approx(right.length).epsilon(1e-12));
+    CHECK(left.pieces[0].curvature == -right.pieces[0].curvature);
+    CurvePath out{};
+    CHECK(shortestPathToPoint(origin, 1, 1, 0.0, &out, nullptr) == Status::InvalidArgument);
+    CHECK(shortestPathToPoint(origin, NAN, 1, 1.0, &out, nullptr) == Status::InvalidArgument);
+    CHECK(shortestPathToPoint(origin, 1, 1, 1.0, nullptr, nullptr) == Status::InvalidArgument);
+    REQUIRE(shortestPathToPoint(origin, 0, 0, 1.0, &out, nullptr) == Status::Ok);
+    CHECK(out.length == 0.0);
 }

@@ -148,6 +148,28 @@ bool wordLRL(const LocalGoal& g, WordParams* out) {
     return true;
 }
 
+// A left arc of t, then a right arc of p ending on the goal point (start frame, unit radius). The
+// right circle's centre is 2 from the left one's, at angle t - pi/2, and 1 from the goal: up to two
+// centres, so up to two paths. Needs the goal 1..3 radii from the left centre.
+uint32_t leftRightArcs(const LocalGoal& g, WordParams out[2]) {
+    const double wx = g.u, wy = g.v - 1.0; // goal - left centre
+    const double dist = norm(wx, wy);
+    if (dist < 1.0 - g.slack || dist > 3.0 + g.slack || dist == 0.0) return 0;
+    const double gamma = std::acos(std::fmax(-1.0, std::fmin(1.0, (dist * dist + 3.0) / (4.0 * dist))));
+    const double base = std::atan2(wy, wx) + 0.5 * kPi;
+    uint32_t n = 0;
+    for (double side : {1.0, -1.0}) {
+        const double t = turnAmount(base + side * gamma);
+        const double st = std::sin(t), ct = std::cos(t);
+        const double cx = 2.0 * st, cy = 1.0 - 2.0 * ct; // right circle centre
+        // Clockwise from the switch point (st, 1 - ct) to the goal, both seen from that centre.
+        const double p = turnAmount(std::atan2(ct, -st) - std::atan2(g.v - cy, g.u - cx));
+        out[n++] = WordParams{t, p, 0.0};
+        if (gamma == 0.0) break; // one touching centre: the two solutions coincide
+    }
+    return n;
+}
+
 bool validPose(const Pose2d& p) {
     return finite(p.x) && finite(p.y) && finite(p.heading);
 }
@@ -247,6 +269,39 @@ Status shortestArcLine(const Pose2d& from, double goal_x, double goal_y, double 
     const int signs[3] = {use_left ? 1 : -1, 0, 0};
     buildPath(from, radius, signs, use_left ? left : right, 2, out);
     if (side) *side = use_left ? TurnSide::Left : TurnSide::Right;
+    return Status::Ok;
+}
+
+Status shortestPathToPoint(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
+                           PointPathKind* kind) {
+    if (!out || !validPose(from) || !finite(goal_x) || !finite(goal_y) || !validRadius(radius))
+        return Status::InvalidArgument;
+    const LocalGoal g = localGoal(from, goal_x, goal_y, from.heading, radius);
+    if (!localGoalFinite(g)) return Status::InvalidArgument;
+    // Candidates in a fixed order (left before right, turn-straight before turn-turn); the first of
+    // equal lengths wins, so the answer is deterministic and mirror-symmetric up to that tie rule.
+    struct Candidate {
+        WordParams params;
+        int signs[3];
+        PointPathKind kind;
+    };
+    Candidate best{};
+    bool found = false;
+    auto consider = [&](const WordParams& w, int first, int second, PointPathKind k) {
+        if (found && w.t + w.p + w.q >= best.params.t + best.params.p + best.params.q) return;
+        best = Candidate{w, {first, second, 0}, k};
+        found = true;
+    };
+    WordParams w, pair[2];
+    if (leftArcLine(g, &w)) consider(w, 1, 0, PointPathKind::TurnStraight);
+    if (leftArcLine(mirrored(g), &w)) consider(w, -1, 0, PointPathKind::TurnStraight);
+    for (uint32_t i = 0, n = leftRightArcs(g, pair); i < n; ++i)
+        consider(pair[i], 1, -1, PointPathKind::TurnTurn);
+    for (uint32_t i = 0, n = leftRightArcs(mirrored(g), pair); i < n; ++i)
+        consider(pair[i], -1, 1, PointPathKind::TurnTurn);
+    if (!found) return Status::InvalidArgument; // some family always reaches a finite point
+    buildPath(from, radius, best.signs, best.params, 2, out);
+    if (kind) *kind = best.kind;
     return Status::Ok;
 }
 

@@ -69,6 +69,17 @@ Status arcLineToPoint(const Pose2d& from, double goal_x, double goal_y, double r
 Status shortestArcLine(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
                        TurnSide* side);
 
+// How shortestPathToPoint reaches its point.
+enum class PointPathKind : uint8_t { TurnStraight = 0, TurnTurn = 1 };
+// The shortest forward path from a pose to a point at turning radius `radius`, heading at the point
+// free. Bui, Soueres, Boissonnat and Laumond ("Shortest path synthesis for Dubins non-holonomic
+// robot", 1994) show it is a turn then a line, or two opposite turns: the latter wins for points
+// inside or just outside a turning circle, where arc-then-line must take the far side (a point
+// 0.5 m ahead and 3 m left of a vehicle turning at 3 m: 16.64 m against arc-then-line's 21.17 m).
+// Two pieces (either may have length 0). Always Ok for valid input; InvalidArgument otherwise.
+Status shortestPathToPoint(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
+                           PointPathKind* kind);
+
 // The Dubins path of one word from pose to pose at turning radius `radius` (three pieces; the middle
 // one is the line of CSC words). NotFound when the word cannot join the poses (CSC inner tangents
 // need the circles apart, CCC words need them close).
