@@ -177,6 +177,56 @@ TEST_SUITE("trims behaviours") {
         }
     }
 
+    TEST_CASE("weighted composite: weights are exponents, gains scale before the clamp, all ones is the plain product") {
+        Seek seek{{5, 7, -3}};
+        Flee flee{{-20, 4, 1}, 0};
+        const Behaviour parts[2] = {behaviour(&seek), behaviour(&flee)};
+        const float ones[2] = {1, 1}, weights[2] = {2.0f, 0.5f}, gains[2] = {1.5f, 0.8f}, off[2] = {0, 1};
+        const Composite plain{parts, 2}, unit{parts, 2, ones, ones}, weighted{parts, 2, weights, gains},
+            seek_off{parts, 2, off, nullptr};
+        std::mt19937 rng(11);
+        for (int i = 0; i < 2000; ++i) {
+            const Segment s = randomSegment(rng);
+            const float a = seekGoodness(seek, s), b = fleeGoodness(flee, s);
+            CHECK(compositeGoodness(unit, s) == compositeGoodness(plain, s)); // bit for bit
+            const double expected = std::pow(std::fmin(1.0, 1.5 * a), 2.0) * std::pow(std::fmin(1.0, 0.8 * b), 0.5);
+            CHECK(compositeGoodness(weighted, s) == doctest::Approx(expected).epsilon(1e-5));
+            CHECK(compositeGoodness(seek_off, s) == b); // weight 0 leaves seek out
+        }
+    }
+
+    TEST_CASE("weighted composite: the paper's pursue-and-avoid example, and weights decide a seek/flee trade-off") {
+        // Go et al. 2004: s2.Behavior = new Composite(new Pursue(s1), new AvoidCollision()). A
+        // colliding segment is 0 whatever the weights; a clear one keeps pursue's goodness.
+        std::vector<Sphere> spheres = {{{50, 0, 0}, 5, {0, 0, 0}}};
+        Memory m(spheres, defaultSphereHashSettings());
+        Pursue pursue{{100, 0, 0}, {0, 0, 0}};
+        AvoidCollision avoid{&m.hash, 1.0f, 0.0f};
+        const Behaviour parts[2] = {behaviour(&pursue), behaviour(&avoid)};
+        const float weights[2] = {3.0f, 0.25f};
+        const Composite paper{parts, 2}, weighted{parts, 2, weights, nullptr};
+        const Segment through = segment({40, 0, 0}, {60, 0, 0}, {1, 0, 0});
+        const Segment beside = segment({40, 10, 0}, {60, 10, 0}, {1, 0, 0});
+        CHECK(compositeGoodness(paper, through) == 0.0f);
+        CHECK(compositeGoodness(weighted, through) == 0.0f);
+        CHECK(compositeGoodness(paper, beside) == pursueGoodness(pursue, beside));
+        CHECK(compositeGoodness(weighted, beside) ==
+              doctest::Approx(std::pow(pursueGoodness(pursue, beside), 3.0)).epsilon(1e-5));
+
+        // A vehicle between a target (+x) and a threat (+y side): moving towards the target passes
+        // the threat, moving away from the threat leaves the target behind. Weighting seek or flee
+        // picks the segment the designer wants.
+        Seek seek{{100, 0, 0}};
+        Flee flee{{20, 5, 0}, 60.0f};
+        const Behaviour sf[2] = {behaviour(&seek), behaviour(&flee)};
+        const Segment toward = segment({0, 0, 0}, {20, 0, 0}, {1, 0, 0});
+        const Segment away = segment({0, 0, 0}, {-14, -14, 0}, {-0.7071f, -0.7071f, 0});
+        const float seek_heavy[2] = {4.0f, 0.25f}, flee_heavy[2] = {0.25f, 4.0f};
+        const Composite eager{sf, 2, seek_heavy, nullptr}, careful{sf, 2, flee_heavy, nullptr};
+        CHECK(compositeGoodness(eager, toward) > compositeGoodness(eager, away));
+        CHECK(compositeGoodness(careful, away) > compositeGoodness(careful, toward));
+    }
+
     TEST_CASE("sphere hash: a segment through a sphere hits, one beside it misses, tangency is the edge") {
         std::vector<Sphere> spheres = {{{50, 0, 0}, 5, {0, 0, 0}}};
         Memory m(spheres, defaultSphereHashSettings());

@@ -245,9 +245,15 @@ float compositeGoodness(const Composite& c, const Segment& s) {
     float g = 1.0f;
     for (uint32_t i = 0; i < c.count && g > 0.0f; ++i) {
         const Behaviour& part = c.parts[i];
-        g *= part.evaluate ? clamp01(part.evaluate(part.context, s)) : 1.0f;
+        if (!part.evaluate) continue;
+        const float weight = c.weights ? c.weights[i] : 1.0f;
+        if (!(weight > 0.0f)) continue; // 0 (or a NaN weight) leaves the part out
+        const float gain = c.gains ? c.gains[i] : 1.0f;
+        const float value = clamp01(gain * part.evaluate(part.context, s));
+        // pow only when weighted: the unweighted product stays bit-identical to the plain one.
+        g *= weight == 1.0f ? value : std::pow(value, weight);
     }
-    return g;
+    return clamp01(g);
 }
 float avoidCollisionGoodness(const AvoidCollision& a, const Segment& s) {
     if (!a.hash) return 1.0f;

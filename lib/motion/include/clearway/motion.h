@@ -72,7 +72,7 @@ Status shortestArcLine(const Pose2d& from, double goal_x, double goal_y, double 
 // How shortestPathToPoint reaches its point.
 enum class PointPathKind : uint8_t { TurnStraight = 0, TurnTurn = 1 };
 // The shortest forward path from a pose to a point at turning radius `radius`, heading at the point
-// free. Bui, Soueres, Boissonnat and Laumond ("Shortest path synthesis for Dubins non-holonomic
+// free. Bui, Boissonnat, Soueres and Laumond ("Shortest path synthesis for Dubins non-holonomic
 // robot", 1994) show it is a turn then a line, or two opposite turns: the latter wins for points
 // inside or just outside a turning circle, where arc-then-line must take the far side (a point
 // 0.5 m ahead and 3 m left of a vehicle turning at 3 m: 16.64 m against arc-then-line's 21.17 m).
@@ -559,10 +559,16 @@ struct Avoid {
     Vec3f velocity;
     float safe_distance;
 };
-// Product of the parts (the paper's Composite); an empty composite is 1.
+// The paper's Composite: a multiplicative combination of the parts, with the designer's weights and
+// gains per part (Go et al. 2004 leave both to the designer). Part i contributes
+// clamp01(gains[i] * g_i) ^ weights[i]: a gain sharpens (> 1 saturates sooner) or softens a part, a
+// weight sets how much it counts (0 ignores it, 2 counts it twice); every product stays in [0, 1].
+// Null `weights` / `gains` mean all 1: the plain product. An empty composite is 1.
 struct Composite {
     const Behaviour* parts;
     uint32_t count;
+    const float* weights = nullptr; // count entries >= 0, or null
+    const float* gains = nullptr;   // count entries >= 0, or null
 };
 float seekGoodness(const Seek& seek, const Segment& segment);
 float fleeGoodness(const Flee& flee, const Segment& segment);
