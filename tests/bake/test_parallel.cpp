@@ -1,4 +1,4 @@
-// Parallel bake stages (issue 8): a bake may use any number of threads and still writes the same
+// Parallel bake stages: a bake may use any number of threads and still writes the same
 // bytes. Each level is baked with 1, 2 and 4 threads (4 really run: the TBB limit is raised past
 // the machine's cores), footprint and roadmap assets are serialized and their FNV-1a hashes must
 // agree. The thread count is not an option of the asset: it changes no options hash.

@@ -373,7 +373,8 @@ TEST_SUITE("bake/roadmap") {
     }
 
     TEST_CASE("chain merging leaves no degree-2 vertex whose straight bypass keeps its edges' clearance") {
-        // Seed 000 merges a chain while the straight replacement keeps its clearance; the bake
+        // Nieuwenhuisen, Kamphuis and Overmars ("High quality navigation in computer games", 2007)
+        // merge a chain while the straight replacement keeps its clearance; the bake
         // merges until no vertex qualifies. A bake that stops early (a skipped vertex) leaves
         // vertices this brute-force check finds. The small levels are ones where an earlier
         // rewrite of the merge passes left one merge undone.
