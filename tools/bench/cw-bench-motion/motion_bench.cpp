@@ -163,7 +163,6 @@ void printReport(const Options& options, const GroupSettings& group, const Timin
             t.arrived[g] ? t.steps_total[g] / t.arrived[g] : 0.0, t.spreads[g] / found);
     }
 }
-}
 
 } // namespace
 
