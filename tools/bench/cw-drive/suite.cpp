@@ -141,6 +141,7 @@ void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, s
         routes->push_back(std::move(route));
         ++found;
     }
+    log.logger().info("{}: {} routes", L.name, found);
 }
 
 // Appends one --trials line.
