@@ -137,6 +137,7 @@ void measureAreas(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, RecastResult
         }
     }
     out->detail_area = detail;
+    out->detail_tris = dm.ntris;
 }
 
 } // namespace
