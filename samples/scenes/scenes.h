@@ -9,6 +9,7 @@
 
 #include <clearway/bake.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -41,6 +42,11 @@ Scene stepBox();
 
 // Every scene above, in a fixed order.
 std::vector<Scene> allScenes();
+
+// A generated one-layer footprint (boxes.cpp): a square outer ring around (wall_segments - 4) / 4
+// non-overlapping box holes (half axis-aligned, half rotated), every vertex on the 2^-14 m grid,
+// flat floor at z = 0. Walls = 4 per box + 4. The same seed gives the same level on every platform.
+bake::Footprint randomBoxesFootprint(size_t wall_segments, uint64_t seed);
 
 // Plain Wavefront OBJ (v / f lines, 1-based, float-exact "%.9g"). Throws std::runtime_error
 // naming the path when the file cannot be written.

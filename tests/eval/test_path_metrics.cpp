@@ -3,6 +3,8 @@
 #include <clearway/eval.h>
 #include <clearway/runtime.h>
 
+#include "scenes.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -84,7 +86,7 @@ TEST_SUITE("path metrics measure clearance against the walls") {
     }
 
     TEST_CASE("the wall grid gives exactly the brute-force distance, inside and outside the walls") {
-        const Footprint fp = randomBoxesFootprint(1000, 3);
+        const Footprint fp = scenes::randomBoxesFootprint(1000, 3);
         const std::vector<WallSegment> segments = layerWalls(fp.layers[0]);
         const WallGrid grid(segments);
         REQUIRE(grid.wallCount() == segments.size());

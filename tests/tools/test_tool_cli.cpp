@@ -1,4 +1,4 @@
-// What every tool shares (clearway/bake_cli.h): exit codes, JSON errors, --version, --if-changed,
+// What every tool shares (clearway/tool_cli.h): exit codes, JSON errors, --version, --if-changed,
 // and a progress bar only on a terminal. Runs the built tools as a build system would.
 #include "test_files.h"
 

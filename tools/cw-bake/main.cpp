@@ -1,5 +1,5 @@
 // cw-bake: level mesh -> footprint -> medial-axis roadmap (.cwrm) in one process.
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;

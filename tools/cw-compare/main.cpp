@@ -1,7 +1,7 @@
-// cw-compare: clearway's medial-axis paths next to the baseline planners of seed 002 (visibility
-// graph = exact shortest path with clearance, grid, quadtree, PRM, RRT, potential field) on the
-// same random queries of one level.
-#include <clearway/bake_cli.h>
+// cw-compare: clearway's medial-axis paths next to the baseline planners of Mount's CMSC 425
+// lecture "Motion Planning: Finding Paths" (visibility graph = exact shortest path with clearance,
+// grid, quadtree, PRM, RRT, potential field) on the same random queries of one level.
+#include <clearway/tool_cli.h>
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // cw-import: any mesh Assimp reads -> exact multi-layer walkable footprint (.cwfp).
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;

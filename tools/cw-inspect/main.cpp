@@ -1,6 +1,6 @@
 // cw-inspect: what a baked asset (.cwfp, .cwrm, .cwtt) holds, verified by the runtime's loaders,
 // and a picture of it (SVG, or an HTML page with pan, zoom and path queries).
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;

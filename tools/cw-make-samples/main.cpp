@@ -1,53 +1,50 @@
-// cw-make-samples: writes every analytic scene (samples/scenes) as a sample level.
-#include <clearway/bake_cli.h>
+// cw-make-samples: writes every analytic scene (samples/scenes) as a sample level, or with
+// `boxes` one generated box level as a roadmap asset.
+#include <clearway/tool_cli.h>
 
-#include "scenes.h"
-
-#include <algorithm>
-#include <filesystem>
-#include <stdexcept>
+#include "make_samples.h"
 
 int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{"Write every analytic scene as an OBJ sample level (and one also as GLB, so the demo reads\n"
                  "glTF too). The expected footprint of each level is in its OBJ header.\n" +
                  std::string(cli::kExitCodesHelp)};
-    std::string folder = "samples/levels";
-    std::string glb_scene = "bridge";
-    app.add_option("-o,--output", folder, "Folder to write <scene>.obj into (must exist)")
+    samples::SampleLevelsRequest levels;
+    app.add_option("-o,--output", levels.folder, "Folder to write <scene>.obj into (must exist)")
         ->capture_default_str();
-    app.add_option("--glb", glb_scene, "Scene also written as <scene>-gltf.glb (\"\" for none)")
+    app.add_option("--glb", levels.glb_scene, "Scene also written as <scene>-gltf.glb (\"\" for none)")
         ->capture_default_str();
+    samples::BoxLevelRequest boxes;
+    CLI::App* boxes_cmd = app.add_subcommand(
+        "boxes", "Instead: bake a generated level of non-overlapping boxes in a square room (the same "
+                 "level for the same seed on every platform) into a roadmap asset");
+    boxes_cmd->add_option("walls", boxes.walls, "Wall segments: 4 per box + 4")->required();
+    boxes_cmd->add_option("--seed", boxes.seed, "Seed of the box layout")->capture_default_str();
+    boxes_cmd->add_option("-o,--output", boxes.output, "Roadmap asset to write (.cwrm), atomically")
+        ->required();
+    boxes_cmd->fallthrough(); // --json, -q, -v after the subcommand
     cli::CommonFlags flags;
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv);
 
     cli::SpdlogContext log("cw-make-samples");
     log.configure(flags);
-    std::vector<std::string> written; // for --json
-    const std::vector<scenes::Scene> all = scenes::allScenes();
-    if (!glb_scene.empty() &&
-        std::none_of(all.begin(), all.end(), [&](const scenes::Scene& s) { return s.name == glb_scene; }))
-        return cli::fail(log, {bake::ErrorCode::InvalidOption, "--glb: no scene named '" + glb_scene + "'"});
-    if (!std::filesystem::is_directory(folder))
-        return cli::fail(log, {bake::ErrorCode::WriteFailed, folder + ": no such folder"});
-    for (const scenes::Scene& scene : all) {
-        const std::string obj = (std::filesystem::path(folder) / (scene.name + ".obj")).string();
-        try {
-            scenes::writeObj(scene, obj);
-        } catch (const std::exception& e) {
-            return cli::fail(log, {bake::ErrorCode::WriteFailed, e.what()});
-        }
-        log.log(bake::LogLevel::Info, obj + ": " + std::to_string(scene.indices.size() / 3) + " triangles");
-        written.push_back(obj);
-        if (scene.name != glb_scene) continue;
-        // A different base name, so the demo's outputs for the OBJ and the GLB do not collide.
-        const std::string glb = (std::filesystem::path(folder) / (scene.name + "-gltf.glb")).string();
-        if (bake::Error e = bake::exportTriangles(scene.positions, scene.indices, "glb2", glb))
-            return cli::fail(log, e);
-        log.log(bake::LogLevel::Info, glb + ": " + std::to_string(scene.indices.size() / 3) + " triangles");
-        written.push_back(glb);
+    if (boxes_cmd->parsed()) {
+        samples::BoxLevelResult result;
+        if (bake::Error e = samples::writeBoxLevel(boxes, &result, log)) return cli::fail(log, e);
+        if (flags.json)
+            std::printf("{\"output\": %s, \"level\": %s, \"walls\": %zu, \"vertices\": %zu, \"edges\": %zu, "
+                        "\"bytes\": %zu}\n",
+                        cli::jsonQuote(boxes.output).c_str(), cli::jsonQuote(result.name).c_str(),
+                        result.stats.walls, result.stats.vertices, result.stats.edges, result.bytes);
+        else if (!flags.quiet)
+            std::printf("%s: %s, %zu walls, %zu vertices, %zu edges, %zu bytes\n", boxes.output.c_str(),
+                        result.name.c_str(), result.stats.walls, result.stats.vertices, result.stats.edges,
+                        result.bytes);
+        return 0;
     }
+    std::vector<std::string> written; // for --json
+    if (bake::Error e = samples::writeSampleLevels(levels, &written, log)) return cli::fail(log, e);
     if (flags.json) {
         std::string files;
         for (const std::string& file : written)

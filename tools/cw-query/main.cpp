@@ -1,5 +1,5 @@
 // cw-query: one path query on a roadmap asset (.cwrm), answered by the runtime as a game would.
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 #include <cstdlib>
 

@@ -1,5 +1,5 @@
 // cw-roadmap: footprint asset (.cwfp) -> medial-axis roadmap asset (.cwrm).
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;

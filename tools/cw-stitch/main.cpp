@@ -1,5 +1,5 @@
 // cw-stitch: tile roadmap assets (cw-bake --tile-size) -> one world roadmap asset.
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;

@@ -1,9 +1,10 @@
 // cw-trims: vehicle control model (JSON) -> pre-integrated trim-trajectory table (.cwtt).
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 
 int main(int argc, char** argv) {
     using namespace clearway;
-    CLI::App app{"Pre-integrate a vehicle's control model into a trim-trajectory table (seed 001): one trim\n"
+    CLI::App app{"Pre-integrate a vehicle's control model into a trim-trajectory table (Go, Vu and Kuffner,\n"
+                 "\"Autonomous behaviors for interactive vehicle animations\", 2004): one trim\n"
                  "per (initial, final) angular-velocity control pair, 40 bytes each.\n"
                  "Model fields (JSON, // comments allowed; units: rad/s, seconds, m/s):\n"
                  "  name         string, optional\n"

@@ -154,7 +154,7 @@ TEST_SUITE("parallel bake") {
     TEST_CASE("a generated 4000-wall roadmap is the same with 1, 2 and 4 threads") {
         // One layer: the medial axis is one task; chain merging, heights and blends split.
         const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 4);
-        const Footprint fp = randomBoxesFootprint(4000, 7);
+        const Footprint fp = scenes::randomBoxesFootprint(4000, 7);
         std::vector<uint64_t> hashes;
         for (unsigned threads : {1u, 2u, 4u}) {
             RoadmapOptions options = defaultRoadmapOptions();

@@ -339,7 +339,7 @@ TEST_SUITE("bake/roadmap") {
         "a box level's blends and merged edges store their exact clearance (brute force over all walls)") {
         // The bake prunes its wall searches (cheap bounds, early exits, cached chain tests); the
         // stored clearances must still be the minimum over every wall.
-        const Footprint fp = randomBoxesFootprint(2000, 3);
+        const Footprint fp = scenes::randomBoxesFootprint(2000, 3);
         const Roadmap rm = roadmapOf(fp);
         const std::vector<WallSegment> walls = solidLayerWalls(rm.footprint, 0);
         auto segmentDistance = [&](Vec2 a, Vec2 b) { return nearestWallToSegment(walls, a, b); };
@@ -373,7 +373,8 @@ TEST_SUITE("bake/roadmap") {
     }
 
     TEST_CASE("chain merging leaves no degree-2 vertex whose straight bypass keeps its edges' clearance") {
-        // Seed 000 merges a chain while the straight replacement keeps its clearance; the bake
+        // Nieuwenhuisen, Kamphuis and Overmars ("High quality navigation in computer games", 2007)
+        // merge a chain while the straight replacement keeps its clearance; the bake
         // merges until no vertex qualifies. A bake that stops early (a skipped vertex) leaves
         // vertices this brute-force check finds. The small levels are ones where an earlier
         // rewrite of the merge passes left one merge undone.
@@ -381,7 +382,7 @@ TEST_SUITE("bake/roadmap") {
              {std::pair<size_t, uint64_t>{44, 21}, {44, 22}, {44, 42}, {44, 53}, {404, 5}, {2000, 3}}) {
             CAPTURE(walls_count);
             CAPTURE(seed);
-            const Footprint fp = randomBoxesFootprint(walls_count, seed);
+            const Footprint fp = scenes::randomBoxesFootprint(walls_count, seed);
             const Roadmap rm = roadmapOf(fp);
             const std::vector<WallSegment> walls = solidLayerWalls(rm.footprint, 0);
             std::vector<std::vector<uint32_t>> incident(rm.vertices.size());
@@ -408,7 +409,7 @@ TEST_SUITE("bake/roadmap") {
         // The bake reads only the walls gathered around each vertex (pruned by distance bounds);
         // checked here against every wall of the layer: the stored minimum is the arc's exact
         // distance to the walls, and the arc twice as long (the attempt before) was too close.
-        const Roadmap rm = roadmapOf(randomBoxesFootprint(1000, 5));
+        const Roadmap rm = roadmapOf(scenes::randomBoxesFootprint(1000, 5));
         const std::vector<WallSegment> walls = solidLayerWalls(rm.footprint, 0);
         auto arcClearance = [&](Vec2 centre, double radius, Vec2 p_in, Vec2 p_out, bool ccw) {
             const double a0 = std::atan2(p_in.y - centre.y, p_in.x - centre.x);
@@ -559,7 +560,7 @@ TEST_SUITE("bake/roadmap") {
         layer.area = 1600;
         slanted.layers.push_back(layer);
         slanted.source_name = "slanted";
-        for (const Footprint& fp : {slanted, randomBoxesFootprint(4000, 5)}) {
+        for (const Footprint& fp : {slanted, scenes::randomBoxesFootprint(4000, 5)}) {
             CAPTURE(fp.source_name);
             const Roadmap rm = roadmapOf(fp);
             checkTopology(rm);

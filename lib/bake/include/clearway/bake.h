@@ -17,7 +17,6 @@
 #pragma once
 
 #include <clearway/bake/assets.h>
-#include <clearway/bake/bench.h>
 #include <clearway/bake/core.h>
 #include <clearway/bake/edits.h>
 #include <clearway/bake/footprint.h>

@@ -1,6 +1,6 @@
-// The shared tool behaviour declared in clearway/bake_cli.h: parsing, exit codes, logging, the
+// The shared tool behaviour declared in clearway/tool_cli.h: parsing, exit codes, logging, the
 // progress line and --if-changed.
-#include <clearway/bake_cli.h>
+#include <clearway/tool_cli.h>
 #include <clearway/motion.h>
 #include <clearway/runtime.h>
 

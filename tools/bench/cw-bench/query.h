@@ -1,0 +1,59 @@
+// cw-bench query: clearway's findPath next to Detour on the same random start/goal pairs, at
+// preferred clearance = radius and = 2x radius, then along the medial axis itself. Measured in
+// query_bench.cpp, reported in query_report.cpp.
+#pragma once
+
+#include "cw_bench.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace clearway::bench {
+
+// The query benchmark's targets: length <= 1.02x Detour's at preferred clearance = radius, <= 1.10x
+// with mean clearance >= 2x Detour's at 2x radius; time <= 0.5x Detour's in both.
+constexpr double kNearLengthTarget = 1.02, kWideLengthTarget = 1.10, kClearanceTarget = 2.0,
+                 kQueryTimeTarget = 0.5;
+
+struct PathSide {
+    std::vector<double> micros;
+    std::vector<bake::PathMetrics> metrics;
+};
+
+struct QueryPass {
+    double preferred = 0;
+    size_t clearway_failures = 0; // accepted pairs findPath did not answer at this preferred clearance
+    PathSide cw, dt;
+    // Over the pairs both answered.
+    double cw_mean_us = NAN, cw_p99_us = NAN, dt_mean_us = NAN, dt_p99_us = NAN, time_ratio = NAN;
+    double cw_locate_mean_us = NAN; // of cw_mean_us: the two locatePoint calls
+    double length_ratio_mean = NAN, length_ratio_p99 = NAN, length_ratio_max = NAN;
+    double cw_min_clearance = NAN, cw_mean_clearance = NAN, dt_min_clearance = NAN, dt_mean_clearance = NAN;
+    double cw_mean_min_clearance = NAN, dt_mean_min_clearance = NAN, clearance_ratio = NAN;
+    size_t cw_discontinuities = 0, dt_discontinuities = 0, cw_paths_with_discontinuity = 0,
+           dt_paths_with_discontinuity = 0;
+    double cw_max_jump_deg = 0, dt_max_jump_deg = 0;
+    double length_target = NAN;
+    bool clearance_target = false;
+    bool medial = false; // preferred = +inf: the medial-axis path, no targets
+};
+
+struct QueryMesh {
+    std::string name;
+    size_t layers = 0, detour_polys = 0;
+    double walkable_area = 0;
+    size_t points_drawn = 0, rejected_near_wall = 0, rejected_off_detour = 0;
+    size_t rejected_locate = 0; // locatePoint names another layer than the one sampled (or none)
+    size_t pairs_drawn = 0, rejected_clearway = 0, rejected_detour = 0, rejected_both = 0;
+    // Of rejected_clearway: Detour's path there passes a wall closer than the radius (measured), so
+    // refusing is right; the rest are pairs clearway misses although Detour found a clear way.
+    size_t rejected_clearway_narrow = 0;
+    size_t pairs = 0;
+    std::vector<QueryPass> passes;
+};
+
+// Bakes the mesh, builds Detour's navmesh of the same triangles, draws the pairs and runs every pass.
+bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, QueryMesh* out);
+
+} // namespace clearway::bench

@@ -1,0 +1,143 @@
+// cw-bench query's report: markdown tables or one JSON object.
+#include "query.h"
+
+#include <clearway/tool_cli.h>
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+namespace clearway::bench {
+
+namespace {
+
+void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
+    auto n = [](double v) { return jsonNumber(v); };
+    std::printf("{\"pairs\":%zu,\"seed\":%llu,\"radius\":%s,\"recast_cell_size\":%s,\"max_step\":%s,"
+                "\"metrics_step\":%s,\"repeats\":%d,\"targets\":{\"time_ratio\":%g,\"length_ratio_near\":%g,"
+                "\"length_ratio_wide\":%g,\"clearance_ratio_wide\":%g},\"meshes\":[",
+                args.pairs, static_cast<unsigned long long>(args.seed), n(args.radius).c_str(),
+                n(args.cell_size).c_str(), n(args.max_step).c_str(), n(args.step).c_str(), args.repeats,
+                kQueryTimeTarget, kNearLengthTarget, kWideLengthTarget, kClearanceTarget);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const QueryMesh& r = rows[i];
+        std::printf("%s{\"mesh\":%s,\"layers\":%zu,\"walkable_area\":%s,\"detour_polys\":%zu,"
+                    "\"points_drawn\":%zu,\"rejected_near_wall\":%zu,\"rejected_locate\":%zu,\"rejected_"
+                    "off_detour\":%zu,"
+                    "\"pairs_drawn\":%zu,\"rejected_clearway_only\":%zu,\"rejected_clearway_only_detour_"
+                    "narrower\":%zu,"
+                    "\"rejected_detour_only\":%zu,"
+                    "\"rejected_both\":%zu,\"pairs\":%zu,\"passes\":[",
+                    i ? "," : "", cli::jsonQuote(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
+                    r.detour_polys, r.points_drawn, r.rejected_near_wall, r.rejected_locate,
+                    r.rejected_off_detour, r.pairs_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
+                    r.rejected_detour, r.rejected_both, r.pairs);
+        for (size_t k = 0; k < r.passes.size(); ++k) {
+            const QueryPass& p = r.passes[k];
+            std::printf(
+                "%s{\"preferred_clearance\":%s,\"medial\":%s,\"clearway_failures\":%zu,\"clearway_mean_"
+                "us\":%s,"
+                "\"clearway_locate_mean_us\":%s,"
+                "\"clearway_p99_us\":%s,\"detour_mean_us\":%s,\"detour_p99_us\":%s,\"time_ratio\":%s,"
+                "\"length_ratio_mean\":%s,\"length_ratio_p99\":%s,\"length_ratio_max\":%s,"
+                "\"clearway_min_clearance\":%s,\"clearway_mean_min_clearance\":%s,"
+                "\"clearway_mean_clearance\":%s,\"detour_min_clearance\":%s,"
+                "\"detour_mean_min_clearance\":%s,\"detour_mean_clearance\":%s,\"clearance_ratio\":%s,"
+                "\"clearway_discontinuities\":%zu,\"clearway_paths_with_discontinuity\":%zu,"
+                "\"clearway_max_jump_deg\":%s,\"detour_discontinuities\":%zu,"
+                "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s}",
+                k ? "," : "", n(p.preferred).c_str(), p.medial ? "true" : "false", p.clearway_failures,
+                n(p.cw_mean_us).c_str(), n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(),
+                n(p.dt_mean_us).c_str(), n(p.dt_p99_us).c_str(), n(p.time_ratio).c_str(),
+                n(p.length_ratio_mean).c_str(), n(p.length_ratio_p99).c_str(), n(p.length_ratio_max).c_str(),
+                n(p.cw_min_clearance).c_str(), n(p.cw_mean_min_clearance).c_str(),
+                n(p.cw_mean_clearance).c_str(), n(p.dt_min_clearance).c_str(),
+                n(p.dt_mean_min_clearance).c_str(), n(p.dt_mean_clearance).c_str(),
+                n(p.clearance_ratio).c_str(), p.cw_discontinuities, p.cw_paths_with_discontinuity,
+                n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities, p.dt_paths_with_discontinuity,
+                n(p.dt_max_jump_deg).c_str());
+        }
+        std::printf("]}");
+    }
+    std::printf("]}\n");
+}
+
+void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
+    std::printf(
+        "| mesh | layers | Detour polygons | pairs | rejected points: near a wall / other layer located / "
+        "off Detour's mesh | rejected pairs: no clearway path (Detour's passes < radius) / no Detour "
+        "path / neither |\n|---|---:|---:|---:|---|---|\n");
+    for (const QueryMesh& r : rows)
+        std::printf("| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu |\n",
+                    r.name.c_str(), r.layers, r.detour_polys, r.pairs, r.rejected_near_wall,
+                    r.rejected_locate, r.rejected_off_detour, r.points_drawn, r.rejected_clearway,
+                    r.rejected_clearway_narrow, r.rejected_detour, r.rejected_both, r.pairs_drawn);
+    std::printf(
+        "\n| mesh | preferred | clearway µs mean / p99 | of which locatePoint ×2 | Detour µs mean / p99 | "
+        "time ratio | ≤ %.1f× "
+        "| length ratio mean / p99 / max | target | min clearance clearway / Detour | mean clearance "
+        "clearway / Detour | ratio | target | discontinuities clearway / Detour |\n",
+        kQueryTimeTarget);
+    std::printf("|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---|---:|\n");
+    for (const QueryMesh& r : rows)
+        for (const QueryPass& p : r.passes) {
+            const bool length_ok = p.length_ratio_mean <= p.length_target;
+            std::string target = p.medial ? "-"
+                                          : std::string(length_ok ? "ok" : "miss") + " (≤ " +
+                                                show(p.length_target, "%.2f") + ")";
+            std::string clearance_target = "-";
+            if (p.clearance_target)
+                clearance_target = std::string(p.clearance_ratio >= kClearanceTarget ? "ok" : "miss") +
+                                   " (≥ " + show(kClearanceTarget, "%.0f") + "×)";
+            std::printf(
+                "| %s | %s | %s / %s | %s | %s / %s | %s | %s | %s / %s / %s | %s | %s / %s | %s / %s | %s "
+                "| %s | %zu / %zu |\n",
+                r.name.c_str(), p.medial ? "∞ (medial path)" : show(p.preferred, "%.2f").c_str(),
+                show(p.cw_mean_us, "%.1f").c_str(), show(p.cw_p99_us, "%.1f").c_str(),
+                show(p.cw_locate_mean_us, "%.1f").c_str(), show(p.dt_mean_us, "%.1f").c_str(),
+                show(p.dt_p99_us, "%.1f").c_str(), show(p.time_ratio, "%.2f×").c_str(),
+                verdict(p.time_ratio, kQueryTimeTarget), show(p.length_ratio_mean, "%.3f").c_str(),
+                show(p.length_ratio_p99, "%.3f").c_str(), show(p.length_ratio_max, "%.3f").c_str(),
+                target.c_str(), show(p.cw_min_clearance, "%.3f").c_str(),
+                show(p.dt_min_clearance, "%.3f").c_str(), show(p.cw_mean_clearance, "%.3f").c_str(),
+                show(p.dt_mean_clearance, "%.3f").c_str(), show(p.clearance_ratio, "%.2f×").c_str(),
+                clearance_target.c_str(), p.cw_discontinuities, p.dt_discontinuities);
+            if (p.clearway_failures)
+                spdlog::warn("{}: findPath failed on {} accepted pairs at preferred clearance {}", r.name,
+                             p.clearway_failures, p.preferred);
+        }
+    std::printf(
+        "\nSeed %llu, agent radius %g m, Recast cell size %g m (RecastDemo defaults otherwise), max step / "
+        "climb %g m. Times: per query, the fastest of %d runs, whole query (clearway 2× locatePoint + "
+        "findPath, "
+        "the locatePoint pair's mean shown apart; Detour 2× "
+        "findNearestPoly + findPath + findStraightPath). Clearance and discontinuities: bake::measurePath "
+        "against the solid walls, samples every %g m, kinks above %g°.\n",
+        static_cast<unsigned long long>(args.seed), args.radius, args.cell_size, args.max_step, args.repeats,
+        args.step, bake::PathMetricsOptions{}.discontinuity_deg);
+}
+
+} // namespace
+
+int runQuery(const QueryArgs& args) {
+    std::vector<QueryMesh> rows;
+    int status = 0;
+    for (const std::string& mesh : args.meshes) {
+        spdlog::info("{}: bake, Recast + Detour, {} pairs", baseName(mesh), args.pairs);
+        QueryMesh row;
+        if (bake::Error e = runQueryMesh(args, mesh, &row)) {
+            spdlog::error("{}", e.message);
+            if (status == 0) status = bake::exitCodeFor(e);
+            continue;
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) return status; // every mesh failed: the errors say why
+    if (args.json)
+        printJson(args, rows);
+    else
+        printTables(args, rows);
+    return status;
+}
+
+} // namespace clearway::bench

@@ -1,0 +1,242 @@
+#include "suite.h"
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+namespace clearway::drive {
+
+namespace {
+
+// Look-ahead floor (x turning radius) on planned gear-turn routes (0.75, 0.5, 0.4, 0.3 gave 9, 6, 6, 6
+// stuck events).
+constexpr double kPlannedTurningLookahead = 0.5;
+
+// Planned multi-point turn (Pinter, "Toward More Realistic Pathfinding", 2001: "Backing up"): a Directional
+// A* route with reverse moves from the start pose to the goal, as a polyline with one gear per segment. Tries
+// a margin first (turning radius x 1.1, vehicle radius + 0.3 m) so the follower has room for tracking error,
+// then less. False when no route exists at any margin.
+bool planGearTurns(const Level& level, uint32_t layer, const VehicleSpec& v, const Pose2d& start, Vec2f goal,
+                   const WallGrid& walls, Track* out, uint32_t* gear_changes) {
+    const double turning_radius = v.wheelbase / std::tan(v.max_steer);
+    const double margins[][2] = {{1.1, 0.3}, {1.05, 0.15}, {1.0, 0.0}};
+    std::vector<PathPiece> pieces(4096);
+    for (const auto& m : margins) {
+        DirectionalAStarSettings s = directionalAStarDefaults();
+        s.turning_radius = turning_radius * m[0];
+        s.vehicle_radius = v.radius + m[1];
+        s.allow_reverse = true;
+        s.max_expansions = 2000000;
+        DirectionalGrid grid;
+        size_t bytes = 0;
+        if (directionalGridForLayer(level.footprint, layer, s.cell_size, &grid) != Status::Ok ||
+            directionalAStarWorkspaceSize(s, grid, &bytes) != Status::Ok)
+            return false;
+        std::vector<uint64_t> memory((bytes + 7) / 8);
+        DirectionalAStar* search = nullptr;
+        if (directionalAStarInit(s, grid, level.footprint, layer, memory.data(), bytes, &search) !=
+            Status::Ok)
+            return false;
+        DirectionalAStarResult result{};
+        const Status st = directionalAStarFindPath(search, {start, goal.x, goal.y, 0.0, false}, pieces.data(),
+                                                   uint32_t(pieces.size()), &result);
+        if (st != Status::Ok) continue;
+        // Each piece sampled every <= 0.25 m, its end included, so every cusp is a polyline vertex.
+        Track t;
+        t.points.push_back(Vec2f{float(pieces[0].start.x), float(pieces[0].start.y)});
+        for (uint32_t i = 0; i < result.piece_count; ++i) {
+            const PathPiece& p = pieces[i];
+            const int n = std::max(1, int(std::ceil(p.length / 0.25)));
+            for (int k = 1; k <= n; ++k) {
+                PathSample q;
+                pathSampleAtDistance(&p, 1, p.length * k / n, &q);
+                const Vec2f v2{float(q.x), float(q.y)};
+                if (std::hypot(v2.x - t.points.back().x, v2.y - t.points.back().y) <= 1e-3) continue;
+                t.points.push_back(v2);
+                t.gears.push_back(int8_t(p.direction < 0 ? -1 : 1));
+            }
+        }
+        if (t.points.size() < 2) continue;
+        finishTrack(walls, v.radius, &t);
+        *out = std::move(t);
+        *gear_changes = result.gear_changes;
+        return true;
+    }
+    return false;
+}
+
+// Bakes the level and loads the asset as a game would.
+bake::Error loadLevel(const std::string& path, Level* L, cli::SpdlogContext& log) {
+    L->name = std::filesystem::path(path).stem().string();
+    bake::RoadmapRequest request;
+    request.input_path = path;
+    bake::RoadmapResult result;
+    if (bake::Error error = bake::bakeLevel(request, &result, log)) return error;
+    const std::vector<uint8_t> bytes = bake::serializeRoadmap(result.roadmap);
+    L->bytes.assign((bytes.size() + 7) / 8, 0);
+    std::memcpy(L->bytes.data(), bytes.data(), bytes.size());
+    size_t scratch_bytes = 0;
+    if (loadRoadmap(L->bytes.data(), bytes.size(), &L->view) != Status::Ok ||
+        pathScratchSize(L->view, &scratch_bytes) != Status::Ok)
+        return {bake::ErrorCode::Internal, path + ": the baked roadmap does not load"};
+    L->scratch_memory.resize(scratch_bytes);
+    if (pathScratchInit(L->view, L->scratch_memory.data(), scratch_bytes, &L->scratch) != Status::Ok ||
+        roadmapFootprint(L->view, &L->footprint) != Status::Ok)
+        return {bake::ErrorCode::Internal, path + ": the baked roadmap has no path scratch or footprint"};
+    for (uint32_t layer = 0; layer < result.roadmap.footprint.layers.size(); ++layer) {
+        L->walls.emplace_back();
+        L->walls.back().build(bake::solidLayerWalls(result.roadmap.footprint, layer));
+    }
+    return {};
+}
+
+// Up to `routes_per_level` routes between random roadmap vertices of level `li`, one track per
+// vehicle each; the draws continue `rng` from the previous level.
+void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, size_t li,
+                std::mt19937_64& rng, std::vector<Route>* routes, cli::SpdlogContext& log) {
+    const Level& L = levels[li];
+    const uint32_t routes_per_level = options.routes_per_level;
+    double max_radius = 0;
+    for (const auto& v : kVehicles)
+        max_radius = std::max(max_radius, v.radius);
+    std::vector<PathSegment> segs(4096);
+    // Walkable start/goal candidates: roadmap vertices with room for the widest vehicle.
+    RoadmapInfo info;
+    roadmapInfo(L.view, &info);
+    std::vector<RoadmapVertexInfo> candidates;
+    for (uint32_t i = 0; i < info.vertex_count; ++i) {
+        RoadmapVertexInfo vi;
+        if (roadmapVertex(L.view, i, &vi) == Status::Ok && vi.clearance >= max_radius + 0.1)
+            candidates.push_back(vi);
+    }
+    uint32_t found = 0;
+    for (int attempt = 0; attempt < 400 && found < routes_per_level && candidates.size() >= 2; ++attempt) {
+        const auto& a = candidates[rng() % candidates.size()];
+        const auto& b = candidates[rng() % candidates.size()];
+        if (a.layer != b.layer || std::hypot(a.position.x - b.position.x, a.position.y - b.position.y) < 8.0)
+            continue;
+        Route route;
+        route.level = li;
+        route.layer = a.layer;
+        bool ok = true;
+        for (size_t vi = 0; vi < kVehicleCount && ok; ++vi) {
+            uint32_t count = 0;
+            ok = findPath(L.view, L.scratch, {a.position.x, a.position.y, a.layer},
+                          {b.position.x, b.position.y, b.layer}, kVehicles[vi].radius, INFINITY, segs.data(),
+                          &count, uint32_t(segs.size())) == Status::Ok;
+            for (uint32_t k = 0; ok && k < count; ++k)
+                ok = !segs[k].portal && segs[k].layer == a.layer;
+            if (!ok) break;
+            tracksFromSegments(segs.data(), count, &route.smooth[vi], &route.raw[vi]);
+            ok = route.smooth[vi].points.size() >= 2 && route.raw[vi].points.size() >= 2;
+            if (!ok) break;
+            finishTrack(L.walls[a.layer], kVehicles[vi].radius, &route.smooth[vi]);
+            finishTrack(L.walls[a.layer], kVehicles[vi].radius, &route.raw[vi]);
+        }
+        if (!ok) continue;
+        route.length = route.smooth[kVehicleCount - 1].cumulative.back();
+        for (size_t vi = 0; vi < kVehicleCount; ++vi)
+            route.length = std::max(route.length, route.smooth[vi].cumulative.back());
+        if (route.length < 10.0) continue;
+        routes->push_back(std::move(route));
+        ++found;
+    }
+    log.logger().info("{}: {} routes", L.name, found);
+}
+
+// Appends one --trials line.
+void listTrial(TableI* table, size_t ri, size_t vi, const char* controller, const Trial& t) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%-16s route %2zu %-10s %-14s %s stuck %u teleports %u backoffs %u time %.2f",
+                  table->levels[table->routes[ri].level].name.c_str(), ri, kVehicles[vi].name, controller,
+                  t.arrived ? "arrived" : "LIMIT  ", t.stuck, t.teleports, t.backoffs, t.time);
+    std::string s = line;
+    if (t.first_stuck_time >= 0) {
+        std::snprintf(line, sizeof line, " first stuck %.2f s at (%.1f, %.1f)", t.first_stuck_time,
+                      t.first_stuck_at.x, t.first_stuck_at.y);
+        s += line;
+    }
+    table->trial_lines.push_back(s);
+}
+
+// Every controller's trials of vehicle `vi` on route `ri`, added to Table I's columns.
+void driveRoute(const DriveOptions& options, size_t ri, size_t vi, TableI* table) {
+    const Route& r = table->routes[ri];
+    const WallGrid& walls = table->levels[r.level].walls[r.layer];
+    const FollowerSettings baseline = followerBaselineDefaults();
+    // The clearway follower knows the vehicle's steering geometry (as pure pursuit needs the
+    // wheelbase), hence its turning radius; the baseline is the paper's and knows neither.
+    FollowerSettings clearway = followerDefaults();
+    clearway.turning_radius = kVehicles[vi].wheelbase / std::tan(kVehicles[vi].max_steer);
+    // Paper column 3 ("vehicle-tuned"): a_lat from the vehicle's traction. The Bezier estimate through
+    // 6 m chords is about half the arc's curvature, so a_lat = traction / 2 is the true lateral limit.
+    FollowerSettings tuned = clearway;
+    tuned.target_speed.lateral_accel = 0.5 * kVehicles[vi].traction;
+    tuned.initial_lateral_accel = 0.0; // it knows the grip: no cautious start
+    SimOptions sim_b = options.sim, sim_c = options.sim;
+    sim_b.trace = options.trace == "baseline";
+    sim_c.trace = options.trace == "clearway";
+    const Track& route = r.smooth[vi];
+    const Pose2d start{
+        route.points[0].x, route.points[0].y,
+        std::atan2(route.points[1].y - route.points[0].y, route.points[1].x - route.points[0].x)};
+    // The clearway columns drive a planned multi-point turn where the route bends tighter than
+    // the vehicle can turn; the baseline (the paper's heuristic) cannot follow gear changes.
+    const Track* smooth = &route;
+    const Track* raw_track = &r.raw[vi];
+    Track planned;
+    uint32_t planned_changes = 0;
+    if (options.gear_turns != "off" && route.min_radius < clearway.turning_radius &&
+        planGearTurns(table->levels[r.level], r.layer, kVehicles[vi], start, route.points.back(), walls,
+                      &planned, &planned_changes) &&
+        (options.gear_turns == "tight" || planned_changes > 0)) {
+        smooth = raw_track = &planned;
+        ++table->planned_routes;
+        // Drivable by construction: the 0.75-radius look-ahead floor (for routes tighter than the
+        // vehicle) would cut the planned turns' insides by ~0.6 m; 0.5 follows them.
+        clearway.turning_lookahead = tuned.turning_lookahead = kPlannedTurningLookahead;
+    }
+    const Trial b = drive(kVehicles[vi], start, route, walls, baseline, sim_b);
+    const Trial c = drive(kVehicles[vi], start, *smooth, walls, clearway, sim_c);
+    if (options.list_trials) listTrial(table, ri, vi, "baseline", b);
+    if (options.list_trials) listTrial(table, ri, vi, smooth == &planned ? "clearway+gears" : "clearway", c);
+    table->cols[0].add(vi, b);
+    table->cols[1].add(vi, c);
+    table->cols[2].add(vi, drive(kVehicles[vi], start, *smooth, walls, tuned, options.sim));
+    if (options.raw) {
+        // The raw polyline's first segment may leave at another angle than the route's arc.
+        const Track& rt = r.raw[vi];
+        const Pose2d raw_start{rt.points[0].x, rt.points[0].y,
+                               std::atan2(rt.points[1].y - rt.points[0].y, rt.points[1].x - rt.points[0].x)};
+        table->cols[3].add(vi, drive(kVehicles[vi], raw_start, rt, walls, baseline, options.sim));
+        table->cols[4].add(vi, drive(kVehicles[vi], raw_track == &planned ? start : raw_start, *raw_track,
+                                     walls, clearway, options.sim));
+    }
+    if (!options.svg_dir.empty())
+        writeSvg(options.svg_dir + "/" + table->levels[r.level].name + "_route" + std::to_string(ri) + "_" +
+                     kVehicles[vi].name + ".svg",
+                 walls, r.smooth[vi], smooth == &planned ? &planned : nullptr, b, c);
+}
+
+} // namespace
+
+bake::Error runSuite(const DriveOptions& options, TableI* table, cli::SpdlogContext& log) {
+    table->levels.resize(options.levels.size());
+    std::mt19937_64 rng(options.seed);
+    for (size_t li = 0; li < options.levels.size(); ++li) {
+        if (bake::Error e = loadLevel(options.levels[li], &table->levels[li], log)) return e;
+        findRoutes(options, table->levels, li, rng, &table->routes, log);
+    }
+    if (table->routes.empty()) return {bake::ErrorCode::Internal, "no route found on any level"};
+    if (!options.svg_dir.empty()) std::filesystem::create_directories(options.svg_dir);
+    for (size_t ri = 0; ri < table->routes.size(); ++ri) {
+        if (options.only_route >= 0 && size_t(options.only_route) != ri) continue;
+        for (size_t vi = 0; vi < kVehicleCount; ++vi)
+            if (options.only_vehicle.empty() || options.only_vehicle == kVehicles[vi].name)
+                driveRoute(options, ri, vi, table);
+    }
+    return {};
+}
+
+} // namespace clearway::drive

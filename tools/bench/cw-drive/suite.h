@@ -1,0 +1,86 @@
+// The simulation suite: bakes each level in-process, plans routes with findPath at each vehicle's
+// radius and drives every vehicle along them with every controller: the columns of Table I.
+#pragma once
+
+#include "simulation.h"
+
+#include <clearway/tool_cli.h>
+
+namespace clearway::drive {
+
+// A baked level, loaded as a game loads it.
+struct Level {
+    std::string name;
+    std::vector<uint64_t> bytes; // 8-byte aligned roadmap asset
+    RoadmapView view;
+    std::vector<uint8_t> scratch_memory;
+    PathScratch* scratch = nullptr;
+    std::vector<WallGrid> walls; // per layer
+    FootprintView footprint;     // the roadmap's embedded footprint, for Directional A*
+};
+
+// One start/goal pair, with each vehicle's track between them.
+struct Route {
+    size_t level;
+    uint32_t layer;
+    double length; // of the smooth route at the largest vehicle radius
+    Track smooth[kVehicleCount], raw[kVehicleCount];
+};
+
+// One column of Table I.
+struct Column {
+    std::string name;
+    uint32_t trials = 0, stuck_trials = 0, stuck = 0, teleports = 0, backoffs = 0, arrived = 0,
+             clean_arrivals = 0, gear_changes = 0;
+    uint32_t stuck_by_vehicle[kVehicleCount] = {};
+    double cte_sum = 0, time_sum = 0, speed_sum = 0;
+    uint64_t steps = 0, inside = 0;
+    void add(size_t vehicle, const Trial& t) {
+        ++trials;
+        stuck_trials += t.stuck > 0 ? 1 : 0;
+        stuck += t.stuck;
+        teleports += t.teleports;
+        backoffs += t.backoffs;
+        gear_changes += t.gear_changes;
+        arrived += t.arrived ? 1 : 0;
+        clean_arrivals += t.arrived && t.stuck == 0 ? 1 : 0;
+        stuck_by_vehicle[vehicle] += t.stuck;
+        cte_sum += t.cte_sum;
+        time_sum += t.time;
+        speed_sum += t.speed_sum;
+        steps += t.steps;
+        inside += t.inside;
+    }
+    double cteMean() const { return steps ? cte_sum / double(steps) : 0.0; }
+    double timeMean() const { return trials ? time_sum / trials : 0.0; }
+    double insidePercent() const { return steps ? 100.0 * double(inside) / double(steps) : 0.0; }
+    double speedMean() const { return steps ? speed_sum / double(steps) : 0.0; }
+};
+
+struct DriveOptions {
+    std::vector<std::string> levels;
+    uint32_t routes_per_level = 3;
+    uint64_t seed = 3;
+    std::string svg_dir;
+    bool raw = true;          // also the raw-polyline columns
+    bool list_trials = false; // one line per trial
+    int only_route = -1;
+    std::string only_vehicle, trace;
+    std::string gear_turns = "cusps"; // tight, cusps or off
+    SimOptions sim;
+};
+
+struct TableI {
+    std::vector<Level> levels;
+    std::vector<Route> routes;
+    Column cols[5] = {{"baseline"}, {"clearway"}, {"clearway_tuned"}, {"baseline_raw"}, {"clearway_raw"}};
+    std::vector<std::string> trial_lines; // --trials
+    uint32_t planned_routes = 0;          // vehicle routes the clearway columns drive as planned gear turns
+};
+
+// Bakes the levels, finds the routes and drives every trial (suite.cpp).
+bake::Error runSuite(const DriveOptions& options, TableI* table, cli::SpdlogContext& log);
+// Table I as markdown, or one JSON object (report.cpp).
+void printTable(const DriveOptions& options, const TableI& table, bool json);
+
+} // namespace clearway::drive
