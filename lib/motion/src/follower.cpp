@@ -406,16 +406,14 @@ Status followerStepGears(const FollowerSettings& settings, const Vec2f* path, co
 
 namespace {
 
-Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
-                        uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
-                        FollowerCommand* out) {
-    FollowerCommand cmd{};
+// Projects the vehicle on the current piece (points up to its end: nothing beyond a cusp is
+// projected on or looked at); at a cusp it is stopped on, the next gear's piece. Returns the
+// number of points up to the current piece's end.
+uint32_t projectOnPiece(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                        uint32_t count, const FollowerVehicle& vehicle, FollowerState* state, double* cte) {
     const Point2d position{vehicle.x, vehicle.y};
-
-    double cte = 0.0;
-    // Points up to the end of the current piece: nothing beyond a cusp is projected on or looked at.
     uint32_t piece_count = state->piece_last + 2;
-    project(path, piece_count, state->piece_first, position, settings.search_window, state, &cte);
+    project(path, piece_count, state->piece_first, position, settings.search_window, state, cte);
     if (gears && piece_count < count) {
         // A cusp: stopped on it (or pressed against something just short of it) -> next gear.
         const double left = state->piece_end - state->progress;
@@ -438,21 +436,16 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
             state->has_last = false;
             ++state->gear_changes;
             piece_count = state->piece_last + 2;
-            project(path, piece_count, state->piece_first, position, settings.search_window, state, &cte);
+            project(path, piece_count, state->piece_first, position, settings.search_window, state, cte);
         }
     }
-    const bool final_piece = piece_count == count;
-    const double gear = state->gear < 0 ? -1.0 : 1.0;
-    cmd.gear = state->gear;
-    // Reversing, the vehicle drives its reversed pose forwards: speed along the travel direction.
-    const Pose2d pose{vehicle.x, vehicle.y, gear < 0.0 ? vehicle.heading + kPi : vehicle.heading};
-    const double travel_speed = gear * vehicle.speed;
-    if (state->progress > state->best_progress) state->best_progress = state->progress;
-    cmd.progress = state->progress;
-    cmd.cross_track_error = cte;
-    const Cursor here{state->segment, state->segment_start, state->progress - state->segment_start};
+    return piece_count;
+}
 
-    // Grip: compare the turn the last command asked for with the turn the vehicle made since.
+// Grip: compare the turn the last command asked for with the turn the vehicle made since, and
+// return the target speed settings with the lateral acceleration the grip allows.
+TargetSpeedSettings gripLimitedSettings(const FollowerSettings& settings, const FollowerVehicle& vehicle,
+                                        double dt, FollowerState* state) {
     TargetSpeedSettings speed_settings = settings.target_speed;
     if (settings.learn_lateral_accel && state->has_last && dt > 0.0) {
         const double gravity = speed_settings.gravity;
@@ -491,6 +484,125 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
     if (state->learned_lateral_accel > 0.0)
         speed_settings.lateral_accel =
             std::fmin(speed_settings.lateral_accel, kBezierCurvatureRatio * state->learned_lateral_accel);
+    return speed_settings;
+}
+
+// Pure pursuit on the point one look-ahead distance further along the piece; past a cusp the
+// target runs on along the piece's last tangent (not back along the next piece). Sets the
+// command's target point, curvature and steering.
+void pursue(const FollowerSettings& settings, const Vec2f* path, uint32_t piece_count, bool final_piece,
+            const FollowerVehicle& vehicle, const Pose2d& pose, double gear, const Cursor& here,
+            const FollowerState& state, FollowerCommand* cmd) {
+    const SteeringSettings& steer = settings.steering;
+    const double min_lookahead =
+        std::fmax(steer.min_lookahead, settings.turning_lookahead * settings.turning_radius);
+    const double lookahead = clampTo(steer.lookahead_time * std::fabs(vehicle.speed), min_lookahead,
+                                     std::fmax(min_lookahead, steer.max_lookahead));
+    const double ahead = state.progress + lookahead;
+    const Cursor target_cursor = locate(path, piece_count, ahead, here.segment, here.segment_start);
+    cmd->target_point = pointOf(path, target_cursor);
+    if (!final_piece && ahead > state.piece_end) {
+        const Point2d a = at(path, state.piece_last), b = at(path, state.piece_last + 1);
+        const double len = dist(a, b), beyond = ahead - state.piece_end;
+        if (len > 0.0)
+            cmd->target_point = Point2d{b.x + (b.x - a.x) / len * beyond, b.y + (b.y - a.y) / len * beyond};
+    }
+    // Reversing: the reversed pose's curvature, flipped for the wheels (yaw rate = speed * curvature).
+    cmd->curvature = gear * purePursuitCurvature(pose, cmd->target_point);
+    cmd->steer = steeringCommand(steer, cmd->curvature);
+}
+
+// Pushing without moving: after blocked_time, back off (or, close to a cusp, take the next gear).
+void watchBlocked(const FollowerSettings& settings, const int8_t* gears, bool final_piece, double remaining,
+                  const FollowerVehicle& vehicle, double gear, double dt, FollowerState* state,
+                  FollowerCommand* cmd) {
+    const StuckSettings& stuck = settings.stuck;
+    if (state->backoff_left > 0.0) {
+        state->backoff_left -= dt;
+        reverseCommand(stuck, state, cmd);
+    } else if (settings.blocked_time > 0.0 && !cmd->arrived && gear * cmd->throttle > 0.3 &&
+               std::fabs(vehicle.speed) < 0.2) {
+        state->blocked_for += dt;
+        if (state->blocked_for >= settings.blocked_time) {
+            state->blocked_for = 0.0;
+            if (gears && !final_piece && remaining <= settings.arrive_distance) {
+                state->cusp_pending = true; // close enough to the cusp: the next gear backs away anyway
+            } else {
+                state->backoff_left = stuck.reverse_time;
+                ++state->backoff_events;
+            }
+        }
+    } else {
+        state->blocked_for = 0.0;
+    }
+}
+
+// Too little progress within the stuck window: reverse, or after reverse_attempts teleport.
+void watchProgress(const StuckSettings& stuck, const Vec2f* path, const int8_t* gears, uint32_t count,
+                   const Cursor& here, double dt, FollowerState* state, FollowerCommand* cmd) {
+    if (state->attempts > 0 && state->best_progress > state->series_progress + stuck.min_progress)
+        state->attempts = 0; // got past the place where it stuck: a new series
+    state->window_time += dt;
+    if (state->progress >= state->window_progress + stuck.min_progress) {
+        state->window_time = 0.0;
+        state->window_progress = state->progress;
+    }
+    if (state->window_time < stuck.window) return;
+    ++state->stuck_events;
+    if (state->attempts == 0) state->series_progress = state->best_progress;
+    if (state->attempts < stuck.reverse_attempts) {
+        ++state->attempts;
+        ++state->reverse_events;
+        state->reverse_left = stuck.reverse_time;
+        state->backoff_left = 0.0;
+        reverseCommand(stuck, state, cmd);
+    } else {
+        // Last resort: a pose on the path ahead, facing along it (nose first in its gear).
+        ++state->teleport_events;
+        state->attempts = 0;
+        state->backoff_left = 0.0;
+        state->speed.integral = 0.0;
+        const Cursor c =
+            locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
+        const Point2d p = pointOf(path, c);
+        const Point2d a = at(path, c.segment), b = at(path, c.segment + 1);
+        const bool reverse = gears && gears[c.segment] < 0;
+        cmd->teleport = true;
+        cmd->teleport_pose = Pose2d{p.x, p.y, std::atan2(b.y - a.y, b.x - a.x) + (reverse ? kPi : 0.0)};
+        cmd->throttle = 0.0;
+        if (gears) {
+            // The projection stays on one piece: move it to the piece the vehicle lands on.
+            if (c.segment > state->piece_last) ++state->gear_changes;
+            enterPiece(path, gears, count, c.segment, c.segment_start, state);
+            state->progress = c.segment_start + c.offset;
+            state->segment = c.segment;
+            state->segment_start = c.segment_start;
+        }
+    }
+    state->window_time = 0.0;
+    state->window_progress = state->progress;
+    state->has_last = false;
+}
+
+Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, const int8_t* gears,
+                        uint32_t count, const FollowerVehicle& vehicle, double dt, FollowerState* state,
+                        FollowerCommand* out) {
+    FollowerCommand cmd{};
+    const Point2d position{vehicle.x, vehicle.y};
+
+    double cte = 0.0;
+    const uint32_t piece_count = projectOnPiece(settings, path, gears, count, vehicle, state, &cte);
+    const bool final_piece = piece_count == count;
+    const double gear = state->gear < 0 ? -1.0 : 1.0;
+    cmd.gear = state->gear;
+    // Reversing, the vehicle drives its reversed pose forwards: speed along the travel direction.
+    const Pose2d pose{vehicle.x, vehicle.y, gear < 0.0 ? vehicle.heading + kPi : vehicle.heading};
+    const double travel_speed = gear * vehicle.speed;
+    if (state->progress > state->best_progress) state->best_progress = state->progress;
+    cmd.progress = state->progress;
+    cmd.cross_track_error = cte;
+    const Cursor here{state->segment, state->segment_start, state->progress - state->segment_start};
+    const TargetSpeedSettings speed_settings = gripLimitedSettings(settings, vehicle, dt, state);
 
     // Target speed, then capped so the vehicle can brake to a stop at the piece's end (path end or cusp).
     double target = 0.0;
@@ -505,25 +617,7 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
     if (cmd.arrived || at_cusp) target = 0.0;
     cmd.target_speed = target;
 
-    // Pure pursuit on the point one look-ahead distance further along the piece; past a cusp the
-    // target runs on along the piece's last tangent (not back along the next piece).
-    const SteeringSettings& steer = settings.steering;
-    const double min_lookahead =
-        std::fmax(steer.min_lookahead, settings.turning_lookahead * settings.turning_radius);
-    const double lookahead = clampTo(steer.lookahead_time * std::fabs(vehicle.speed), min_lookahead,
-                                     std::fmax(min_lookahead, steer.max_lookahead));
-    const double ahead = state->progress + lookahead;
-    const Cursor target_cursor = locate(path, piece_count, ahead, here.segment, here.segment_start);
-    cmd.target_point = pointOf(path, target_cursor);
-    if (!final_piece && ahead > state->piece_end) {
-        const Point2d a = at(path, state->piece_last), b = at(path, state->piece_last + 1);
-        const double len = dist(a, b), beyond = ahead - state->piece_end;
-        if (len > 0.0)
-            cmd.target_point = Point2d{b.x + (b.x - a.x) / len * beyond, b.y + (b.y - a.y) / len * beyond};
-    }
-    // Reversing: the reversed pose's curvature, flipped for the wheels (yaw rate = speed * curvature).
-    cmd.curvature = gear * purePursuitCurvature(pose, cmd.target_point);
-    cmd.steer = steeringCommand(steer, cmd.curvature);
+    pursue(settings, path, piece_count, final_piece, vehicle, pose, gear, here, *state, &cmd);
     // Asking for more than full lock: no speed follows this path, so run wide slowly, not into a wall.
     if (settings.turning_radius > 0.0 && settings.saturated_speed > 0.0 &&
         std::fabs(cmd.curvature) * settings.turning_radius > 1.0) {
@@ -545,24 +639,7 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
         return Status::Ok;
     }
     cmd.throttle = gear * speedControlStep(settings.speed_control, &state->speed, target - travel_speed, dt);
-    if (state->backoff_left > 0.0) {
-        state->backoff_left -= dt;
-        reverseCommand(stuck, state, &cmd);
-    } else if (settings.blocked_time > 0.0 && !cmd.arrived && gear * cmd.throttle > 0.3 &&
-               std::fabs(vehicle.speed) < 0.2) {
-        state->blocked_for += dt;
-        if (state->blocked_for >= settings.blocked_time) {
-            state->blocked_for = 0.0;
-            if (gears && !final_piece && remaining <= settings.arrive_distance) {
-                state->cusp_pending = true; // close enough to the cusp: the next gear backs away anyway
-            } else {
-                state->backoff_left = stuck.reverse_time;
-                ++state->backoff_events;
-            }
-        }
-    } else {
-        state->blocked_for = 0.0;
-    }
+    watchBlocked(settings, gears, final_piece, remaining, vehicle, gear, dt, state, &cmd);
     state->last_heading = vehicle.heading;
     state->last_curvature = cmd.curvature;
     state->has_last = !cmd.reversing && gear > 0.0; // grip is learned driving forwards only
@@ -572,49 +649,7 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
         *out = cmd;
         return Status::Ok;
     }
-    if (state->attempts > 0 && state->best_progress > state->series_progress + stuck.min_progress)
-        state->attempts = 0; // got past the place where it stuck: a new series
-    state->window_time += dt;
-    if (state->progress >= state->window_progress + stuck.min_progress) {
-        state->window_time = 0.0;
-        state->window_progress = state->progress;
-    }
-    if (state->window_time >= stuck.window) {
-        ++state->stuck_events;
-        if (state->attempts == 0) state->series_progress = state->best_progress;
-        if (state->attempts < stuck.reverse_attempts) {
-            ++state->attempts;
-            ++state->reverse_events;
-            state->reverse_left = stuck.reverse_time;
-            state->backoff_left = 0.0;
-            reverseCommand(stuck, state, &cmd);
-        } else {
-            // Last resort: a pose on the path ahead, facing along it (nose first in its gear).
-            ++state->teleport_events;
-            state->attempts = 0;
-            state->backoff_left = 0.0;
-            state->speed.integral = 0.0;
-            const Cursor c =
-                locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
-            const Point2d p = pointOf(path, c);
-            const Point2d a = at(path, c.segment), b = at(path, c.segment + 1);
-            const bool reverse = gears && gears[c.segment] < 0;
-            cmd.teleport = true;
-            cmd.teleport_pose = Pose2d{p.x, p.y, std::atan2(b.y - a.y, b.x - a.x) + (reverse ? kPi : 0.0)};
-            cmd.throttle = 0.0;
-            if (gears) {
-                // The projection stays on one piece: move it to the piece the vehicle lands on.
-                if (c.segment > state->piece_last) ++state->gear_changes;
-                enterPiece(path, gears, count, c.segment, c.segment_start, state);
-                state->progress = c.segment_start + c.offset;
-                state->segment = c.segment;
-                state->segment_start = c.segment_start;
-            }
-        }
-        state->window_time = 0.0;
-        state->window_progress = state->progress;
-        state->has_last = false;
-    }
+    watchProgress(stuck, path, gears, count, here, dt, state, &cmd);
     *out = cmd;
     return Status::Ok;
 }

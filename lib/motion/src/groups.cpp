@@ -244,6 +244,109 @@ uint32_t windowOf(const GroupCorridor& c, const GroupSettings& g) {
     return w < double(c.count) ? uint32_t(w) : c.count;
 }
 
+// The velocity entity i asks for this step. Attraction: the most advanced point whose capsule
+// holds the entity (*target), no further than the bound (leaders wait); full speed until the end
+// (goal_s) or the bound comes near. Then following, repulsion and the speed and turn limits.
+Vec2d desiredVelocity(const Frame& f, uint32_t i, double goal_s, Vec2d* target_out) {
+    const GroupCorridor& corridor = f.corridor;
+    const GroupSettings& settings = f.settings;
+    const GroupEntity* entities = f.entities;
+    const uint32_t count = f.count;
+    const GroupEntity& e = entities[i];
+    const double dt = settings.dt, vmax = settings.max_speed, dv_max = settings.max_accel * dt;
+    double s_a = e.progress;
+    Vec2d target = e.attraction;
+    if (s_a > f.hi) {
+        s_a = f.hi;
+        target = pointAt(corridor, s_a);
+    }
+    const double dx = target.x - e.position.x, dy = target.y - e.position.y;
+    const double d = std::sqrt(dx * dx + dy * dy);
+    Vec2d want{0.0, 0.0};
+    if (d > 0.0) {
+        const double ahead = goal_s > s_a ? goal_s - s_a : 0.0;
+        const double speed = std::fmin(vmax, settings.attraction_gain * (d + ahead));
+        want = Vec2d{dx / d * speed, dy / d * speed};
+    }
+    // Follow, do not push: towards an entity further along the backbone (it moved already in
+    // this step) within repulsion range, go no faster than it goes that way. A crowd pressing
+    // into a bottleneck otherwise wedges the ones ahead into an arch that the hard projection
+    // holds forever; in free flow the one ahead moves as fast, so nothing changes.
+    for (uint32_t j = 0; j < count; ++j) {
+        if (j == i || !before(entities, j, i)) continue;
+        const double nx = entities[j].position.x - e.position.x,
+                     ny = entities[j].position.y - e.position.y;
+        const double nd = std::sqrt(nx * nx + ny * ny);
+        if (nd <= 0.0 || nd - e.radius - entities[j].radius >= settings.repulsion_range) continue;
+        const double ux = nx / nd, uy = ny / nd;
+        const double theirs = entities[j].velocity.x * ux + entities[j].velocity.y * uy;
+        const double excess = want.x * ux + want.y * uy - (theirs > 0.0 ? theirs : 0.0);
+        if (excess > 0.0) want = Vec2d{want.x - excess * ux, want.y - excess * uy};
+    }
+    // Repulsion from every disc closer than repulsion_range (O(N) per entity: groups are tens
+    // to a few hundred, where a grid would cost more than it saves).
+    for (uint32_t j = 0; j < count; ++j) {
+        if (j == i) continue;
+        const Vec2d q = entities[j].position;
+        const double cx = e.position.x - q.x, cy = e.position.y - q.y;
+        const double cd = std::sqrt(cx * cx + cy * cy);
+        const double gap = cd - e.radius - entities[j].radius;
+        if (gap >= settings.repulsion_range || cd <= 0.0) continue;
+        const double push =
+            settings.repulsion_speed *
+            (settings.repulsion_range > 0.0
+                 ? 1.0 - clampTo(gap, 0.0, settings.repulsion_range) / settings.repulsion_range
+                 : 1.0);
+        want.x += cx / cd * push;
+        want.y += cy / cd * push;
+    }
+    const double wn = std::sqrt(want.x * want.x + want.y * want.y);
+    if (wn > vmax) want = Vec2d{want.x / wn * vmax, want.y / wn * vmax};
+    // Bounded change of velocity: smooth motion instead of instant turns.
+    double ddx = want.x - e.velocity.x, ddy = want.y - e.velocity.y;
+    const double dn = std::sqrt(ddx * ddx + ddy * ddy);
+    if (dn > dv_max) ddx *= dv_max / dn, ddy *= dv_max / dn;
+    Vec2d v{e.velocity.x + ddx, e.velocity.y + ddy};
+    const double vn = std::sqrt(v.x * v.x + v.y * v.y);
+    if (vn > vmax) v = Vec2d{v.x / vn * vmax, v.y / vn * vmax};
+    *target_out = target;
+    return v;
+}
+
+// Moves entity i by velocity v for one step under the hard projection; false when it stays put.
+bool moveProjected(const Frame& f, uint32_t i, uint32_t around, Vec2d v, Vec2d target) {
+    GroupEntity& e = f.entities[i];
+    const double dt = f.settings.dt;
+    // Hard projection. Why not trust the forces: they only keep entities apart on average and
+    // know nothing of the corridor's boundary. The proposal is slid out of the others and
+    // back into the allowed corridor twice (cheap, usually enough); if it still breaks an
+    // invariant, the move is halved until it does not, and staying put always satisfies them
+    // (the bounds come from the state before the step, every entity met them there, and the
+    // entities that moved earlier in this step were checked against this one's position).
+    // So the invariants hold exactly after every step, by induction from groupPlace.
+    const Vec2d from = e.position;
+    Vec2d p{from.x + v.x * dt, from.y + v.y * dt};
+    for (int pass = 0; pass < 2; ++pass) {
+        p = pushOutOfOthers(f, i, p);
+        p = projectToCorridor(f, around, p, e.radius);
+    }
+    Vec2d to = from;
+    bool moved = false;
+    double frac = 1.0;
+    for (int attempt = 0; attempt < 12; ++attempt, frac *= 0.5) {
+        const Vec2d q{from.x + (p.x - from.x) * frac, from.y + (p.y - from.y) * frac};
+        if (feasible(f, i, around, q)) {
+            to = q;
+            moved = true;
+            break;
+        }
+    }
+    e.position = to;
+    e.velocity = Vec2d{(to.x - from.x) / dt, (to.y - from.y) / dt};
+    e.attraction = target;
+    return moved;
+}
+
 } // namespace
 
 GroupSettings groupDefaults() {
@@ -377,7 +480,6 @@ Status groupStep(const GroupCorridor& corridor, const GroupSettings& settings, G
         least = hit.s < least ? hit.s : least;
     }
     const Frame f{corridor, settings, entities, count, window, least, least + settings.max_longitudinal};
-    const double dt = settings.dt, vmax = settings.max_speed, dv_max = settings.max_accel * dt;
     // Where the group may go this step: the path end, or the bound the least advanced sets.
     const double goal_s = f.hi < corridor.length ? f.hi : corridor.length;
     uint32_t blocked = 0;
@@ -393,94 +495,10 @@ Status groupStep(const GroupCorridor& corridor, const GroupSettings& settings, G
             if (i == kNoEntity || before(entities, j, i)) i = j;
         }
         prev = i;
-        GroupEntity& e = entities[i];
-        const uint32_t around = e.segment;
-        // Attraction: the most advanced point whose capsule holds the entity, no further than the
-        // bound (leaders wait); full speed until the end or the bound comes near.
-        double s_a = e.progress;
-        Vec2d target = e.attraction;
-        if (s_a > f.hi) {
-            s_a = f.hi;
-            target = pointAt(corridor, s_a);
-        }
-        const double dx = target.x - e.position.x, dy = target.y - e.position.y;
-        const double d = std::sqrt(dx * dx + dy * dy);
-        Vec2d want{0.0, 0.0};
-        if (d > 0.0) {
-            const double ahead = goal_s > s_a ? goal_s - s_a : 0.0;
-            const double speed = std::fmin(vmax, settings.attraction_gain * (d + ahead));
-            want = Vec2d{dx / d * speed, dy / d * speed};
-        }
-        // Follow, do not push: towards an entity further along the backbone (it moved already in
-        // this step) within repulsion range, go no faster than it goes that way. A crowd pressing
-        // into a bottleneck otherwise wedges the ones ahead into an arch that the hard projection
-        // holds forever; in free flow the one ahead moves as fast, so nothing changes.
-        for (uint32_t j = 0; j < count; ++j) {
-            if (j == i || !before(entities, j, i)) continue;
-            const double nx = entities[j].position.x - e.position.x,
-                         ny = entities[j].position.y - e.position.y;
-            const double nd = std::sqrt(nx * nx + ny * ny);
-            if (nd <= 0.0 || nd - e.radius - entities[j].radius >= settings.repulsion_range) continue;
-            const double ux = nx / nd, uy = ny / nd;
-            const double theirs = entities[j].velocity.x * ux + entities[j].velocity.y * uy;
-            const double excess = want.x * ux + want.y * uy - (theirs > 0.0 ? theirs : 0.0);
-            if (excess > 0.0) want = Vec2d{want.x - excess * ux, want.y - excess * uy};
-        }
-        // Repulsion from every disc closer than repulsion_range (O(N) per entity: groups are tens
-        // to a few hundred, where a grid would cost more than it saves).
-        for (uint32_t j = 0; j < count; ++j) {
-            if (j == i) continue;
-            const Vec2d q = entities[j].position;
-            const double cx = e.position.x - q.x, cy = e.position.y - q.y;
-            const double cd = std::sqrt(cx * cx + cy * cy);
-            const double gap = cd - e.radius - entities[j].radius;
-            if (gap >= settings.repulsion_range || cd <= 0.0) continue;
-            const double push =
-                settings.repulsion_speed *
-                (settings.repulsion_range > 0.0
-                     ? 1.0 - clampTo(gap, 0.0, settings.repulsion_range) / settings.repulsion_range
-                     : 1.0);
-            want.x += cx / cd * push;
-            want.y += cy / cd * push;
-        }
-        const double wn = std::sqrt(want.x * want.x + want.y * want.y);
-        if (wn > vmax) want = Vec2d{want.x / wn * vmax, want.y / wn * vmax};
-        // Bounded change of velocity: smooth motion instead of instant turns.
-        double ddx = want.x - e.velocity.x, ddy = want.y - e.velocity.y;
-        const double dn = std::sqrt(ddx * ddx + ddy * ddy);
-        if (dn > dv_max) ddx *= dv_max / dn, ddy *= dv_max / dn;
-        Vec2d v{e.velocity.x + ddx, e.velocity.y + ddy};
-        const double vn = std::sqrt(v.x * v.x + v.y * v.y);
-        if (vn > vmax) v = Vec2d{v.x / vn * vmax, v.y / vn * vmax};
-
-        // Hard projection. Why not trust the forces: they only keep entities apart on average and
-        // know nothing of the corridor's boundary. The proposal is slid out of the others and
-        // back into the allowed corridor twice (cheap, usually enough); if it still breaks an
-        // invariant, the move is halved until it does not, and staying put always satisfies them
-        // (the bounds come from the state before the step, every entity met them there, and the
-        // entities that moved earlier in this step were checked against this one's position).
-        // So the invariants hold exactly after every step, by induction from groupPlace.
-        const Vec2d from = e.position;
-        Vec2d p{from.x + v.x * dt, from.y + v.y * dt};
-        for (int pass = 0; pass < 2; ++pass) {
-            p = pushOutOfOthers(f, i, p);
-            p = projectToCorridor(f, around, p, e.radius);
-        }
-        Vec2d to = from;
-        bool moved = false;
-        double frac = 1.0;
-        for (int attempt = 0; attempt < 12; ++attempt, frac *= 0.5) {
-            const Vec2d q{from.x + (p.x - from.x) * frac, from.y + (p.y - from.y) * frac};
-            if (feasible(f, i, around, q)) {
-                to = q;
-                moved = true;
-                break;
-            }
-        }
-        if (!moved) ++blocked;
-        e.position = to;
-        e.velocity = Vec2d{(to.x - from.x) / dt, (to.y - from.y) / dt};
-        e.attraction = target;
+        const uint32_t around = entities[i].segment;
+        Vec2d target;
+        const Vec2d v = desiredVelocity(f, i, goal_s, &target);
+        if (!moveProjected(f, i, around, v, target)) ++blocked;
     }
     // Progress after the moves (kept out of the loop above, which orders by the progress before).
     for (uint32_t i = 0; i < count; ++i) {

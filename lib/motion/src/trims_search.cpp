@@ -242,6 +242,90 @@ Status initSearchWorkspace(const TableView& table, const SearchSettings& setting
     return Status::Ok;
 }
 
+namespace {
+
+// Successors of s_m into w.chosen (single-step: all; uniform: every skip-th allowed control, in
+// phase with the straight one at straight_at; adaptive: `want` of them); returns their count.
+uint32_t chooseControls(const SearchWorkspace& w, const SearchSettings& s, bool single, uint32_t straight,
+                        uint32_t straight_at, uint32_t want, uint32_t* cursor) {
+    uint32_t count = 0;
+    uint16_t* chosen = w.chosen;
+    if (single) {
+        for (uint32_t i = 0; i < w.allowed_count; ++i)
+            chosen[count++] = w.allowed[i];
+    } else if (s.strategy == SearchStrategy::Uniform) {
+        for (uint32_t i = 0; i < w.allowed_count; ++i)
+            if ((i + s.skip - straight_at % s.skip) % s.skip == 0) chosen[count++] = w.allowed[i];
+    } else {
+        if (want >= w.allowed_count) {
+            for (uint32_t i = 0; i < w.allowed_count; ++i)
+                chosen[count++] = w.allowed[i];
+        } else {
+            // The straight trajectory is always a candidate (the paper's path-aliasing fix).
+            chosen[count++] = uint16_t(straight);
+            while (count < want) {
+                const uint16_t c = w.permutation[*cursor];
+                *cursor = *cursor + 1 == w.allowed_count ? 0 : *cursor + 1;
+                if (c != straight) chosen[count++] = c;
+            }
+        }
+    }
+    return count;
+}
+
+// Warm start: the last decision's plan stays a candidate along its own path, so a plan found
+// once is not lost to sampling (it can only be beaten). Returns its control at this depth
+// (UINT32_MAX: none), added to `chosen` when missing.
+uint32_t keepWarmControl(uint16_t* chosen, uint32_t* count, bool on_warm, uint32_t depth,
+                         const uint32_t* warm_plan, uint32_t warm_length, uint32_t control_count,
+                         const uint8_t* is_allowed) {
+    if (!(on_warm && depth < warm_length && warm_plan[depth] < control_count && is_allowed[warm_plan[depth]]))
+        return UINT32_MAX;
+    const uint32_t warm = warm_plan[depth];
+    bool present = false;
+    for (uint32_t i = 0; i < *count && !present; ++i)
+        present = chosen[i] == warm;
+    if (!present) chosen[(*count)++] = uint16_t(warm);
+    return warm;
+}
+
+// The search's result for the chosen state, and its plan retraced to the root.
+Status reportChoice(const Node* nodes, uint32_t chosen_index, uint32_t current_control, uint32_t expanded,
+                    uint32_t visited, uint32_t deepest, SearchStop stop, uint32_t* plan,
+                    uint32_t plan_capacity, SearchResult* out) {
+    const Node& chosen_node = nodes[chosen_index];
+    SearchResult r{};
+    r.plan_length = chosen_node.depth;
+    r.value = chosen_node.value;
+    r.effective_value = chosen_node.eval;
+    r.expanded = expanded;
+    r.visited = visited;
+    r.deepest = deepest;
+    r.stop = stop;
+    r.first_control = current_control; // nothing expanded: keep turning as now
+    Status status = Status::Ok;
+    // Retrace the chosen state to the root; the plan is written back to front.
+    uint32_t at = chosen_index;
+    for (uint32_t k = chosen_node.depth; k > 0; --k) {
+        const Node& n = nodes[at];
+        if (k == 1) {
+            r.first_control = n.control;
+            r.first_goodness = n.goodness;
+        }
+        if (plan) {
+            if (k - 1 < plan_capacity)
+                plan[k - 1] = n.control;
+            else
+                status = Status::BufferTooSmall;
+        }
+        at = n.parent;
+    }
+    *out = r;
+    return status;
+}
+
+} // namespace
+
 Status search(SearchWorkspace* w, const VehicleState& state, const Behaviour& behaviour, uint32_t* plan,
               uint32_t plan_capacity, SearchResult* out, const uint32_t* warm_plan, uint32_t warm_length) {
     if (!w || !w->table || !w->nodes || !out || !behaviour.evaluate) return Status::InvalidArgument;
@@ -311,41 +395,10 @@ Status search(SearchWorkspace* w, const VehicleState& state, const Behaviour& be
         const uint32_t m_index = heap[0].node;
         const uint32_t depth = nodes[m_index].depth;
 
-        // Successors of s_m (single-step: all; uniform: every skip-th; adaptive: N_v c^d of them).
-        uint32_t count = 0;
         uint16_t* chosen = w->chosen;
-        if (single) {
-            for (uint32_t i = 0; i < w->allowed_count; ++i)
-                chosen[count++] = w->allowed[i];
-        } else if (s.strategy == SearchStrategy::Uniform) {
-            for (uint32_t i = 0; i < w->allowed_count; ++i)
-                if ((i + s.skip - straight_at % s.skip) % s.skip == 0) chosen[count++] = w->allowed[i];
-        } else {
-            const uint32_t want = want_at[depth];
-            if (want >= w->allowed_count) {
-                for (uint32_t i = 0; i < w->allowed_count; ++i)
-                    chosen[count++] = w->allowed[i];
-            } else {
-                // The straight trajectory is always a candidate (the paper's path-aliasing fix).
-                chosen[count++] = uint16_t(straight);
-                while (count < want) {
-                    const uint16_t c = w->permutation[cursor];
-                    cursor = cursor + 1 == w->allowed_count ? 0 : cursor + 1;
-                    if (c != straight) chosen[count++] = c;
-                }
-            }
-        }
-        // Warm start: the last decision's plan stays a candidate along its own path, so a plan found
-        // once is not lost to sampling (it can only be beaten).
-        uint32_t warm = UINT32_MAX;
-        if (nodes[m_index].on_warm && depth < warm_length && warm_plan[depth] < C &&
-            is_allowed[warm_plan[depth]]) {
-            warm = warm_plan[depth];
-            bool present = false;
-            for (uint32_t i = 0; i < count && !present; ++i)
-                present = chosen[i] == warm;
-            if (!present) chosen[count++] = uint16_t(warm);
-        }
+        uint32_t count = chooseControls(*w, s, single, straight, straight_at, want_at[depth], &cursor);
+        const uint32_t warm =
+            keepWarmControl(chosen, &count, nodes[m_index].on_warm, depth, warm_plan, warm_length, C, is_allowed);
         if (visited + count > w->node_capacity) {
             stop = SearchStop::NodeBudget;
             break;
@@ -409,35 +462,8 @@ Status search(SearchWorkspace* w, const VehicleState& state, const Behaviour& be
 
     const uint32_t chosen_index =
         best != UINT32_MAX ? best : (fallback != 0 || best_dead == UINT32_MAX ? fallback : best_dead);
-    const Node& chosen_node = nodes[chosen_index];
-    SearchResult r{};
-    r.plan_length = chosen_node.depth;
-    r.value = chosen_node.value;
-    r.effective_value = chosen_node.eval;
-    r.expanded = expanded;
-    r.visited = visited;
-    r.deepest = deepest;
-    r.stop = stop;
-    r.first_control = state.control; // nothing expanded: keep turning as now
-    Status status = Status::Ok;
-    // Retrace the chosen state to the root; the plan is written back to front.
-    uint32_t at = chosen_index;
-    for (uint32_t k = chosen_node.depth; k > 0; --k) {
-        const Node& n = nodes[at];
-        if (k == 1) {
-            r.first_control = n.control;
-            r.first_goodness = n.goodness;
-        }
-        if (plan) {
-            if (k - 1 < plan_capacity)
-                plan[k - 1] = n.control;
-            else
-                status = Status::BufferTooSmall;
-        }
-        at = n.parent;
-    }
-    *out = r;
-    return status;
+    return reportChoice(nodes, chosen_index, state.control, expanded, visited, deepest, stop, plan,
+                        plan_capacity, out);
 }
 
 } // namespace trims

@@ -1,5 +1,6 @@
 // Internal to lib/runtime: plane geometry on verified assets, the path scratch layout and the
-// wall grid shared by path.cpp (routes), walls.cpp (distances, corridors) and shorten.cpp.
+// wall grid shared by path.cpp (routes), path_snap.cpp, path_scratch.cpp, walls*.cpp (distances,
+// corridors) and shorten.cpp.
 #pragma once
 
 #include <clearway/runtime.h>
@@ -248,6 +249,17 @@ struct PieceGeom {
     double length;
 };
 
+// findPath's markers (path.cpp, path_snap.cpp, path_scratch.cpp): no vertex / edge / layer, the
+// A* parent of a vertex reached from the start's own edge, a vertex A* has expanded.
+constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kStartBackward = 0xfffffffeu; // start leaves its edge towards vertex a
+constexpr uint32_t kStartForward = 0xfffffffdu;  // ... towards vertex b
+constexpr uint32_t kClosed = 0xffffffffu;
+// Points closer than this are the same corner.
+constexpr double kSamePoint = 1e-6;
+// Which ways along its edge a snapped endpoint may leave (snap's *directions).
+constexpr uint8_t kTowardsA = 1, kTowardsB = 2;
+
 // A* landmarks (ALT): graph distances from a few vertices of each component over every edge, at
 // pathScratchInit.
 constexpr uint32_t kLandmarks = 4;
@@ -376,6 +388,96 @@ void clearAreaMarks(PathScratch* s);
 void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b);
 // No unmarked avoided area of `layer` touches a-b.
 bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b);
+
+inline bool finiteD(double v) {
+    return std::isfinite(v);
+}
+
+// One layer's walls, queried through the scratch's wall grid.
+struct LayerWalls {
+    const fb::Roadmap& rm;
+    const PathScratch& s;
+    uint32_t layer;
+};
+
+// No wall touches a-b and every wall is at least `radius` away from it.
+static inline bool segmentClear(const LayerWalls& walls, P a, P b, double radius) {
+    return wallsSegmentClear(walls.rm, walls.s, walls.layer, a, b, radius);
+}
+
+// path_snap.cpp. Snap an endpoint: the nearest usable roadmap point that a straight, clear line reaches. Else
+// a visible point on a narrower edge (a branch into a corner, say) from which the edge keeps the
+// radius towards at least one of its vertices. *directions: which ways along the edge are clear.
+// `retract_first` (the medial-axis path): the retraction is tried before the nearest edges, since
+// along it the clearance grows as fast as it can.
+bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p, double radius,
+          bool retract_first, RoadmapPoint* out, uint8_t* directions);
+// Along-polyline distance from vertex a to a point on the edge.
+double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q);
+
+// --- binary heap on f, with positions for decrease-key ---
+// Sifting moves a hole and writes the moving entry once: the same comparisons, so the same heap,
+// as swapping at every level.
+
+static inline void heapPlace(PathScratch* s, uint32_t i, HeapEntry e) {
+    s->heap[i] = e;
+    s->nodes[e.v].heap_pos = i;
+}
+static inline void heapUp(PathScratch* s, uint32_t i) {
+    const HeapEntry e = s->heap[i];
+    while (i > 0) {
+        const uint32_t parent = (i - 1) / 2;
+        if (s->heap[parent].f <= e.f) break;
+        heapPlace(s, i, s->heap[parent]);
+        i = parent;
+    }
+    heapPlace(s, i, e);
+}
+static inline void heapDown(PathScratch* s, uint32_t i) {
+    const HeapEntry e = s->heap[i];
+    const uint32_t n = s->heap_size;
+    for (;;) {
+        const uint32_t l = 2 * i + 1, r = l + 1;
+        uint32_t m = i;
+        double fm = e.f;
+        if (l < n && s->heap[l].f < fm) m = l, fm = s->heap[l].f;
+        if (r < n && s->heap[r].f < fm) m = r;
+        if (m == i) break;
+        heapPlace(s, i, s->heap[m]);
+        i = m;
+    }
+    heapPlace(s, i, e);
+}
+static inline uint32_t heapPop(PathScratch* s) {
+    const uint32_t top = s->heap[0].v;
+    --s->heap_size;
+    if (s->heap_size) {
+        s->heap[0] = s->heap[s->heap_size];
+        heapDown(s, 0);
+    }
+    s->nodes[top].heap_pos = kClosed;
+    return top;
+}
+
+// Lowers v's cost to g (heuristic h(v) added for f); ignores closed vertices and costs that are
+// no better. The heuristic (a square root) is computed once per vertex and only when it is reached.
+template <typename H> static inline void relax(PathScratch* s, uint32_t v, double g, H h, uint32_t parent) {
+    if (s->nodes[v].stamp == s->generation) {
+        if (s->nodes[v].heap_pos == kClosed || g >= s->nodes[v].g) return;
+        s->nodes[v].g = g;
+        s->heap[s->nodes[v].heap_pos].f = g + s->nodes[v].h;
+        s->nodes[v].parent = parent;
+        heapUp(s, s->nodes[v].heap_pos);
+        return;
+    }
+    s->nodes[v].stamp = s->generation;
+    s->nodes[v].g = g;
+    s->nodes[v].h = h(v);
+    s->nodes[v].parent = parent;
+    s->heap[s->heap_size] = HeapEntry{g + s->nodes[v].h, v};
+    s->nodes[v].heap_pos = s->heap_size;
+    heapUp(s, s->heap_size++);
+}
 
 } // namespace detail
 } // namespace clearway

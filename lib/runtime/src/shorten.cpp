@@ -256,96 +256,42 @@ bool touchesArea(const fb::Roadmap& rm, const fb::WeightedArea& area, P a, P b) 
     return inside;
 }
 
-} // namespace
+// One run of the corner list (consecutive pieces on one layer, route corners i0..i1) being
+// shortened into output slots first..last; the steps below are the file comment's 1-4.
+struct RunShortening {
+    const fb::Roadmap& rm;
+    PathScratch& s;
+    Corner* c;
+    double* m; // route corners' clearances, then (output index k) output piece k's requirement
+    const Run& run;
+    uint32_t i0, i1;
+    double hard, floor, preferred;
+    uint32_t& w; // output cursor: never past an index still to be read
+    uint32_t first = 0, last = 0, relaxed_last = 0;
+    // required's running minimum: the anchor it starts at and how far it reaches.
+    uint32_t min_anchor = 0xffffffffu, min_upto = 0;
+    bool shared_pins = false; // the first pin attempt saw neighbours pinned to one wall point
 
-void clearAreaMarks(PathScratch* s) {
-    for (uint32_t i = 0; i < s->area_count; ++i)
-        s->area_used[i] = 0;
-}
-
-void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b) {
-    for (uint32_t i = 0; i < s->area_count; ++i) {
-        const fb::WeightedArea& area = *rm.areas()->Get(i);
-        if (!s->area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
-            s->area_used[i] = 1;
-    }
-}
-
-bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b) {
-    for (uint32_t i = 0; i < s.area_count; ++i) {
-        const fb::WeightedArea& area = *rm.areas()->Get(i);
-        if (!s.area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
-            return false;
-    }
-    return true;
-}
-
-void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
-                    double preferred_clearance, const KnownClearance known[2]) {
-    PathScratch& s = *scratch;
-    if (++s.seg_memo_round == 0) { // wrapped: forget every remembered test
-        for (uint32_t i = 0; i < kSegMemoSlots; ++i)
-            s.seg_memo[i].round = 0;
-        s.seg_memo_round = 1;
-    }
-    Corner* c = s.corners;
-    double* m = s.corner_clearance;
-    const uint32_t n = *count;
-    const double hard = radius + kHardMargin;
-    // Pieces keep a little more than the radius where they can, so an arc that keeps the radius
-    // always fits at a corner even when its pin fails.
-    const double floor = hard + kArcRoom * radius;
-    const double preferred = preferred_clearance > floor ? preferred_clearance : floor;
-    // Avoided areas the route enters may be crossed by its shortcuts; no others (README).
-    clearAreaMarks(&s);
-    for (uint32_t k = 0; k + 1 < n; ++k)
-        markAreas(rm, &s, c[k].layer, at(c[k]), at(c[k + 1]));
-    for (uint32_t k = 0; k < n; ++k) {
-        // An endpoint findPath measured (the same point and layer: the same number).
-        const KnownClearance* same = nullptr;
-        for (int e = 0; e < 2; ++e)
-            if (c[k].kind == Corner::Endpoint && known[e].layer == c[k].layer && known[e].p.x == c[k].x &&
-                known[e].p.y == c[k].y)
-                same = &known[e];
-        m[k] = same ? same->distance : routeClearance(rm, s, c[k]);
-        c[k].trim = 0.0;
-        c[k].pinned = c[k].inserted = false;
-        c[k].relax_slack = 0.0;
-    }
-
-    uint32_t w = 0; // output cursor: never past an index still to be read
-    uint32_t i0 = 0;
-    while (i0 < n) {
-        // A run: consecutive pieces on one layer. It ends before a portal piece (kept as it is)
-        // or at the corner where the layer changes: a zero-length connection edge collapses into
-        // one corner on both layers, which ends this run and starts the next.
-        uint32_t i1 = i0;
-        while (i1 + 1 < n && !c[i1].portal) {
-            ++i1;
-            if (c[i1].layer != c[i0].layer) break;
+    // Required clearance of a piece replacing route corners a..b: the preferred clearance,
+    // capped by the least the corridor offers along them, never below the radius.
+    // Queried with one anchor a at a time: the running minimum from a is cached in the
+    // corners' relax_slack (unused until the relaxation, and only at indices >= a).
+    double required(uint32_t a, uint32_t b) {
+        if (min_anchor != a) {
+            min_anchor = min_upto = a;
+            c[a].relax_slack = m[a];
         }
-        const Run run{rm, s, c[i0].layer, hard, preferred};
-        // Required clearance of a piece replacing route corners a..b: the preferred clearance,
-        // capped by the least the corridor offers along them, never below the radius.
-        // Queried with one anchor a at a time: the running minimum from a is cached in the
-        // corners' relax_slack (unused until the relaxation, and only at indices >= a).
-        uint32_t min_anchor = 0xffffffffu, min_upto = 0;
-        auto required = [&](uint32_t a, uint32_t b) {
-            if (min_anchor != a) {
-                min_anchor = min_upto = a;
-                c[a].relax_slack = m[a];
-            }
-            for (; min_upto < b; ++min_upto)
-                c[min_upto + 1].relax_slack = minOf(c[min_upto].relax_slack, m[min_upto + 1]);
-            const double lo = c[b].relax_slack;
-            const double q = lo < preferred ? lo : preferred;
-            return q > floor ? q : floor;
-        };
+        for (; min_upto < b; ++min_upto)
+            c[min_upto + 1].relax_slack = minOf(c[min_upto].relax_slack, m[min_upto + 1]);
+        const double lo = c[b].relax_slack;
+        const double q = lo < preferred ? lo : preferred;
+        return q > floor ? q : floor;
+    }
 
-        uint32_t last = 0;
-        // 1. Greedy string pulling. From here on m[k] for an output index k is the requirement
-        // of output piece k (corner k to k + 1): written only once no read needs the old value.
-        const uint32_t first = w;
+    // 1. Greedy string pulling. From here on m[k] for an output index k is the requirement
+    // of output piece k (corner k to k + 1): written only once no read needs the old value.
+    void pullString() {
+        first = w;
         uint32_t a = i0;
         c[w] = c[a];
         while (a < i1) {
@@ -379,18 +325,21 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             a = lo;
         }
         last = w++; // the run's last corner stays fixed like its first
-        // Corner k goes; the piece from k - 1 to k + 1 must keep q.
-        auto dropCorner = [&](uint32_t k, double q) {
-            m[k - 1] = q;
-            for (uint32_t j = k; j < last; ++j) {
-                c[j] = c[j + 1];
-                if (j + 1 < last) m[j] = m[j + 1];
-            }
-            --last;
-            --w;
-        };
+    }
 
-        // 2. Relaxation towards the neighbours' chord.
+    // Corner k goes; the piece from k - 1 to k + 1 must keep q.
+    void dropCorner(uint32_t k, double q) {
+        m[k - 1] = q;
+        for (uint32_t j = k; j < last; ++j) {
+            c[j] = c[j + 1];
+            if (j + 1 < last) m[j] = m[j + 1];
+        }
+        --last;
+        --w;
+    }
+
+    // 2. Relaxation towards the neighbours' chord.
+    void relax() {
         for (int pass = 0; pass < kRelaxPasses; ++pass) {
             for (uint32_t k = first + 1; k < last; ++k) {
                 const P A = at(c[k - 1]), B = at(c[k + 1]), Pk = at(c[k]);
@@ -425,13 +374,15 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 }
             }
         }
+    }
 
-        // 2b. A piece shorter than 3 kMinLine holds no arcs, so both its corners would stay sharp.
-        // Relaxation squeezes two corners that close where the piece between them must keep a
-        // split medial-axis vertex's clearance and the pieces beyond keep theirs only along axes
-        // that float noise set apart (a room's centre at a large preferred clearance). One corner
-        // does: drop one when the piece replacing both keeps the lower of their requirements (the
-        // least clearance of the route corners it replaces).
+    // 2b. A piece shorter than 3 kMinLine holds no arcs, so both its corners would stay sharp.
+    // Relaxation squeezes two corners that close where the piece between them must keep a
+    // split medial-axis vertex's clearance and the pieces beyond keep theirs only along axes
+    // that float noise set apart (a room's centre at a large preferred clearance). One corner
+    // does: drop one when the piece replacing both keeps the lower of their requirements (the
+    // least clearance of the route corners it replaces).
+    void dropSqueezedCorners() {
         for (uint32_t k = first + 1; k < last; ++k) {
             if (!(norm(at(c[k]) - at(c[k - 1])) < 3 * kMinLine) &&
                 !(norm(at(c[k + 1]) - at(c[k])) < 3 * kMinLine))
@@ -439,158 +390,180 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
             const double q = m[k - 1] < m[k] ? m[k - 1] : m[k];
             if (run.clear(at(c[k - 1]), at(c[k + 1]), q)) dropCorner(k--, q);
         }
+    }
 
-        // The relaxed run is clear at every piece's requirement: the fallback if the pins fail.
-        const uint32_t relaxed_last = last;
+    // The relaxed run is clear at every piece's requirement: the fallback if the pins fail.
+    void saveRelaxed() {
+        relaxed_last = last;
         for (uint32_t k = first; k <= last; ++k) {
             s.relaxed_run[k - first] = c[k];
             s.relaxed_requirement[k - first] = m[k];
         }
-        auto restoreRelaxed = [&]() {
-            for (uint32_t k = first; k <= relaxed_last; ++k) {
-                c[k] = s.relaxed_run[k - first];
-                m[k] = s.relaxed_requirement[k - first];
-            }
-            w = w - last + relaxed_last;
-            last = relaxed_last;
-        };
+    }
+    void restoreRelaxed() {
+        for (uint32_t k = first; k <= relaxed_last; ++k) {
+            c[k] = s.relaxed_run[k - first];
+            m[k] = s.relaxed_requirement[k - first];
+        }
+        w = w - last + relaxed_last;
+        last = relaxed_last;
+    }
 
-        // `merge_shared_pins`: the second attempt, after the first fell back (see below). It may
-        // also fill the run's last free slot, which the first leaves alone.
-        bool shared_pins = false; // the first attempt saw neighbours pinned to one wall point
-        auto pinRun = [&](bool merge_shared_pins) {
-            const uint32_t room_end = merge_shared_pins ? i1 + 1 : i1;
-            // 3. Pins: the wall points the two pieces at each corner settled against (one point when
-            // both touch the same one, else the corner splits in two), the arcs of the pieces'
-            // clearance round them, and corners where the tangents from the neighbours meet.
-            for (uint32_t k = first + 1; k < last; ++k) {
-                c[k].relaxed_x = c[k].x, c[k].relaxed_y = c[k].y;
-                const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
-                const double turn = signedTurn(A, Pk, B);
-                if (std::fabs(turn) < 1e-6 || std::fabs(turn) > kPi - 1e-3) continue;
-                const double side = turn > 0 ? 1.0 : -1.0;
-                const double radius_k = m[k - 1] < m[k] ? m[k - 1] : m[k];
-                // Relaxation stops up to its last step short of the blocking wall: reach past that.
-                const double reach = (m[k - 1] > m[k] ? m[k - 1] : m[k]) + c[k].relax_slack + 1e-3;
-                P wa, wb;
-                const bool has_a = wallsNearestToSegment(rm, s, run.layer, A, Pk, reach, side, &wa);
-                const bool has_b = wallsNearestToSegment(rm, s, run.layer, Pk, B, reach, side, &wb);
-                if (!has_a && !has_b) continue;
-                c[k].pinned = true;
-                c[k].pin_side = side;
-                c[k].pin_radius = radius_k;
-                const P first_pin = has_a ? wa : wb;
-                c[k].pin_x = first_pin.x, c[k].pin_y = first_pin.y;
-                // Two different wall points: a second corner right after this one, if the slot after
-                // the run is free (it never is when nothing was shortened; then one pin it is).
-                if (!has_a || !has_b || norm(wa - wb) < 1e-6 || last + 1 >= room_end) continue;
-                for (uint32_t j = last + 1; j > k + 1; --j)
-                    c[j] = c[j - 1];
-                for (uint32_t j = last; j > k; --j)
-                    m[j] = m[j - 1];
-                m[k] = m[k - 1] > m[k + 1] ? m[k - 1] : m[k + 1]; // the new piece between the two
-                c[k + 1] = c[k];
-                c[k + 1].inserted = true;
-                c[k + 1].pin_x = wb.x, c[k + 1].pin_y = wb.y;
-                // Start the twins where each piece passes its wall point, so the tangent sweeps
-                // begin from a corner that already cuts the turn between them.
-                double t;
-                pointSegment2(wa, A, Pk, &t);
-                const P on_a = A + (Pk - A) * t;
-                pointSegment2(wb, Pk, B, &t);
-                const P on_b = Pk + (B - Pk) * t;
-                c[k].x = on_a.x, c[k].y = on_a.y;
-                c[k + 1].x = on_b.x, c[k + 1].y = on_b.y;
-                ++last;
-                ++w;
-                ++k;
+    // 3. Pins: the wall points the two pieces at each corner settled against (one point when
+    // both touch the same one, else the corner splits in two), the arcs of the pieces'
+    // clearance round them, and corners where the tangents from the neighbours meet.
+    void pinCorners(uint32_t room_end) {
+        for (uint32_t k = first + 1; k < last; ++k) {
+            c[k].relaxed_x = c[k].x, c[k].relaxed_y = c[k].y;
+            const P A = at(c[k - 1]), Pk = at(c[k]), B = at(c[k + 1]);
+            const double turn = signedTurn(A, Pk, B);
+            if (std::fabs(turn) < 1e-6 || std::fabs(turn) > kPi - 1e-3) continue;
+            const double side = turn > 0 ? 1.0 : -1.0;
+            const double radius_k = m[k - 1] < m[k] ? m[k - 1] : m[k];
+            // Relaxation stops up to its last step short of the blocking wall: reach past that.
+            const double reach = (m[k - 1] > m[k] ? m[k - 1] : m[k]) + c[k].relax_slack + 1e-3;
+            P wa, wb;
+            const bool has_a = wallsNearestToSegment(rm, s, run.layer, A, Pk, reach, side, &wa);
+            const bool has_b = wallsNearestToSegment(rm, s, run.layer, Pk, B, reach, side, &wb);
+            if (!has_a && !has_b) continue;
+            c[k].pinned = true;
+            c[k].pin_side = side;
+            c[k].pin_radius = radius_k;
+            const P first_pin = has_a ? wa : wb;
+            c[k].pin_x = first_pin.x, c[k].pin_y = first_pin.y;
+            // Two different wall points: a second corner right after this one, if the slot after
+            // the run is free (it never is when nothing was shortened; then one pin it is).
+            if (!has_a || !has_b || norm(wa - wb) < 1e-6 || last + 1 >= room_end) continue;
+            for (uint32_t j = last + 1; j > k + 1; --j)
+                c[j] = c[j - 1];
+            for (uint32_t j = last; j > k; --j)
+                m[j] = m[j - 1];
+            m[k] = m[k - 1] > m[k + 1] ? m[k - 1] : m[k + 1]; // the new piece between the two
+            c[k + 1] = c[k];
+            c[k + 1].inserted = true;
+            c[k + 1].pin_x = wb.x, c[k + 1].pin_y = wb.y;
+            // Start the twins where each piece passes its wall point, so the tangent sweeps
+            // begin from a corner that already cuts the turn between them.
+            double t;
+            pointSegment2(wa, A, Pk, &t);
+            const P on_a = A + (Pk - A) * t;
+            pointSegment2(wb, Pk, B, &t);
+            const P on_b = Pk + (B - Pk) * t;
+            c[k].x = on_a.x, c[k].y = on_a.y;
+            c[k + 1].x = on_b.x, c[k + 1].y = on_b.y;
+            ++last;
+            ++w;
+            ++k;
+        }
+    }
+
+    // Neighbours pinned to one wall point from the same side wrap one disc, so one corner
+    // does: relaxation stalls both against the first wall they meet, short of the next one,
+    // which the tangent rounds below then find and pin (a taut path round two pillar corners).
+    // Only notes such neighbours (shared_pins) unless `merge`; true when it merged any.
+    bool mergeSharedPins(bool merge) {
+        bool merged = false;
+        for (uint32_t k = first + 2; k < last; ++k) {
+            if (!c[k].pinned || !c[k - 1].pinned || c[k].pin_side != c[k - 1].pin_side ||
+                norm(P{c[k].pin_x - c[k - 1].pin_x, c[k].pin_y - c[k - 1].pin_y}) > 1e-9)
+                continue;
+            // Twins whose neighbours turn more than kMergeTurn round the wall point wrap its
+            // disc too far for one corner's tangents (and merging them costs a second attempt).
+            const double wrap = signedTurn(at(c[k - 2]), P{c[k].pin_x, c[k].pin_y}, at(c[k + 1]));
+            if (std::fabs(wrap) > kMergeTurn) continue;
+            shared_pins = true;
+            if (!merge) break;
+            m[k - 1] = m[k - 1] > m[k] ? m[k - 1] : m[k];
+            c[k - 1].pin_radius = m[k - 2] < m[k - 1] ? m[k - 2] : m[k - 1];
+            for (uint32_t j = k; j < last; ++j) {
+                c[j] = c[j + 1];
+                m[j] = m[j + 1];
             }
-            // Neighbours pinned to one wall point from the same side wrap one disc, so one corner
-            // does: relaxation stalls both against the first wall they meet, short of the next one,
-            // which the tangent rounds below then find and pin (a taut path round two pillar corners).
-            bool merged = false;
-            for (uint32_t k = first + 2; k < last; ++k) {
-                if (!c[k].pinned || !c[k - 1].pinned || c[k].pin_side != c[k - 1].pin_side ||
-                    norm(P{c[k].pin_x - c[k - 1].pin_x, c[k].pin_y - c[k - 1].pin_y}) > 1e-9)
-                    continue;
-                // Twins whose neighbours turn more than kMergeTurn round the wall point wrap its
-                // disc too far for one corner's tangents (and merging them costs a second attempt).
-                const double wrap = signedTurn(at(c[k - 2]), P{c[k].pin_x, c[k].pin_y}, at(c[k + 1]));
-                if (std::fabs(wrap) > kMergeTurn) continue;
-                shared_pins = true;
-                if (!merge_shared_pins) break;
-                m[k - 1] = m[k - 1] > m[k] ? m[k - 1] : m[k];
-                c[k - 1].pin_radius = m[k - 2] < m[k - 1] ? m[k - 2] : m[k - 1];
-                for (uint32_t j = k; j < last; ++j) {
-                    c[j] = c[j + 1];
-                    m[j] = m[j + 1];
-                }
-                --last;
-                --w;
-                --k;
-                merged = true;
-            }
-            if (merge_shared_pins && !merged) return false; // it would repeat the first attempt
-            auto sweepPins = [&]() { sweepPinnedCorners(c, first, last); };
-            // An added corner whose pin failed stays unpinned (sweeps never pin again, rounds only
-            // add corners), and finishRun rejects it: no use looking for more walls.
-            auto lostAddedPin = [&]() {
-                for (uint32_t k = first + 1; k < last; ++k)
-                    if (c[k].inserted && !c[k].pinned) return true;
-                return false;
-            };
-            sweepPins();
+            --last;
+            --w;
+            --k;
+            merged = true;
+        }
+        return merged;
+    }
+
+    // An added corner whose pin failed stays unpinned (sweeps never pin again, rounds only
+    // add corners), and finishRun rejects it: no use looking for more walls.
+    bool lostAddedPin() const {
+        for (uint32_t k = first + 1; k < last; ++k)
+            if (c[k].inserted && !c[k].pinned) return true;
+        return false;
+    }
+
+    // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
+    // opens the view past the next): pin that wall as well. True when it added a corner.
+    bool pinExposedWalls(uint32_t room_end) {
+        bool more = false;
+        for (uint32_t k = first; k < last && last + 1 < room_end; ++k) {
+            const P a = at(c[k]), b = at(c[k + 1]);
+            const P u = unitOf(b - a);
+            const P from = a + u * (c[k].pinned ? c[k].trim : 0.0);
+            const P to = b - u * (c[k + 1].pinned ? c[k + 1].trim : 0.0);
+            if (!(norm(to - from) > 0.0) || run.clear(from, to, hard)) continue;
+            // The new wall wraps the same way as the turn whose tangent exposed it.
+            const double side = c[k].pinned       ? c[k].pin_side
+                                : c[k + 1].pinned ? c[k + 1].pin_side
+                                                  : 0.0;
+            // Walls it meets lie between it and the clear polyline it replaced.
+            const P region[4] = {from, c[k].pinned ? P{c[k].relaxed_x, c[k].relaxed_y} : a,
+                                 c[k + 1].pinned ? P{c[k + 1].relaxed_x, c[k + 1].relaxed_y} : b, to};
+            P wall;
+            if (side == 0.0 || !wallsMostIntruding(rm, s, run.layer, from, to, m[k], side, region, &wall))
+                continue;
+            const bool use_left = side > 0.0;
+            for (uint32_t j = last + 1; j > k + 1; --j)
+                c[j] = c[j - 1];
+            for (uint32_t j = last; j > k; --j)
+                m[j] = m[j - 1];
+            Corner& added = c[k + 1];
+            added = c[k];
+            added.kind = Corner::Interior;
+            added.pinned = added.inserted = true;
+            added.pin_x = wall.x, added.pin_y = wall.y;
+            added.pin_radius = m[k];
+            added.pin_side = use_left ? 1.0 : -1.0;
+            added.trim = 0.0;
+            // Start just outside its circle, beside the wall point, so the neighbours'
+            // tangents see it on the right side.
+            const P left_normal{-u.y, u.x};
+            const P start = wall - left_normal * (side * 1.5 * m[k]);
+            added.x = added.relaxed_x = start.x, added.y = added.relaxed_y = start.y;
+            ++last;
+            ++w;
+            ++k;
+            more = true;
+        }
+        return more;
+    }
+
+    // Steps 3 and 4 with pins. `merge_shared_pins`: the second attempt, after the first fell back
+    // (see shorten). It may also fill the run's last free slot, which the first leaves alone.
+    bool pinRun(bool merge_shared_pins) {
+        const uint32_t room_end = merge_shared_pins ? i1 + 1 : i1;
+        pinCorners(room_end);
+        const bool merged = mergeSharedPins(merge_shared_pins);
+        if (merge_shared_pins && !merged) return false; // it would repeat the first attempt
+        sweepPinnedCorners(c, first, last);
+        if (lostAddedPin()) return false;
+        // Pin newly exposed walls and sweep again.
+        for (int round = 0; round < kInsertRounds; ++round) {
+            if (!pinExposedWalls(room_end)) break;
+            sweepPinnedCorners(c, first, last);
             if (lostAddedPin()) return false;
-            // A line between two arcs may now pass a wall no relaxed piece touched (wrapping one pin
-            // opens the view past the next): pin that wall as well and sweep again.
-            for (int round = 0; round < kInsertRounds; ++round) {
-                bool more = false;
-                for (uint32_t k = first; k < last && last + 1 < room_end; ++k) {
-                    const P a = at(c[k]), b = at(c[k + 1]);
-                    const P u = unitOf(b - a);
-                    const P from = a + u * (c[k].pinned ? c[k].trim : 0.0);
-                    const P to = b - u * (c[k + 1].pinned ? c[k + 1].trim : 0.0);
-                    if (!(norm(to - from) > 0.0) || run.clear(from, to, hard)) continue;
-                    // The new wall wraps the same way as the turn whose tangent exposed it.
-                    const double side = c[k].pinned       ? c[k].pin_side
-                                        : c[k + 1].pinned ? c[k + 1].pin_side
-                                                          : 0.0;
-                    // Walls it meets lie between it and the clear polyline it replaced.
-                    const P region[4] = {from, c[k].pinned ? P{c[k].relaxed_x, c[k].relaxed_y} : a,
-                                         c[k + 1].pinned ? P{c[k + 1].relaxed_x, c[k + 1].relaxed_y} : b, to};
-                    P wall;
-                    if (side == 0.0 ||
-                        !wallsMostIntruding(rm, s, run.layer, from, to, m[k], side, region, &wall))
-                        continue;
-                    const bool use_left = side > 0.0;
-                    for (uint32_t j = last + 1; j > k + 1; --j)
-                        c[j] = c[j - 1];
-                    for (uint32_t j = last; j > k; --j)
-                        m[j] = m[j - 1];
-                    Corner& added = c[k + 1];
-                    added = c[k];
-                    added.kind = Corner::Interior;
-                    added.pinned = added.inserted = true;
-                    added.pin_x = wall.x, added.pin_y = wall.y;
-                    added.pin_radius = m[k];
-                    added.pin_side = use_left ? 1.0 : -1.0;
-                    added.trim = 0.0;
-                    // Start just outside its circle, beside the wall point, so the neighbours'
-                    // tangents see it on the right side.
-                    const P left_normal{-u.y, u.x};
-                    const P start = wall - left_normal * (side * 1.5 * m[k]);
-                    added.x = added.relaxed_x = start.x, added.y = added.relaxed_y = start.y;
-                    ++last;
-                    ++w;
-                    ++k;
-                    more = true;
-                }
-                if (!more) break;
-                sweepPins();
-                if (lostAddedPin()) return false;
-            }
-            return finishRun(run, c, first, last, true);
-        };
+        }
+        return finishRun(run, c, first, last, true);
+    }
+
+    void shorten() {
+        pullString();
+        relax();
+        dropSqueezedCorners();
+        saveRelaxed();
         // 4. Arcs and the final check; on any failure the relaxed polyline with plain arcs. Two
         // neighbours pinned to one disc usually wrap it by a wide angle, which one tangent corner
         // cannot; when they instead stalled short of the next wall, only merging them lets the
@@ -606,12 +579,93 @@ void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count
                 if (!(pinRun(true) && runLength(c, first, last) < fallback_length)) restoreRelaxed();
             }
         }
+    }
+};
+
+// Wall distance at every corner (m), and the shortening's per-corner state reset; the avoided
+// areas the route enters marked.
+void startCorners(const fb::Roadmap& rm, PathScratch& s, uint32_t n, const KnownClearance known[2]) {
+    Corner* c = s.corners;
+    double* m = s.corner_clearance;
+    // Avoided areas the route enters may be crossed by its shortcuts; no others (README).
+    clearAreaMarks(&s);
+    for (uint32_t k = 0; k + 1 < n; ++k)
+        markAreas(rm, &s, c[k].layer, at(c[k]), at(c[k + 1]));
+    for (uint32_t k = 0; k < n; ++k) {
+        // An endpoint findPath measured (the same point and layer: the same number).
+        const KnownClearance* same = nullptr;
+        for (int e = 0; e < 2; ++e)
+            if (c[k].kind == Corner::Endpoint && known[e].layer == c[k].layer && known[e].p.x == c[k].x &&
+                known[e].p.y == c[k].y)
+                same = &known[e];
+        m[k] = same ? same->distance : routeClearance(rm, s, c[k]);
+        c[k].trim = 0.0;
+        c[k].pinned = c[k].inserted = false;
+        c[k].relax_slack = 0.0;
+    }
+}
+
+} // namespace
+
+void clearAreaMarks(PathScratch* s) {
+    for (uint32_t i = 0; i < s->area_count; ++i)
+        s->area_used[i] = 0;
+}
+
+void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b) {
+    for (uint32_t i = 0; i < s->area_count; ++i) {
+        const fb::WeightedArea& area = *rm.areas()->Get(i);
+        if (!s->area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
+            s->area_used[i] = 1;
+    }
+}
+
+bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b) {
+    for (uint32_t i = 0; i < s.area_count; ++i) {
+        const fb::WeightedArea& area = *rm.areas()->Get(i);
+        if (!s.area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
+            return false;
+    }
+    return true;
+}
+
+void shortenCorners(const fb::Roadmap& rm, PathScratch* scratch, uint32_t* count, double radius,
+                    double preferred_clearance, const KnownClearance known[2]) {
+    PathScratch& s = *scratch;
+    if (++s.seg_memo_round == 0) { // wrapped: forget every remembered test
+        for (uint32_t i = 0; i < kSegMemoSlots; ++i)
+            s.seg_memo[i].round = 0;
+        s.seg_memo_round = 1;
+    }
+    Corner* c = s.corners;
+    const uint32_t n = *count;
+    const double hard = radius + kHardMargin;
+    // Pieces keep a little more than the radius where they can, so an arc that keeps the radius
+    // always fits at a corner even when its pin fails.
+    const double floor = hard + kArcRoom * radius;
+    const double preferred = preferred_clearance > floor ? preferred_clearance : floor;
+    startCorners(rm, s, n, known);
+
+    uint32_t w = 0; // output cursor: never past an index still to be read
+    uint32_t i0 = 0;
+    while (i0 < n) {
+        // A run: consecutive pieces on one layer. It ends before a portal piece (kept as it is)
+        // or at the corner where the layer changes: a zero-length connection edge collapses into
+        // one corner on both layers, which ends this run and starts the next.
+        uint32_t i1 = i0;
+        while (i1 + 1 < n && !c[i1].portal) {
+            ++i1;
+            if (c[i1].layer != c[i0].layer) break;
+        }
+        const Run run{rm, s, c[i0].layer, hard, preferred};
+        RunShortening shortening{rm, s, c, s.corner_clearance, run, i0, i1, hard, floor, preferred, w};
+        shortening.shorten();
         if (i1 + 1 >= n) break;
         if (c[i1].portal) {
             i0 = i1 + 1;
         } else {
             i0 = i1; // the shared corner: the next run writes it again in the same slot
-            w = last;
+            w = shortening.last;
         }
     }
     *count = w;
