@@ -3,6 +3,7 @@
 #pragma once
 
 #include <clearway/bake.h>
+#include <clearway/eval.h>
 
 #include <CLI/CLI.hpp>
 

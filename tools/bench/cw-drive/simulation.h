@@ -4,6 +4,7 @@
 #pragma once
 
 #include <clearway/bake.h>
+#include <clearway/eval.h>
 #include <clearway/motion.h>
 #include <clearway/runtime.h>
 
