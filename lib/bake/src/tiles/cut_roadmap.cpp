@@ -75,6 +75,59 @@ class WallIndex {
     BoxGrid grid_;
 };
 
+// The parts of an edge's polyline inside the core, cut at the border; from_a / to_b: the piece
+// starts at the edge's first point / ends at its last.
+struct Piece {
+    std::vector<Vec2> points;
+    bool from_a = false, to_b = false;
+};
+
+std::vector<Piece> piecesInCore(const std::vector<Vec2>& P, const Rect& core) {
+    std::vector<Piece> pieces;
+    bool open = false;
+    for (size_t k = 0; k + 1 < P.size(); ++k) {
+        double t0 = 0, t1 = 1;
+        bool inside = clipSegment(P[k], P[k + 1], core, &t0, &t1);
+        Vec2 s = P[k], f = P[k + 1];
+        if (inside) {
+            const Vec3 p3{P[k].x, P[k].y, 0}, q3{P[k + 1].x, P[k + 1].y, 0};
+            auto cut = [&](double t) {
+                Vec2 c{P[k].x + t * (P[k + 1].x - P[k].x), P[k].y + t * (P[k + 1].y - P[k].y)};
+                c = snapToBorder(c, core, 1e-7);
+                // Recompute on the border line from canonical endpoints (neighbours agree).
+                const double lines[2][2] = {{core.x0, core.x1}, {core.y0, core.y1}};
+                for (int axis = 0; axis < 2; ++axis)
+                    for (double line : lines[axis])
+                        if ((axis == 0 ? c.x : c.y) == line &&
+                            (axis == 0 ? P[k].x != P[k + 1].x : P[k].y != P[k + 1].y))
+                            c = snapToBorder(xy(crossAt(p3, q3, axis, line)), core, 1e-7);
+                return c;
+            };
+            if (t0 > 0) s = cut(t0);
+            if (t1 < 1) f = cut(t1);
+            // Along the top or right border: the neighbour's piece.
+            if ((s.x == core.x1 && f.x == core.x1) || (s.y == core.y1 && f.y == core.y1)) inside = false;
+            if (P[k].x == P[k + 1].x && P[k].y == P[k + 1].y) // a portal edge: one tile keeps it
+                inside = core.contains(P[k]) && P[k].x != core.x1 && P[k].y != core.y1;
+        }
+        if (!inside) {
+            open = false;
+            continue;
+        }
+        if (!open || t0 > 0) {
+            pieces.push_back({{s}, k == 0 && t0 == 0, false});
+            open = true;
+        }
+        pieces.back().points.push_back(f);
+        if (t1 < 1) {
+            open = false;
+        } else if (k + 2 == P.size()) {
+            pieces.back().to_b = true;
+        }
+    }
+    return pieces;
+}
+
 } // namespace
 
 void cutRoadmap(Roadmap& rm, const Rect& core, double margin, uint32_t* margin_reached) {
@@ -115,54 +168,8 @@ void cutRoadmap(Roadmap& rm, const Rect& core, double margin, uint32_t* margin_r
     *margin_reached = 0;
     for (const RoadmapEdge& e : rm.edges) {
         const uint32_t layer = rm.vertices[e.a].layer;
-        const std::vector<Vec2>& P = e.points;
-        struct Piece {
-            std::vector<Vec2> points;
-            bool from_a = false, to_b = false;
-        };
-        std::vector<Piece> pieces;
-        bool open = false;
-        for (size_t k = 0; k + 1 < P.size(); ++k) {
-            double t0 = 0, t1 = 1;
-            bool inside = clipSegment(P[k], P[k + 1], core, &t0, &t1);
-            Vec2 s = P[k], f = P[k + 1];
-            if (inside) {
-                const Vec3 p3{P[k].x, P[k].y, 0}, q3{P[k + 1].x, P[k + 1].y, 0};
-                auto cut = [&](double t) {
-                    Vec2 c{P[k].x + t * (P[k + 1].x - P[k].x), P[k].y + t * (P[k + 1].y - P[k].y)};
-                    c = snapToBorder(c, core, 1e-7);
-                    // Recompute on the border line from canonical endpoints (neighbours agree).
-                    const double lines[2][2] = {{core.x0, core.x1}, {core.y0, core.y1}};
-                    for (int axis = 0; axis < 2; ++axis)
-                        for (double line : lines[axis])
-                            if ((axis == 0 ? c.x : c.y) == line &&
-                                (axis == 0 ? P[k].x != P[k + 1].x : P[k].y != P[k + 1].y))
-                                c = snapToBorder(xy(crossAt(p3, q3, axis, line)), core, 1e-7);
-                    return c;
-                };
-                if (t0 > 0) s = cut(t0);
-                if (t1 < 1) f = cut(t1);
-                // Along the top or right border: the neighbour's piece.
-                if ((s.x == core.x1 && f.x == core.x1) || (s.y == core.y1 && f.y == core.y1)) inside = false;
-                if (P[k].x == P[k + 1].x && P[k].y == P[k + 1].y) // a portal edge: one tile keeps it
-                    inside = core.contains(P[k]) && P[k].x != core.x1 && P[k].y != core.y1;
-            }
-            if (!inside) {
-                open = false;
-                continue;
-            }
-            if (!open || t0 > 0) {
-                pieces.push_back({{s}, k == 0 && t0 == 0, false});
-                open = true;
-            }
-            pieces.back().points.push_back(f);
-            if (t1 < 1) {
-                open = false;
-            } else if (k + 2 == P.size()) {
-                pieces.back().to_b = true;
-            }
-        }
-        for (Piece& piece : pieces) {
+        const std::vector<Piece> pieces = piecesInCore(e.points, core);
+        for (const Piece& piece : pieces) {
             if (piece.points.size() < 2) continue;
             const bool zero_length = piece.points.front().x == piece.points.back().x &&
                                      piece.points.front().y == piece.points.back().y &&
