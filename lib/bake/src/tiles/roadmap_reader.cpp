@@ -1,0 +1,82 @@
+// Reads a roadmap asset (tile or world) back into the bake's Roadmap: cw-stitch reads its tiles
+// with it, and cw-bake --if-changed the asset it would rewrite.
+#include <clearway/bake.h>
+#include <clearway/runtime.h>
+#include <clearway/schema/roadmap_generated.h>
+
+#include "assets/asset_internal.h"
+
+namespace clearway::bake {
+
+namespace fb = clearway::schema;
+
+Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& name, Roadmap* out) {
+    RoadmapView view;
+    const Status status = loadRoadmap(bytes.data(), bytes.size(), &view);
+    if (status != Status::Ok)
+        return {ErrorCode::ReadFailed, name + ": not a valid roadmap asset: " + statusString(status)};
+    const fb::Roadmap* root = fb::GetRoadmap(bytes.data());
+    Roadmap rm;
+    readFootprintTable(root->footprint(), &rm.footprint);
+    if (const fb::RoadmapOptions* o = root->options()) {
+        rm.options.min_clearance = o->min_clearance();
+        rm.options.epsilon = o->epsilon();
+        rm.options.merge_chains = o->merge_chains();
+    }
+    rm.options_hash = root->options_hash();
+    rm.footprint.input_hash = root->input_hash();
+    if (root->vertices())
+        for (const fb::RoadmapVertex* v : *root->vertices()) {
+            RoadmapVertex x;
+            x.position = {v->x(), v->y(), v->z()};
+            x.clearance = v->clearance();
+            x.layer = v->layer();
+            rm.vertices.push_back(x);
+        }
+    if (root->edges())
+        for (const fb::RoadmapEdge* e : *root->edges()) {
+            RoadmapEdge x;
+            x.a = e->a(), x.b = e->b();
+            for (uint32_t k = 0; k < e->point_count(); ++k) {
+                const fb::Vec2* p = root->points()->Get(e->first_point() + k);
+                x.points.push_back({p->x(), p->y()});
+            }
+            x.min_clearance = e->min_clearance();
+            x.site = static_cast<ClearanceSite>(e->site());
+            x.portal = e->portal();
+            x.site_p0 = {e->site_x0(), e->site_y0()}, x.site_p1 = {e->site_x1(), e->site_y1()};
+            x.left_a = {e->left_ax(), e->left_ay()}, x.right_a = {e->right_ax(), e->right_ay()};
+            x.left_b = {e->left_bx(), e->left_by()}, x.right_b = {e->right_bx(), e->right_by()};
+            rm.edges.push_back(std::move(x));
+        }
+    if (root->blends())
+        for (const fb::Blend* b : *root->blends()) {
+            Blend x;
+            x.vertex = b->vertex(), x.edge_in = b->edge_in(), x.edge_out = b->edge_out();
+            x.center = {b->center_x(), b->center_y()};
+            x.radius = b->radius();
+            x.p_in = {b->in_x(), b->in_y()}, x.p_out = {b->out_x(), b->out_y()};
+            x.ccw = b->ccw();
+            x.min_clearance = b->min_clearance();
+            rm.blends.push_back(x);
+        }
+    if (const fb::RoadmapTile* t = root->tile()) {
+        rm.tile.size = t->size(), rm.tile.margin = t->margin(), rm.tile.i = t->i(), rm.tile.j = t->j();
+        if (t->border_vertices())
+            rm.tile.border_vertices.assign(t->border_vertices()->begin(), t->border_vertices()->end());
+        rm.tile.margin_reached = t->margin_reached();
+        for (uint32_t v : rm.tile.border_vertices)
+            if (v >= rm.vertices.size())
+                return {ErrorCode::ReadFailed, name + ": tile border vertex out of range"};
+    }
+    *out = std::move(rm);
+    return {};
+}
+
+Error readRoadmapFile(const std::string& path, Roadmap* out) {
+    std::vector<uint8_t> bytes;
+    if (Error e = readAssetFile(path, &bytes)) return e;
+    return readRoadmapBytes(bytes, path, out);
+}
+
+} // namespace clearway::bake
