@@ -1,4 +1,5 @@
-// Roadmap stages shared with tiled bakes (lib/bake/src/tiles.cpp) and designer edits (edits.cpp).
+// Roadmap stages shared with tiled bakes (lib/bake/src/tiles/tiles.cpp) and designer edits
+// (edits/edits.cpp). The stages' own shared pieces are in roadmap_stages.h.
 #pragma once
 
 #include <clearway/bake.h>

@@ -1,0 +1,198 @@
+// Canonical order of a roadmap's vertices and edges (coordinates, not construction order), so
+// assets are byte-identical whatever order CGAL and the threads built them in.
+#include "roadmap/roadmap_stages.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace clearway::bake::roadmap_detail {
+
+namespace {
+
+// std::sort(list, less) for a strict total order (so the result is unique), cheaper when the
+// list is a sorted run followed by a short tail: the second ordering of a bake finds the kept
+// edges still in order and only the merged and joining ones after them.
+template <class T, class Less> void sortSortedRun(std::vector<T>& list, Less less) {
+    const auto run_end = std::is_sorted_until(list.begin(), list.end(), less);
+    const size_t run = size_t(run_end - list.begin()), tail = list.size() - run;
+    if (tail == 0) return;
+    if (tail > list.size() / 2) {
+        std::sort(list.begin(), list.end(), less);
+        return;
+    }
+    std::vector<T> rest(run_end, list.end());
+    std::sort(rest.begin(), rest.end(), less);
+    // Merged from the back into place.
+    size_t i = run, j = tail, k = list.size();
+    while (j > 0)
+        list[--k] = i > 0 && less(rest[j - 1], list[i - 1]) ? list[--i] : rest[--j];
+}
+
+// A vertex's sort key, side by side with its number (no indirection per comparison).
+struct VertexKey {
+    uint32_t layer;
+    double x, y, z, clearance;
+    uint32_t v;
+};
+
+// std::tuple's order of (layer, x, y, z, clearance) (only <, so -0 and 0 tie): -1, 0 (a tie) or 1.
+int positionOrder(const VertexKey& a, const VertexKey& b) {
+    if (a.layer != b.layer) return a.layer < b.layer ? -1 : 1;
+    if (a.x < b.x) return -1;
+    if (b.x < a.x) return 1;
+    if (a.y < b.y) return -1;
+    if (b.y < a.y) return 1;
+    if (a.z < b.z) return -1;
+    if (b.z < a.z) return 1;
+    if (a.clearance < b.clearance) return -1;
+    if (b.clearance < a.clearance) return 1;
+    return 0;
+}
+
+// Vertices by position, then number: what a stable sort of the numbers by position gives.
+std::vector<VertexKey> sortedVertexKeys(const Roadmap& rm) {
+    std::vector<VertexKey> keyed(rm.vertices.size());
+    for (uint32_t v = 0; v < keyed.size(); ++v) {
+        const RoadmapVertex& x = rm.vertices[v];
+        keyed[v] = {x.layer, x.position.x, x.position.y, x.position.z, x.clearance, v};
+    }
+    sortSortedRun(keyed, [&](const VertexKey& a, const VertexKey& b) {
+        const int order = positionOrder(a, b);
+        return order != 0 ? order < 0 : a.v < b.v;
+    });
+    return keyed;
+}
+
+// Runs of tied positions are then ordered by signature and number: the order a sort by the
+// whole key gives. Signatures (each vertex's neighbour directions, sorted) are gathered only
+// for the vertices in such runs, which are few.
+void orderTiedPositions(const Roadmap& rm, std::vector<VertexKey>& keyed) {
+    std::vector<uint32_t> tied_slot(rm.vertices.size(), UINT32_MAX);
+    uint32_t tied = 0;
+    for (size_t i = 0; i + 1 < keyed.size(); ++i)
+        if (positionOrder(keyed[i], keyed[i + 1]) == 0) {
+            for (const size_t k : {i, i + 1})
+                if (tied_slot[keyed[k].v] == UINT32_MAX) tied_slot[keyed[k].v] = tied++;
+        }
+    if (tied == 0) return;
+    std::vector<uint32_t> sig_start(tied + 1, 0);
+    for (const RoadmapEdge& e : rm.edges)
+        for (const uint32_t v : {e.a, e.b})
+            if (tied_slot[v] != UINT32_MAX) ++sig_start[tied_slot[v] + 1];
+    for (size_t t = 0; t < tied; ++t)
+        sig_start[t + 1] += sig_start[t];
+    std::vector<std::pair<double, double>> signature(sig_start.back());
+    std::vector<uint32_t> fill(sig_start.begin(), sig_start.end() - 1);
+    for (const RoadmapEdge& e : rm.edges) {
+        if (tied_slot[e.a] != UINT32_MAX) {
+            const Vec2 from_a = e.points.size() > 1 ? e.points[1] : e.points[0];
+            signature[fill[tied_slot[e.a]]++] = {from_a.x, from_a.y};
+        }
+        if (tied_slot[e.b] != UINT32_MAX) {
+            const Vec2 from_b = e.points.size() > 1 ? e.points[e.points.size() - 2] : e.points[0];
+            signature[fill[tied_slot[e.b]]++] = {from_b.x, from_b.y};
+        }
+    }
+    for (size_t t = 0; t < tied; ++t)
+        std::sort(signature.begin() + sig_start[t], signature.begin() + sig_start[t + 1]);
+    for (size_t i = 0; i < keyed.size();) {
+        size_t j = i + 1;
+        while (j < keyed.size() && positionOrder(keyed[i], keyed[j]) == 0)
+            ++j;
+        if (j - i > 1)
+            std::sort(keyed.begin() + ptrdiff_t(i), keyed.begin() + ptrdiff_t(j),
+                      [&](const VertexKey& a, const VertexKey& b) {
+                          const uint32_t ta = tied_slot[a.v], tb = tied_slot[b.v];
+                          const auto sa = signature.begin() + sig_start[ta],
+                                     sa_end = signature.begin() + sig_start[ta + 1];
+                          const auto sb = signature.begin() + sig_start[tb],
+                                     sb_end = signature.begin() + sig_start[tb + 1];
+                          if (std::lexicographical_compare(sa, sa_end, sb, sb_end)) return true;
+                          if (std::lexicographical_compare(sb, sb_end, sa, sa_end)) return false;
+                          return a.v < b.v;
+                      });
+        i = j;
+    }
+}
+
+// Permuted in place (no second list beside the keys): position i takes the element order[i].
+// order is used up (UINT32_MAX marks a placed position).
+template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_t>& order) {
+    for (size_t i = 0; i < order.size(); ++i) {
+        // Follow the cycle through i: position j takes the element order[j].
+        if (order[i] == i || order[i] == UINT32_MAX) continue;
+        T held = std::move(list[i]);
+        size_t j = i;
+        while (order[j] != i) {
+            const size_t from = order[j];
+            list[j] = std::move(list[from]);
+            order[j] = UINT32_MAX;
+            j = from;
+        }
+        list[j] = std::move(held);
+        order[j] = UINT32_MAX;
+    }
+}
+
+// Edges renumbered by rank, turned to run from the lower vertex, and keyed, in one pass (each
+// edge's points are read once); returns the edge order. The keys are sorted compactly: the same
+// order as a stable sort of the 152-byte edges themselves (the keys carry their edge number, which
+// breaks ties), with far fewer bytes moved.
+std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>& rank) {
+    struct EdgeKey {
+        uint32_t a, b;
+        size_t points;
+        double x, y;
+        uint32_t e;
+    };
+    std::vector<EdgeKey> keys(rm.edges.size());
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+        RoadmapEdge& e = rm.edges[i];
+        e.a = rank[e.a];
+        e.b = rank[e.b];
+        if (e.b < e.a) {
+            std::swap(e.a, e.b);
+            std::reverse(e.points.begin(), e.points.end());
+            std::swap(e.left_a, e.right_b);
+            std::swap(e.right_a, e.left_b);
+        }
+        keys[i] = {
+            e.a, e.b, e.points.size(), e.points[e.points.size() / 2].x, e.points[e.points.size() / 2].y, i};
+    }
+    sortSortedRun(keys, [](const EdgeKey& p, const EdgeKey& q) {
+        if (p.a != q.a) return p.a < q.a;
+        if (p.b != q.b) return p.b < q.b;
+        if (p.points != q.points) return p.points < q.points;
+        if (p.x < q.x) return true;
+        if (q.x < p.x) return false;
+        if (p.y < q.y) return true;
+        if (q.y < p.y) return false;
+        return p.e < q.e;
+    });
+    std::vector<uint32_t> edge_order(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+        edge_order[i] = keys[i].e;
+    return edge_order;
+}
+
+} // namespace
+
+void canonicalOrder(Roadmap& rm) {
+    // Vertices by (layer, x, y, z, clearance); degenerate sites can leave two vertices at one
+    // position, and their neighbours' positions (the signature) tell them apart without depending
+    // on CGAL's (memory-ordered) construction order; the vertex number breaks the remaining ties,
+    // which is what a stable sort of the numbers does.
+    std::vector<VertexKey> keyed = sortedVertexKeys(rm);
+    orderTiedPositions(rm, keyed);
+    std::vector<uint32_t> rank(keyed.size()), vertex_order(keyed.size());
+    for (uint32_t i = 0; i < keyed.size(); ++i)
+        rank[keyed[i].v] = i, vertex_order[i] = keyed[i].v;
+    std::vector<VertexKey>().swap(keyed);
+    permuteInPlace(rm.vertices, vertex_order);
+    std::vector<uint32_t>().swap(vertex_order);
+    std::vector<uint32_t> edge_order = turnAndOrderEdges(rm, rank);
+    permuteInPlace(rm.edges, edge_order);
+}
+
+} // namespace clearway::bake::roadmap_detail

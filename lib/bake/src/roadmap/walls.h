@@ -1,0 +1,144 @@
+// Nearest-wall queries for one layer on a bucket grid: exact clearance of points, segments and
+// arcs, with the search pruned by the best distance so far.
+#pragma once
+
+#include "roadmap/wall_distance.h"
+
+#include <utility>
+#include <vector>
+
+namespace clearway::bake::roadmap_detail {
+
+// Nearest-wall queries for one layer, bucketed on a grid (exact distances, pruned search).
+class Walls {
+  public:
+    explicit Walls(std::vector<WallSegment> walls) : walls_(std::move(walls)) {
+        Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
+        for (const WallSegment& w : walls_)
+            for (Vec2 p : {w.a, w.b}) {
+                lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+                hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+            }
+        if (walls_.empty()) lo = hi = {0, 0};
+        min_ = lo;
+        cell_ = std::max(std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1e-6) /
+                                   double(std::max<size_t>(walls_.size(), 1))) *
+                             2,
+                         1e-3);
+        nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
+        ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
+        margin_ = 1e-9 * (1 + std::abs(lo.x) + std::abs(lo.y) + double(nx_ + ny_) * cell_);
+        // One flat list, counted first (no vector per cell); each cell's walls ascend.
+        cell_start_.assign(size_t(nx_) * ny_ + 1, 0);
+        auto each_cell = [&](const WallSegment& w, auto&& f) {
+            const int j1 = cy(std::max(w.a.y, w.b.y)), i0 = cx(std::min(w.a.x, w.b.x)),
+                      i1 = cx(std::max(w.a.x, w.b.x));
+            for (int j = cy(std::min(w.a.y, w.b.y)); j <= j1; ++j)
+                for (int k = i0; k <= i1; ++k)
+                    f(size_t(j) * nx_ + k);
+        };
+        for (const WallSegment& w : walls_)
+            each_cell(w, [&](size_t c) { ++cell_start_[c + 1]; });
+        for (size_t c = 0; c + 1 < cell_start_.size(); ++c)
+            cell_start_[c + 1] += cell_start_[c];
+        cell_walls_.resize(cell_start_.back());
+        std::vector<uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
+        for (uint32_t i = 0; i < walls_.size(); ++i)
+            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = i; });
+    }
+    const std::vector<WallSegment>& all() const { return walls_; }
+
+    // Minimum of distance(wall, best so far) over walls, for a shape within `reach` of `centre`;
+    // distance may return anything above the best so far for a wall that cannot lower it. Once
+    // the minimum is below stop_below the caller only needs to know that: it returns early.
+    template <class Distance>
+    double nearest(Vec2 centre, double reach, Distance&& distance, double stop_below = -INFINITY) const {
+        if (walls_.empty()) return INFINITY;
+        double best = INFINITY;
+        const int ci = cx(centre.x), cj = cy(centre.y);
+        // Rings beyond the grid only matter when the centre lies outside it.
+        const int off = int(std::ceil(std::max({min_.x - centre.x, centre.x - (min_.x + nx_ * cell_),
+                                                min_.y - centre.y, centre.y - (min_.y + ny_ * cell_), 0.0}) /
+                                      cell_));
+        for (int ring = 0; ring <= std::max(nx_, ny_) + off; ++ring) {
+            if (best < (ring - 1 - off) * cell_ - reach) break;
+            for (int j = std::max(cj - ring, 0); j <= std::min(cj + ring, ny_ - 1); ++j) {
+                // The ring's cells only: whole rows at its top and bottom, two cells between.
+                const int step = j == cj - ring || j == cj + ring ? 1 : 2 * ring;
+                for (int i = ci - ring; i <= ci + ring; i += step) {
+                    if (i < 0 || i >= nx_) continue;
+                    // A cell further than best + reach from the centre holds no wall that could
+                    // lower the minimum (the margin covers the cell bounds' rounding).
+                    if (best < INFINITY) {
+                        const double x0 = min_.x + i * cell_, y0 = min_.y + j * cell_;
+                        const double gx = std::max({0.0, x0 - centre.x, centre.x - (x0 + cell_)});
+                        const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
+                        const double limit = best + reach + margin_;
+                        if (gx * gx + gy * gy > limit * limit) continue;
+                    }
+                    const size_t c = size_t(j) * nx_ + i;
+                    for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
+                        const uint32_t w = cell_walls_[k];
+                        best = std::min(best, distance(walls_[w], w, best));
+                        if (best < stop_below) return best;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+    // Exact clearance of a-b; a value below stop_below only promises to be below it.
+    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY) const {
+        return nearest(
+            {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
+            [&](const WallSegment& w, uint32_t, double best) {
+                return segmentWallDistance(a, b, w.a, w.b, best);
+            },
+            stop_below);
+    }
+    // The arc lies within disk_reach of disk_centre; a value below stop_below only promises that.
+    double arcClearance(const Arc& arc, Vec2 near, double reach, Vec2 disk_centre, double disk_reach,
+                        double stop_below) const {
+        return nearest(
+            near, reach,
+            [&](const WallSegment& w, uint32_t, double best) {
+                return arcSegment(arc, w.a, w.b, best, disk_centre, disk_reach);
+            },
+            stop_below);
+    }
+    double pointClearance(Vec2 p) const {
+        return nearest(
+            p, 0, [&](const WallSegment& w, uint32_t, double) { return pointSegmentDistance(p, w.a, w.b); });
+    }
+    // The walls within `extra` of p's nearest one, as (distance from p, wall), nearest first; the
+    // smallest distance is returned (INFINITY without walls). Every other wall is further from p
+    // than that plus extra. The distances are sqrt, not hypot: callers only compare them with a
+    // margin.
+    double around(Vec2 p, double extra, std::vector<std::pair<double, uint32_t>>* out) const {
+        out->clear();
+        const double best = nearest(p, extra, [&](const WallSegment& w, uint32_t index, double so_far) {
+            const Vec2 c = closestOnSegment(p, w.a, w.b);
+            const double d = std::sqrt((p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y));
+            if (!(d > so_far + extra)) out->push_back({d, index});
+            return d;
+        });
+        out->erase(
+            std::remove_if(out->begin(), out->end(), [&](const auto& c) { return c.first > best + extra; }),
+            out->end());
+        std::sort(out->begin(), out->end()); // a wall in several cells comes once per cell
+        out->erase(std::unique(out->begin(), out->end()), out->end());
+        return best;
+    }
+    const WallSegment& operator[](uint32_t i) const { return walls_[i]; }
+
+  private:
+    int cx(double x) const { return std::clamp(int(std::floor((x - min_.x) / cell_)), 0, nx_ - 1); }
+    int cy(double y) const { return std::clamp(int(std::floor((y - min_.y) / cell_)), 0, ny_ - 1); }
+    std::vector<WallSegment> walls_;
+    Vec2 min_;
+    double cell_ = 1, margin_ = 0;
+    int nx_ = 1, ny_ = 1;
+    std::vector<uint32_t> cell_start_, cell_walls_;
+};
+
+} // namespace clearway::bake::roadmap_detail
