@@ -125,11 +125,9 @@ double scaleBarLength(double pixels_per_metre) {
 void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool roadmap, double max_clearance,
                  const std::string& title) {
     const uint32_t layers = uint32_t(s.layers.size());
-    const double x = f.width + 16;
-    double y = 24;
-    svg.group({{"id", "legend"}});
-    svg.text(x, y, title, {{"font-weight", "bold"}, {"font-size", "14"}});
-    y += 18;
+    const double x = f.width + inspect::kLegendX;
+    double y = 42;
+    inspect::legendOpen(svg, f, title);
     svg.text(x, y,
              std::string(assetKindName(s.kind)) + ", " + std::to_string(layers) + " layers, " +
                  std::to_string(s.connections) + " connections");
@@ -142,7 +140,7 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
     if (roadmap) {
         svg.text(x, y, "roadmap clearance (m)");
         y += 8;
-        svg.element("rect", {{"x", x}, {"y", y}, {"width", "200"}, {"height", "14"}, {"fill", "url(#ramp)"}});
+        inspect::rampBar(svg, x, y);
         y += 28;
         for (int i = 0; i <= 2; ++i) {
             const std::string value = fixedDecimals(max_clearance * i / 2, max_clearance < 10 ? 2 : 1);
@@ -197,6 +195,15 @@ SvgWriter svgOpen(const Frame& f) {
     svg.element("rect", {{"width", f.total_w}, {"height", f.total_h}, {"fill", kBackground}});
     svg.element("rect", {{"x", f.width}, {"width", kLegendWidth}, {"height", f.total_h}, {"fill", "#f7f7f7"}});
     return svg;
+}
+
+void legendOpen(SvgWriter& svg, const Frame& f, const std::string& title) {
+    svg.group({{"id", "legend"}});
+    svg.text(f.width + kLegendX, 24, title, {{"font-weight", "bold"}, {"font-size", "14"}});
+}
+
+void rampBar(SvgWriter& svg, double x, double y) {
+    svg.element("rect", {{"x", x}, {"y", y}, {"width", "200"}, {"height", "14"}, {"fill", "url(#ramp)"}});
 }
 
 std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const InspectSummary& s,

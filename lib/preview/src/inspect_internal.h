@@ -31,6 +31,12 @@ struct Frame {
 // millimetres with trailing zeros dropped (keeps the HTML small).
 preview::SvgWriter svgOpen(const Frame& f);
 
+// The legend column beside the drawing: its group with the bold title at the top (the caller
+// adds entries below y = 42 and closes the group), and the colour ramp bar at (x, y).
+constexpr double kLegendX = 16; // right of the drawing area
+void legendOpen(preview::SvgWriter& svg, const Frame& f, const std::string& title);
+void rampBar(preview::SvgWriter& svg, double x, double y);
+
 // Floors, walls, connections and (for roadmaps, rm != null) roadmap and blends of a verified level.
 std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const InspectSummary& s,
                      const std::string& title, Frame* frame_out);

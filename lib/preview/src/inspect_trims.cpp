@@ -118,11 +118,9 @@ std::string trimsSvg(const trims::TableView& view, const InspectSummary& s, cons
         svg.end();
     }
     svg.raw("</g></g></g>\n");
-    const double x = f.width + 16;
-    double y = 24;
-    svg.group({{"id", "legend"}});
-    svg.text(x, y, title, {{"font-weight", "bold"}, {"font-size", "14"}});
-    y += 18;
+    const double x = f.width + kLegendX;
+    double y = 42;
+    legendOpen(svg, f, title);
     svg.text(x, y,
              (s.trims.vehicle.empty() ? std::string("trims") : s.trims.vehicle) + ", " +
                  std::to_string(s.trims.controls) + " controls, " + std::to_string(s.trims.trims) + " trims");
@@ -133,7 +131,7 @@ std::string trimsSvg(const trims::TableView& view, const InspectSummary& s, cons
     y += 24;
     svg.text(x, y, std::string("final ") + (colour_axis == trims::kPitch ? "pitch" : "yaw") + " rate (rad/s)");
     y += 8;
-    svg.element("rect", {{"x", x}, {"y", y}, {"width", "200"}, {"height", "14"}, {"fill", "url(#ramp)"}});
+    rampBar(svg, x, y);
     y += 28;
     svg.text(x, y, fixedDecimals(-max_rate, 2));
     svg.text(x + 100, y, "0", {{"text-anchor", "middle"}});
