@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -381,6 +382,78 @@ TEST_SUITE("tools/query") {
         // An SVG that cannot be written is an I/O error.
         CHECK(runTool(q + b.path + ends + " --svg " + dir + "/no-such-dir/q.svg", &out) == 4);
         CHECK(out.find("no-such-dir/q.svg") != std::string::npos);
+    }
+}
+
+// cw-query --step: a step below a millimetre, or one giving more than 1,000,000 samples, is bad
+// input (a tiny step once exhausted memory or converted a huge double to size_t).
+TEST_SUITE("tools/query/step") {
+    TEST_CASE("a step below 1 mm, 0, negative or NaN is refused, naming the option, the value and the limit") {
+        const Baked& b = baked(sampleLevel("box_room.obj"));
+        QueryRequest q;
+        q.from = {-4, 0, -4}, q.to = {4, 0, 4};
+        for (const double step : {1e-9, 1e-300, 0.0, -0.25, double(NAN), 9.99e-4}) {
+            CAPTURE(step);
+            q.step = step;
+            QueryResult r;
+            const Error e = queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r);
+            CHECK(e.code == ErrorCode::InvalidOption);
+            CHECK(e.message.find("--step") != std::string::npos);
+            CHECK(e.message.find(">= 0.001 m") != std::string::npos);
+        }
+        q.step = 1e-9;
+        QueryResult r;
+        CHECK(queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r).message.find("(got 1e-09)") !=
+              std::string::npos);
+        q.step = 1e-300;
+        CHECK(queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r).message.find("(got 1e-300)") !=
+              std::string::npos);
+        // The tool exits 2 at once instead of aborting with std::bad_alloc.
+        std::string out;
+        CHECK(runTool(tool("cw-query") + " " + b.path + " --from -4,0,-4 --to 4,0,4 --step 1e-9 --json", &out) ==
+              2);
+        CHECK(out.find("--step must be a finite number >= 0.001 m") != std::string::npos);
+        CHECK(runTool(tool("cw-query") + " " + b.path + " --from -4,0,-4 --to 4,0,4 --step 1e-300", &out) == 2);
+    }
+
+    TEST_CASE("a step giving exactly 1,000,000 samples is answered; a smaller one is refused with the least step") {
+        // A straight 1.2 km corridor, 6 m wide (Y-up): long enough for a million samples 1.2 mm apart.
+        const std::string dir = test::makeTempDir("cw-query-step");
+        test::writeFile(dir + "/corridor.obj", "v 0 0 0\nv 0 0 6\nv 1200 0 6\nv 1200 0 0\nf 1 2 3\nf 1 3 4\n");
+        const Baked& b = baked(dir + "/corridor.obj");
+        QueryRequest q;
+        q.from = {5, 0, 3}, q.to = {1195, 0, 3};
+        q.step = 1;
+        QueryResult r;
+        REQUIRE(!queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r));
+        REQUIRE(r.found);
+        const double length = r.length;
+        REQUIRE(length > 1100);
+        double step = length / 1e6;
+        for (int i = 0; i < 4 && length / step > 1e6; ++i)
+            step = std::nextafter(step, INFINITY);
+        REQUIRE(length / step <= 1e6);
+        CHECK(length / step > 1e6 - 1e-3);
+        q.step = step;
+        const Error e = queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r);
+        REQUIRE_MESSAGE(!e, e.message);
+        CHECK(r.found);
+        CHECK(r.points.size() >= 1000001);
+        CHECK(r.points.size() <= 1000002);
+
+        q.step = length / 1.1e6; // 1,100,000 samples, each step still above 1 mm
+        REQUIRE(q.step >= 1e-3);
+        const Error refused = queryRoadmapBytes(b.bytes.data(), b.size, b.path, q, &r);
+        CHECK(refused.code == ErrorCode::InvalidOption);
+        CHECK(refused.message.find("--step ") == 0);
+        CHECK(refused.message.find(" gives 1100000 samples over ") != std::string::npos);
+        CHECK(refused.message.find("; the limit is 1000000 (use --step >= ") != std::string::npos);
+        // The suggested step is within the limit.
+        const size_t at = refused.message.find(">= ");
+        REQUIRE(at != std::string::npos);
+        const double suggested = std::strtod(refused.message.c_str() + at + 3, nullptr);
+        CHECK(suggested >= step);
+        CHECK(length / suggested <= 1e6);
     }
 }
 

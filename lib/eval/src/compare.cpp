@@ -1,6 +1,8 @@
 // cw-compare: clearway's findPath (on the medial-axis roadmap) next to every baseline planner of
 // Mount's lecture on the same random queries of one level, with the shared path metrics.
 #include <clearway/eval.h>
+#include <clearway/preview/json_writer.h>
+#include <clearway/preview/svg_writer.h>
 #include <clearway/runtime.h>
 
 #include "baselines_internal.h"
@@ -76,49 +78,34 @@ std::string compareSvg(const Footprint& fp, const SvgQuery& q, double radius) {
     const double margin = 1, width = hi.x - lo.x + 2 * margin, height = hi.y - lo.y + 2 * margin;
     const double pixels = std::clamp(1200 / std::max(width, height), 2.0, 200.0);
     const double stroke = std::max(width, height) / 900;
-    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width * pixels) +
-                      "\" height=\"" + num(height * pixels) + "\" viewBox=\"" + num(lo.x - margin) + " " +
-                      num(-hi.y - margin) + " " + num(width) + " " + num(height) + "\">\n";
-    svg += "<title>" + fp.source_name + ", layer " + std::to_string(q.layer) + ", radius " + num(radius) +
-           ": one query, every method</title>\n";
-    svg += "<rect x=\"" + num(lo.x - margin) + "\" y=\"" + num(-hi.y - margin) + "\" width=\"" + num(width) +
-           "\" height=\"" + num(height) + "\" fill=\"#f4f4f4\"/>\n";
-    svg += "<g fill=\"#ffffff\" fill-rule=\"evenodd\" stroke=\"#303030\" stroke-width=\"" + num(2 * stroke) +
-           "\">\n";
+    preview::SvgWriter svg(preview::NumberFormat{preview::NumberFormat::Fixed, 4}, true);
+    svg.open(width * pixels, height * pixels, lo.x - margin, -hi.y - margin, width, height);
+    svg.title(fp.source_name + ", layer " + std::to_string(q.layer) + ", radius " + num(radius) +
+              ": one query, every method");
+    svg.background("#f4f4f4");
+    svg.group({{"fill", "#ffffff"}, {"fill-rule", "evenodd"}, {"stroke", "#303030"}, {"stroke-width", 2 * stroke}});
     for (const PolygonWithHoles& poly : layer.polygons) {
-        std::string d;
-        auto ring = [&](const Ring& r) {
-            for (size_t i = 0; i < r.size(); ++i)
-                d += (i ? "L" : "M") + num(r[i].x) + " " + num(-r[i].y) + " ";
-            d += "Z ";
-        };
-        ring(poly.outer);
+        preview::SvgPath d = svg.pathData();
+        d.points(poly.outer.data(), poly.outer.size(), true);
         for (const Ring& h : poly.holes)
-            ring(h);
-        svg += "<path d=\"" + d + "\"/>\n";
+            d.points(h.data(), h.size(), true);
+        svg.path(d);
     }
-    svg += "</g>\n<g fill=\"none\" stroke-linejoin=\"round\" stroke-width=\"" + num(3 * stroke) + "\">\n";
-    for (size_t m = 0; m < kMethodCount; ++m) {
-        if (q.paths[m].empty()) continue;
-        std::string pts;
-        for (Vec2 p : q.paths[m])
-            pts += num(p.x) + "," + num(-p.y) + " ";
-        svg += "<polyline id=\"" + std::string(kMethods[m]) + "\" stroke=\"" + colours[m] + "\" points=\"" +
-               pts + "\"/>\n";
-    }
-    svg += "</g>\n";
+    svg.end();
+    svg.group({{"fill", "none"}, {"stroke-linejoin", "round"}, {"stroke-width", 3 * stroke}});
+    for (size_t m = 0; m < kMethodCount; ++m)
+        if (!q.paths[m].empty())
+            svg.polyline(q.paths[m].data(), q.paths[m].size(), {{"id", kMethods[m]}, {"stroke", colours[m]}});
+    svg.end();
     for (Vec2 p : {q.start, q.goal})
-        svg += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(-p.y) + "\" r=\"" + num(radius) +
-               "\" fill=\"none\" stroke=\"#000\" stroke-width=\"" + num(stroke) + "\"/>\n";
+        svg.circle(p.x, p.y, radius, {{"fill", "none"}, {"stroke", "#000"}, {"stroke-width", stroke}});
     // Legend in the top-left corner.
     const double size = std::max(width, height) / 40;
     for (size_t m = 0; m < kMethodCount; ++m)
-        svg += "<text x=\"" + num(lo.x - margin + size * 0.5) + "\" y=\"" +
-               num(-hi.y - margin + size * (m + 1.2)) + "\" font-size=\"" + num(size) +
-               "\" font-family=\"sans-serif\" fill=\"" + colours[m] + "\">" + kMethods[m] +
-               (q.paths[m].empty() ? " (failed)" : "") + "</text>\n";
-    svg += "</svg>\n";
-    return svg;
+        svg.text(lo.x - margin + size * 0.5, -hi.y - margin + size * (m + 1.2),
+                 std::string(kMethods[m]) + (q.paths[m].empty() ? " (failed)" : ""),
+                 {{"font-size", size}, {"font-family", "sans-serif"}, {"fill", colours[m]}});
+    return svg.finish();
 }
 
 double percentile99(std::vector<double> v) {
@@ -128,10 +115,30 @@ double percentile99(std::vector<double> v) {
     return v[std::min(k, v.size() - 1)];
 }
 
-} // namespace
+// Everything one comparison shares: the level, clearway's roadmap as a game loads it, every
+// baseline per layer, and what each method measured so far.
+struct Comparison {
+    Comparison(const Footprint& fp, const CompareRequest& request, LogContext& log)
+        : fp(fp), request(request), log(log), path_memory(sizeof(PathSegment) * kMaxSegments) {}
+    const Footprint& fp;
+    const CompareRequest& request;
+    LogContext& log;
+    double radius = 0, preferred = 0;
+    // clearway
+    std::vector<uint64_t> roadmap_bytes; // 8-byte aligned for the loader
+    RoadmapView view;
+    std::vector<uint8_t> scratch_memory, path_memory;
+    PathScratch* scratch = nullptr;
+    // baselines and the walls paths are measured against, per layer
+    std::vector<std::unique_ptr<LayerPlanners>> planners;
+    std::vector<WallGrid> walls;
+    std::vector<Accumulator> acc = std::vector<Accumulator>(kMethodCount);
+    SvgQuery svg_query;
+    bool have_svg = false;
+    CompareResult out;
+};
 
-Error compareFootprint(const Footprint& fp, const CompareRequest& request, CompareResult* result,
-                       LogContext& log, std::string* svg) {
+Error validateRequest(const CompareRequest& request) {
     const double radius = request.radius;
     if (!(radius > 0) || !std::isfinite(radius))
         return {ErrorCode::InvalidOption,
@@ -139,262 +146,303 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
     if (request.pairs == 0) return {ErrorCode::InvalidOption, "--pairs must be at least 1"};
     if (std::isnan(request.preferred_clearance) || request.preferred_clearance < 0)
         return {ErrorCode::InvalidOption, "--preferred-clearance must be >= 0 (0: the radius)"};
-    const double preferred = request.preferred_clearance > 0 ? request.preferred_clearance : radius;
-    if (fp.layers.empty())
-        return {ErrorCode::NoWalkableSurface, fp.source_name + ": the footprint has no layers"};
-    CompareResult out;
-    out.level = fp.source_name;
-    out.radius = radius;
-    out.layers = uint32_t(fp.layers.size());
-    out.methods.resize(kMethodCount);
-    for (size_t m = 0; m < kMethodCount; ++m)
-        out.methods[m].name = kMethods[m];
+    return {};
+}
 
-    // clearway: the roadmap asset as a game loads it, and one path scratch.
-    Clock::time_point t0 = Clock::now();
+// clearway: the roadmap asset as a game loads it, and one path scratch.
+Error bakeClearway(Comparison& c) {
+    const Clock::time_point t0 = Clock::now();
     Roadmap roadmap;
     RoadmapStats stats;
-    if (Error e = buildRoadmap(fp, defaultRoadmapOptions(), &roadmap, &stats, log)) return e;
+    if (Error e = buildRoadmap(c.fp, defaultRoadmapOptions(), &roadmap, &stats, c.log)) return e;
     const std::vector<uint8_t> bytes = serializeRoadmap(roadmap);
-    std::vector<uint64_t> aligned((bytes.size() + 7) / 8);
-    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(aligned.data()));
-    RoadmapView view;
-    if (Status s = loadRoadmap(aligned.data(), bytes.size(), &view); s != Status::Ok)
-        return {ErrorCode::Internal, fp.source_name + ": baked roadmap does not load: " + statusString(s)};
+    c.roadmap_bytes.assign((bytes.size() + 7) / 8, 0);
+    std::copy(bytes.begin(), bytes.end(), reinterpret_cast<uint8_t*>(c.roadmap_bytes.data()));
+    if (Status s = loadRoadmap(c.roadmap_bytes.data(), bytes.size(), &c.view); s != Status::Ok)
+        return {ErrorCode::Internal, c.fp.source_name + ": baked roadmap does not load: " + statusString(s)};
     size_t scratch_bytes = 0;
-    pathScratchSize(view, &scratch_bytes);
-    std::vector<uint8_t> scratch_memory(scratch_bytes);
-    PathScratch* scratch = nullptr;
-    if (Status s = pathScratchInit(view, scratch_memory.data(), scratch_bytes, &scratch); s != Status::Ok)
-        return {ErrorCode::Internal, fp.source_name + ": path scratch: " + statusString(s)};
-    out.methods[0].build_seconds = secondsSince(t0);
-    out.methods[0].bytes = bytes.size() + scratch_bytes;
+    pathScratchSize(c.view, &scratch_bytes);
+    c.scratch_memory.resize(scratch_bytes);
+    if (Status s = pathScratchInit(c.view, c.scratch_memory.data(), scratch_bytes, &c.scratch); s != Status::Ok)
+        return {ErrorCode::Internal, c.fp.source_name + ": path scratch: " + statusString(s)};
+    c.out.methods[0].build_seconds = secondsSince(t0);
+    c.out.methods[0].bytes = bytes.size() + scratch_bytes;
+    return {};
+}
 
-    // Every baseline, per layer.
-    std::vector<std::unique_ptr<LayerPlanners>> planners;
-    std::vector<WallGrid> walls;
-    for (uint32_t l = 0; l < fp.layers.size(); ++l) {
-        const FootprintLayer& layer = fp.layers[l];
+// Every baseline on one layer, each build timed into its method's build_seconds.
+Error buildLayerBaselines(Comparison& c, uint32_t l, LayerPlanners* p) {
+    const FootprintLayer& layer = c.fp.layers[l];
+    const double radius = c.radius;
+    auto timed = [&](size_t method, auto&& build) -> Error {
+        const Clock::time_point start = Clock::now();
+        Error e = build();
+        c.out.methods[method].build_seconds += secondsSince(start);
+        return e;
+    };
+    Error e;
+    if ((e = timed(1, [&] { return buildVisibilityGraph(layer, radius, {}, &p->visibility); })) ||
+        (e = timed(2,
+                   [&] {
+                       GridOptions o;
+                       o.smooth = c.request.grid_smooth;
+                       return buildGrid(layer, radius, o, &p->grid);
+                   })) ||
+        (e = timed(3, [&] { return buildQuadtree(layer, radius, {}, &p->quadtree); })) ||
+        (e = timed(4,
+                   [&] {
+                       PrmOptions o;
+                       o.seed = c.request.seed;
+                       return buildPrm(layer, radius, o, &p->prm);
+                   })) ||
+        (e = timed(5,
+                   [&] {
+                       RrtOptions o;
+                       o.seed = c.request.seed;
+                       return buildRrt(layer, radius, o, &p->rrt);
+                   })) ||
+        (e = timed(6, [&] { return buildPotentialField(layer, radius, {}, &p->potential); })))
+        return {e.code, c.fp.source_name + ", layer " + std::to_string(l) + ": " + e.message};
+    return {};
+}
+
+Error buildBaselines(Comparison& c) {
+    for (uint32_t l = 0; l < c.fp.layers.size(); ++l) {
         auto p = std::make_unique<LayerPlanners>();
-        auto timed = [&](size_t method, auto&& build) -> Error {
-            const Clock::time_point start = Clock::now();
-            Error e = build();
-            out.methods[method].build_seconds += secondsSince(start);
-            return e;
-        };
-        Error e;
-        if ((e = timed(1, [&] { return buildVisibilityGraph(layer, radius, {}, &p->visibility); })) ||
-            (e = timed(2,
-                       [&] {
-                           GridOptions o;
-                           o.smooth = request.grid_smooth;
-                           return buildGrid(layer, radius, o, &p->grid);
-                       })) ||
-            (e = timed(3, [&] { return buildQuadtree(layer, radius, {}, &p->quadtree); })) ||
-            (e = timed(4,
-                       [&] {
-                           PrmOptions o;
-                           o.seed = request.seed;
-                           return buildPrm(layer, radius, o, &p->prm);
-                       })) ||
-            (e = timed(5,
-                       [&] {
-                           RrtOptions o;
-                           o.seed = request.seed;
-                           return buildRrt(layer, radius, o, &p->rrt);
-                       })) ||
-            (e = timed(6, [&] { return buildPotentialField(layer, radius, {}, &p->potential); })))
-            return {e.code, fp.source_name + ", layer " + std::to_string(l) + ": " + e.message};
-        out.methods[1].bytes += bytesOf(p->visibility);
-        out.methods[2].bytes += bytesOf(p->grid);
-        out.methods[3].bytes += bytesOf(p->quadtree);
-        out.methods[4].bytes += bytesOf(p->prm);
-        out.methods[5].bytes += bytesOf(p->rrt);
-        out.methods[6].bytes += bytesOf(p->potential);
-        log.log(LogLevel::Debug, "layer " + std::to_string(l) + ": visibility " +
-                                     std::to_string(p->visibility.discs.size()) + " discs, " +
-                                     std::to_string(p->visibility.nodes.size()) + " nodes, " +
-                                     std::to_string(p->visibility.edges.size()) + " edges");
-        planners.push_back(std::move(p));
-        walls.emplace_back(solidLayerWalls(fp, l));
+        if (Error e = buildLayerBaselines(c, l, p.get())) return e;
+        c.out.methods[1].bytes += bytesOf(p->visibility);
+        c.out.methods[2].bytes += bytesOf(p->grid);
+        c.out.methods[3].bytes += bytesOf(p->quadtree);
+        c.out.methods[4].bytes += bytesOf(p->prm);
+        c.out.methods[5].bytes += bytesOf(p->rrt);
+        c.out.methods[6].bytes += bytesOf(p->potential);
+        c.log.log(LogLevel::Debug, "layer " + std::to_string(l) + ": visibility " +
+                                       std::to_string(p->visibility.discs.size()) + " discs, " +
+                                       std::to_string(p->visibility.nodes.size()) + " nodes, " +
+                                       std::to_string(p->visibility.edges.size()) + " edges");
+        c.planners.push_back(std::move(p));
+        c.walls.emplace_back(solidLayerWalls(c.fp, l));
     }
+    return {};
+}
 
-    // Queries: start and goal on one layer (chosen by area), both free; kept when the visibility
-    // graph connects them, so success is measured where a path exists.
+// One query: start and goal on one layer.
+struct Pair {
+    uint32_t layer = 0;
+    Vec2 start, goal;
+};
+
+std::string where(const Pair& q) {
+    char text[160];
+    std::snprintf(text, sizeof text, "layer %u, (%.4f, %.4f) -> (%.4f, %.4f)", q.layer, q.start.x, q.start.y,
+                  q.goal.x, q.goal.y);
+    return text;
+}
+
+// A random pair: the layer chosen by area, start and goal free. False when no free point turned up.
+bool drawRandomPair(const Comparison& c, std::mt19937_64& rng, double total_area, Pair* q) {
+    double pick = baselines::unit(rng) * total_area;
+    uint32_t l = 0;
+    while (l + 1 < c.fp.layers.size() && pick >= std::max(0.0, c.fp.layers[l].area)) {
+        pick -= std::max(0.0, c.fp.layers[l].area);
+        ++l;
+    }
+    q->layer = l;
+    const FreeSpace& space = c.planners[l]->visibility.space;
+    auto draw = [&](Vec2* p) {
+        for (int tries = 0; tries < 1000; ++tries) {
+            *p = baselines::samplePoint(space, rng);
+            if (pointFree(space, *p)) return true;
+        }
+        return false;
+    };
+    return draw(&q->start) && draw(&q->goal);
+}
+
+// One method's answer to a pair.
+struct MethodRun {
+    std::vector<Vec2> points;
+    double length = 0, us = 0;
+    bool ok = false;
+};
+
+MethodRun runClearway(Comparison& c, const Pair& q, const PlannedPath& oracle) {
+    MethodRun run;
+    PathSegment* segments = reinterpret_cast<PathSegment*>(c.path_memory.data());
+    uint32_t count = 0;
+    const Clock::time_point q0 = Clock::now();
+    const Status s = findPath(c.view, c.scratch, {q.start.x, q.start.y, q.layer}, {q.goal.x, q.goal.y, q.layer},
+                              c.radius, c.preferred, segments, &count, kMaxSegments);
+    run.us = secondsSince(q0) * 1e6;
+    if (s == Status::Ok) {
+        run.ok = true;
+        run.length = pathTotalLength(segments, count);
+        run.points = pathPolyline(segments, count, PathMetricsOptions{});
+    } else {
+        c.log.log(LogLevel::Info, c.fp.source_name + ": findPath: " + statusString(s) + " at " + where(q) +
+                                      ", the visibility graph's path is " + num(oracle.length) + " m");
+    }
+    return run;
+}
+
+// Baseline m (1..6) on a pair; the visibility graph's path (m = 1) is the oracle already found.
+MethodRun runBaseline(Comparison& c, size_t m, const Pair& q, const PlannedPath& oracle, double oracle_us) {
+    const LayerPlanners& p = *c.planners[q.layer];
+    PlannedPath path;
+    double us = oracle_us;
+    if (m == 1) {
+        path = oracle;
+    } else {
+        const Clock::time_point q0 = Clock::now();
+        switch (m) {
+        case 2:
+            path = gridPath(p.grid, q.start, q.goal);
+            break;
+        case 3:
+            path = quadtreePath(p.quadtree, q.start, q.goal);
+            break;
+        case 4:
+            path = prmPath(p.prm, q.start, q.goal);
+            break;
+        case 5:
+            path = rrtPath(p.rrt, q.start, q.goal);
+            break;
+        default:
+            path = potentialPath(p.potential, q.start, q.goal);
+            break;
+        }
+        us = secondsSince(q0) * 1e6;
+    }
+    if (path.status == PlanStatus::LocalMinimum) ++c.acc[m].local_minima;
+    MethodRun run;
+    run.ok = path.status == PlanStatus::Ok;
+    run.length = path.length;
+    run.points = std::move(path.points);
+    run.us = us;
+    return run;
+}
+
+// The metrics of method m's path on a pair, and the warnings it earns.
+void record(Comparison& c, size_t m, const Pair& q, const PlannedPath& oracle, MethodRun run, bool record_svg) {
+    Accumulator& a = c.acc[m];
+    a.query_us.push_back(run.us);
+    a.pair_clearance.push_back(NAN);
+    if (!run.ok) return;
+    ++a.successes;
+    const PathMetrics metrics = measurePath(run.points, c.walls[q.layer], PathMetricsOptions{});
+    a.ratios.push_back(run.length / oracle.length);
+    char lengths[120];
+    if (a.ratios.back() > a.worst_ratio) {
+        std::snprintf(lengths, sizeof lengths, ": %.4f m, shortest %.4f m", run.length, oracle.length);
+        a.worst_ratio = a.ratios.back();
+        a.worst = where(q) + lengths;
+    }
+    if (run.length < oracle.length * (1 - 1e-9)) {
+        std::snprintf(lengths, sizeof lengths, ": %.9f m < %.9f m", run.length, oracle.length);
+        c.log.log(LogLevel::Warn, c.fp.source_name + ": " + kMethods[m] +
+                                      " is shorter than the visibility graph's exact shortest path at " + where(q) +
+                                      lengths);
+    }
+    a.min_clearance = std::min(a.min_clearance, metrics.min_clearance);
+    a.mean_clearances.push_back(metrics.mean_clearance);
+    a.pair_clearance.back() = metrics.mean_clearance;
+    a.discontinuities += metrics.heading_discontinuities;
+    if (m == 0 && metrics.heading_discontinuities > 0) {
+        // findPath promises tangent-continuous paths: name the query that breaks it.
+        std::snprintf(lengths, sizeof lengths, ": %zu, up to %.1f deg", metrics.heading_discontinuities,
+                      metrics.max_heading_jump_deg);
+        c.log.log(LogLevel::Warn, c.fp.source_name + ": findPath's path turns sharply at " + where(q) + lengths);
+    }
+    a.max_jump = std::max(a.max_jump, metrics.max_heading_jump_deg);
+    a.max_curvature = std::max(a.max_curvature, metrics.max_curvature);
+    if (record_svg) c.svg_query.paths[m] = std::move(run.points);
+}
+
+// Every method on one pair, when the visibility graph connects it (so success is measured where
+// a path exists). False when it does not.
+bool comparePair(Comparison& c, const Pair& q) {
+    const Clock::time_point q0 = Clock::now();
+    const PlannedPath oracle = visibilityPath(c.planners[q.layer]->visibility, q.start, q.goal);
+    const double oracle_us = secondsSince(q0) * 1e6;
+    if (oracle.status != PlanStatus::Ok) return false;
+    const bool record_svg = !c.have_svg;
+    if (record_svg) {
+        c.svg_query.layer = q.layer;
+        c.svg_query.start = q.start;
+        c.svg_query.goal = q.goal;
+        c.have_svg = true;
+    }
+    for (size_t m = 0; m < kMethodCount; ++m)
+        record(c, m, q, oracle, m == 0 ? runClearway(c, q, oracle) : runBaseline(c, m, q, oracle, oracle_us),
+               record_svg);
+    return true;
+}
+
+// Queries: the given ones, or random pairs until `pairs` are connected (at most 20 draws each).
+Error runPairs(Comparison& c) {
+    const CompareRequest& request = c.request;
+    for (const CompareQuery& q : request.queries)
+        if (q.layer >= c.fp.layers.size())
+            return {ErrorCode::InvalidOption, c.fp.source_name + ": a query names layer " + std::to_string(q.layer) +
+                                                  " of " + std::to_string(c.fp.layers.size())};
     std::mt19937_64 rng(request.seed);
     double total_area = 0;
-    for (const FootprintLayer& layer : fp.layers)
+    for (const FootprintLayer& layer : c.fp.layers)
         total_area += std::max(0.0, layer.area);
-    std::vector<Accumulator> acc(kMethodCount);
-    std::vector<uint8_t> path_memory(sizeof(PathSegment) * kMaxSegments);
-    PathSegment* segments = reinterpret_cast<PathSegment*>(path_memory.data());
-    SvgQuery svg_query;
-    bool have_svg = false;
-    const PathMetricsOptions metrics_options;
     const bool given = !request.queries.empty();
     const uint64_t wanted = given ? request.queries.size() : request.pairs;
     const uint64_t max_draws = given ? request.queries.size() : 20ull * request.pairs + 100;
-    for (const CompareQuery& q : request.queries)
-        if (q.layer >= fp.layers.size())
-            return {ErrorCode::InvalidOption, fp.source_name + ": a query names layer " +
-                                                  std::to_string(q.layer) + " of " +
-                                                  std::to_string(fp.layers.size())};
+    CompareResult& out = c.out;
     while (out.pairs < wanted && out.pairs_drawn < max_draws) {
         ++out.pairs_drawn;
-        uint32_t l = 0;
-        Vec2 start, goal;
+        Pair q;
         if (given) {
-            const CompareQuery& q = request.queries[out.pairs_drawn - 1];
-            l = q.layer, start = q.start, goal = q.goal;
-        } else {
-            double pick = baselines::unit(rng) * total_area;
-            while (l + 1 < fp.layers.size() && pick >= std::max(0.0, fp.layers[l].area)) {
-                pick -= std::max(0.0, fp.layers[l].area);
-                ++l;
-            }
-            const FreeSpace& space = planners[l]->visibility.space;
-            auto draw = [&](Vec2* q) {
-                for (int tries = 0; tries < 1000; ++tries) {
-                    *q = baselines::samplePoint(space, rng);
-                    if (pointFree(space, *q)) return true;
-                }
-                return false;
-            };
-            if (!draw(&start) || !draw(&goal)) continue;
+            const CompareQuery& g = request.queries[out.pairs_drawn - 1];
+            q = {g.layer, g.start, g.goal};
+        } else if (!drawRandomPair(c, rng, total_area, &q)) {
+            continue;
         }
-        const LayerPlanners& p = *planners[l];
-        Clock::time_point q0 = Clock::now();
-        const PlannedPath oracle = visibilityPath(p.visibility, start, goal);
-        const double oracle_us = secondsSince(q0) * 1e6;
-        if (oracle.status != PlanStatus::Ok) continue;
-        ++out.pairs;
-        const bool record_svg = !have_svg;
-        if (record_svg) {
-            svg_query.layer = l;
-            svg_query.start = start;
-            svg_query.goal = goal;
-            have_svg = true;
-        }
-        for (size_t m = 0; m < kMethodCount; ++m) {
-            std::vector<Vec2> points;
-            double length = 0;
-            bool ok = false;
-            double us = 0;
-            if (m == 0) {
-                uint32_t count = 0;
-                q0 = Clock::now();
-                const Status s = findPath(view, scratch, {start.x, start.y, l}, {goal.x, goal.y, l}, radius,
-                                          preferred, segments, &count, kMaxSegments);
-                us = secondsSince(q0) * 1e6;
-                if (s == Status::Ok) {
-                    ok = true;
-                    length = pathTotalLength(segments, count);
-                    points = pathPolyline(segments, count, metrics_options);
-                } else {
-                    char where[160];
-                    std::snprintf(where, sizeof where, "layer %u, (%.4f, %.4f) -> (%.4f, %.4f)", l, start.x,
-                                  start.y, goal.x, goal.y);
-                    log.log(LogLevel::Info, fp.source_name + ": findPath: " + statusString(s) + " at " +
-                                                where + ", the visibility graph's path is " +
-                                                num(oracle.length) + " m");
-                }
-            } else {
-                PlannedPath path;
-                if (m == 1) {
-                    path = oracle;
-                    us = oracle_us;
-                } else {
-                    q0 = Clock::now();
-                    switch (m) {
-                    case 2:
-                        path = gridPath(p.grid, start, goal);
-                        break;
-                    case 3:
-                        path = quadtreePath(p.quadtree, start, goal);
-                        break;
-                    case 4:
-                        path = prmPath(p.prm, start, goal);
-                        break;
-                    case 5:
-                        path = rrtPath(p.rrt, start, goal);
-                        break;
-                    default:
-                        path = potentialPath(p.potential, start, goal);
-                        break;
-                    }
-                    us = secondsSince(q0) * 1e6;
-                }
-                ok = path.status == PlanStatus::Ok;
-                if (path.status == PlanStatus::LocalMinimum) ++acc[m].local_minima;
-                length = path.length;
-                points = std::move(path.points);
-            }
-            Accumulator& a = acc[m];
-            a.query_us.push_back(us);
-            a.pair_clearance.push_back(NAN);
-            if (!ok) continue;
-            ++a.successes;
-            const PathMetrics metrics = measurePath(points, walls[l], metrics_options);
-            a.ratios.push_back(length / oracle.length);
-            if (a.ratios.back() > a.worst_ratio) {
-                char where[200];
-                std::snprintf(where, sizeof where,
-                              "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %.4f m, shortest %.4f m", l, start.x,
-                              start.y, goal.x, goal.y, length, oracle.length);
-                a.worst_ratio = a.ratios.back();
-                a.worst = where;
-            }
-            if (length < oracle.length * (1 - 1e-9)) {
-                char where[200];
-                std::snprintf(where, sizeof where, "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %.9f m < %.9f m",
-                              l, start.x, start.y, goal.x, goal.y, length, oracle.length);
-                log.log(LogLevel::Warn,
-                        fp.source_name + ": " + kMethods[m] +
-                            " is shorter than the visibility graph's exact shortest path at " + where);
-            }
-            a.min_clearance = std::min(a.min_clearance, metrics.min_clearance);
-            a.mean_clearances.push_back(metrics.mean_clearance);
-            a.pair_clearance.back() = metrics.mean_clearance;
-            a.discontinuities += metrics.heading_discontinuities;
-            if (m == 0 && metrics.heading_discontinuities > 0) {
-                // findPath promises tangent-continuous paths: name the query that breaks it.
-                char where[200];
-                std::snprintf(where, sizeof where,
-                              "layer %u, (%.4f, %.4f) -> (%.4f, %.4f): %zu, up to %.1f deg", l, start.x,
-                              start.y, goal.x, goal.y, metrics.heading_discontinuities,
-                              metrics.max_heading_jump_deg);
-                log.log(LogLevel::Warn, fp.source_name + ": findPath's path turns sharply at " + where);
-            }
-            a.max_jump = std::max(a.max_jump, metrics.max_heading_jump_deg);
-            a.max_curvature = std::max(a.max_curvature, metrics.max_curvature);
-            if (record_svg) svg_query.paths[m] = std::move(points);
-        }
+        if (comparePair(c, q)) ++out.pairs;
     }
-    // Each method's own mean covers only the pairs it solved: a planner failing the hard pairs
-    // (the potential field's local minima) is averaged over easy ones. This mean compares all
-    // methods on the same paths.
+    if (out.pairs < wanted)
+        c.log.log(LogLevel::Warn, c.fp.source_name + ": only " + std::to_string(out.pairs) + " of " +
+                                      std::to_string(out.pairs_drawn) + (given ? " given" : " random") +
+                                      " pairs are connected at radius " + num(c.radius));
+    return {};
+}
+
+// Each method's own mean covers only the pairs it solved: a planner failing the hard pairs (the
+// potential field's local minima) is averaged over easy ones. This mean compares all methods on
+// the same paths.
+void commonPairMeans(Comparison& c) {
     std::vector<double> common_sum(kMethodCount, 0.0);
-    for (uint32_t q = 0; q < out.pairs; ++q) {
+    for (uint32_t q = 0; q < c.out.pairs; ++q) {
         bool all = true;
         for (size_t m = 0; m < kMethodCount; ++m)
-            all = all && !std::isnan(acc[m].pair_clearance[q]);
+            all = all && !std::isnan(c.acc[m].pair_clearance[q]);
         if (!all) continue;
-        ++out.pairs_common;
+        ++c.out.pairs_common;
         for (size_t m = 0; m < kMethodCount; ++m)
-            common_sum[m] += acc[m].pair_clearance[q];
+            common_sum[m] += c.acc[m].pair_clearance[q];
     }
+    if (c.out.pairs_common)
+        for (size_t m = 0; m < kMethodCount; ++m)
+            c.out.methods[m].mean_clearance_common = common_sum[m] / double(c.out.pairs_common);
+}
+
+void summarise(Comparison& c) {
+    commonPairMeans(c);
     for (size_t m = 0; m < kMethodCount; ++m) {
-        MethodStats& s = out.methods[m];
-        const Accumulator& a = acc[m];
-        if (out.pairs_common) s.mean_clearance_common = common_sum[m] / double(out.pairs_common);
+        MethodStats& s = c.out.methods[m];
+        const Accumulator& a = c.acc[m];
         if (a.worst_ratio > 0)
-            log.log(LogLevel::Debug, fp.source_name + ": " + kMethods[m] +
-                                         "'s longest path against the shortest (" +
-                                         std::to_string(a.worst_ratio) + "x): " + a.worst);
-        s.queries = out.pairs;
+            c.log.log(LogLevel::Debug, c.fp.source_name + ": " + kMethods[m] +
+                                           "'s longest path against the shortest (" +
+                                           std::to_string(a.worst_ratio) + "x): " + a.worst);
+        s.queries = c.out.pairs;
         s.successes = a.successes;
         s.local_minima = a.local_minima;
-        s.success_rate = out.pairs ? double(a.successes) / out.pairs : 0;
+        s.success_rate = c.out.pairs ? double(a.successes) / c.out.pairs : 0;
         double sum = 0;
         for (double us : a.query_us)
             sum += us;
@@ -406,8 +454,8 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
                 ratio_sum += r;
                 s.length_ratio_max = std::max(s.length_ratio_max, r);
             }
-            for (double c : a.mean_clearances)
-                clearance_sum += c;
+            for (double cl : a.mean_clearances)
+                clearance_sum += cl;
             s.length_ratio_mean = ratio_sum / double(a.ratios.size());
             s.mean_clearance = clearance_sum / double(a.mean_clearances.size());
             s.min_clearance = a.min_clearance;
@@ -416,12 +464,30 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
         s.max_heading_jump_deg = a.max_jump;
         s.max_curvature = a.max_curvature;
     }
-    if (out.pairs < wanted)
-        log.log(LogLevel::Warn, fp.source_name + ": only " + std::to_string(out.pairs) + " of " +
-                                    std::to_string(out.pairs_drawn) + (given ? " given" : " random") +
-                                    " pairs are connected at radius " + num(radius));
-    if (svg && have_svg) *svg = compareSvg(fp, svg_query, radius);
-    *result = std::move(out);
+}
+
+} // namespace
+
+Error compareFootprint(const Footprint& fp, const CompareRequest& request, CompareResult* result,
+                       LogContext& log, std::string* svg) {
+    if (Error e = validateRequest(request)) return e;
+    if (fp.layers.empty())
+        return {ErrorCode::NoWalkableSurface, fp.source_name + ": the footprint has no layers"};
+    Comparison c(fp, request, log);
+    c.radius = request.radius;
+    c.preferred = request.preferred_clearance > 0 ? request.preferred_clearance : request.radius;
+    c.out.level = fp.source_name;
+    c.out.radius = request.radius;
+    c.out.layers = uint32_t(fp.layers.size());
+    c.out.methods.resize(kMethodCount);
+    for (size_t m = 0; m < kMethodCount; ++m)
+        c.out.methods[m].name = kMethods[m];
+    if (Error e = bakeClearway(c)) return e;
+    if (Error e = buildBaselines(c)) return e;
+    if (Error e = runPairs(c)) return e;
+    summarise(c);
+    if (svg && c.have_svg) *svg = compareSvg(fp, c.svg_query, c.radius);
+    *result = std::move(c.out);
     return {};
 }
 
@@ -448,21 +514,16 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
 }
 
 std::string compareJson(const CompareResult& r) {
-    auto n = [](double v) {
-        if (!std::isfinite(v)) return std::string("null");
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.6g", v);
-        return std::string(buffer);
-    };
-    std::string json = "{\"level\": \"" + r.level + "\", \"radius\": " + n(r.radius) +
+    auto n = [](double v) { return preview::jsonNumber(v, 6); };
+    std::string json = "{\"level\": " + preview::jsonString(r.level) + ", \"radius\": " + n(r.radius) +
                        ", \"layers\": " + std::to_string(r.layers) +
                        ", \"pairs\": " + std::to_string(r.pairs) +
                        ", \"pairs_drawn\": " + std::to_string(r.pairs_drawn) +
                        ", \"pairs_common\": " + std::to_string(r.pairs_common) + ", \"methods\": [";
     for (size_t m = 0; m < r.methods.size(); ++m) {
         const MethodStats& s = r.methods[m];
-        json += std::string(m ? ", " : "") + "{\"name\": \"" + s.name +
-                "\", \"build_seconds\": " + n(s.build_seconds) + ", \"bytes\": " + std::to_string(s.bytes) +
+        json += std::string(m ? ", " : "") + "{\"name\": " + preview::jsonString(s.name) +
+                ", \"build_seconds\": " + n(s.build_seconds) + ", \"bytes\": " + std::to_string(s.bytes) +
                 ", \"query_us_mean\": " + n(s.query_us_mean) + ", \"query_us_p99\": " + n(s.query_us_p99) +
                 ", \"success_rate\": " + n(s.success_rate) +
                 ", \"length_ratio_mean\": " + n(s.length_ratio_mean) +

@@ -1,5 +1,7 @@
 // Human and machine views of a footprint: SVG preview and the --json summary.
 #include <clearway/preview.h>
+#include <clearway/preview/json_writer.h>
+#include <clearway/preview/svg_writer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,13 +10,9 @@
 
 namespace clearway::bake {
 
-namespace {
+using preview::jsonNumber;
 
-std::string number(double v, int digits = 6) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*g", digits, v);
-    return text;
-}
+namespace {
 
 // Distinct hues for layers (golden-angle steps), as hex.
 std::string layerColour(size_t layer) {
@@ -57,60 +55,59 @@ std::string footprintSvg(const Footprint& fp) {
     const double width = max_x - min_x, height = max_y - min_y;
     const double pixels = 1000.0 / std::max(width, height);
     const double stroke = 1.5 / pixels;
-    std::string svg;
-    // The ground plane's +y points up on screen: flip y so the picture is not mirrored.
-    svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width * pixels) + "\" height=\"" +
-           number(height * pixels) + "\" viewBox=\"" + number(min_x) + " " + number(-max_y) + " " +
-           number(width) + " " + number(height) + "\">\n";
-    svg += "<title>" + fp.source_name + " footprint: " + std::to_string(fp.layers.size()) + " layers, " +
-           std::to_string(fp.connections.size()) + " connections</title>\n";
-    svg += "<rect x=\"" + number(min_x) + "\" y=\"" + number(-max_y) + "\" width=\"" + number(width) +
-           "\" height=\"" + number(height) + "\" fill=\"#202020\"/>\n";
+    // The ground plane's +y points up on screen: flip y so the picture is not mirrored. Outlines
+    // keep 9 significant digits (millimetres on a kilometre-wide level).
+    const preview::NumberFormat outline{preview::NumberFormat::Significant, 9};
+    auto coordinate = [&](double v) { return preview::formatNumber(v, outline); };
+    preview::SvgWriter svg(preview::NumberFormat{preview::NumberFormat::Significant, 6}, true);
+    svg.openGroundPlane(min_x, min_y, max_x, max_y, pixels);
+    svg.title(fp.source_name + " footprint: " + std::to_string(fp.layers.size()) + " layers, " +
+              std::to_string(fp.connections.size()) + " connections");
+    svg.background("#202020");
     for (size_t l = 0; l < fp.layers.size(); ++l) {
-        svg += "<g id=\"layer-" + std::to_string(l) + "\" fill=\"" + layerColour(l) +
-               "\" fill-opacity=\"0.55\" fill-rule=\"evenodd\" stroke=\"#ffffff\" stroke-width=\"" +
-               number(stroke) + "\">\n";
+        svg.group({{"id", "layer-" + std::to_string(l)},
+                   {"fill", layerColour(l)},
+                   {"fill-opacity", "0.55"},
+                   {"fill-rule", "evenodd"},
+                   {"stroke", "#ffffff"},
+                   {"stroke-width", stroke}});
         for (const PolygonWithHoles& p : fp.layers[l].polygons) {
-            std::string d;
-            auto ring = [&](const Ring& r) {
-                for (size_t i = 0; i < r.size(); ++i)
-                    d += (i == 0 ? "M" : "L") + number(r[i].x, 9) + " " + number(-r[i].y, 9) + " ";
-                d += "Z ";
-            };
-            ring(p.outer);
+            preview::SvgPath d(outline, true, false);
+            d.points(p.outer.data(), p.outer.size(), true);
             for (const Ring& h : p.holes)
-                ring(h);
-            svg += "<path d=\"" + d + "\"/>\n";
+                d.points(h.data(), h.size(), true);
+            svg.path(d);
         }
-        svg += "</g>\n";
+        svg.end();
     }
-    svg += "<g id=\"connections\" stroke=\"#ff3030\" stroke-width=\"" + number(4 * stroke) +
-           "\" stroke-linecap=\"round\">\n";
+    svg.group({{"id", "connections"}, {"stroke", "#ff3030"}, {"stroke-width", 4 * stroke}, {"stroke-linecap", "round"}});
     for (const Connection& c : fp.connections)
-        svg += "<line x1=\"" + number(c.p0.x, 9) + "\" y1=\"" + number(-c.p0.y, 9) + "\" x2=\"" +
-               number(c.p1.x, 9) + "\" y2=\"" + number(-c.p1.y, 9) + "\"/>\n";
-    svg += "</g>\n</svg>\n";
-    return svg;
+        svg.element("line", {{"x1", coordinate(c.p0.x)},
+                             {"y1", coordinate(-c.p0.y)},
+                             {"x2", coordinate(c.p1.x)},
+                             {"y2", coordinate(-c.p1.y)}});
+    svg.end();
+    return svg.finish();
 }
 
 std::string footprintJson(const Footprint& fp, double seconds) {
     const FootprintStats s = statsOf(fp);
     std::string json =
         "{\"layers\": " + std::to_string(s.layers) + ", \"connections\": " + std::to_string(s.connections) +
-        ", \"walkable_area\": " + number(s.walkable_area, 10) +
+        ", \"walkable_area\": " + jsonNumber(s.walkable_area, 10) +
         ", \"polygons\": " + std::to_string(s.polygons) + ", \"holes\": " + std::to_string(s.holes) +
-        ", \"vertices\": " + std::to_string(s.vertices) + ", \"seconds\": " + number(seconds, 4) +
+        ", \"vertices\": " + std::to_string(s.vertices) + ", \"seconds\": " + jsonNumber(seconds, 4) +
         ", \"per_layer\": [";
     for (size_t l = 0; l < fp.layers.size(); ++l) {
         const FootprintLayer& layer = fp.layers[l];
         size_t holes = 0;
         for (const PolygonWithHoles& p : layer.polygons)
             holes += p.holes.size();
-        json += std::string(l ? ", " : "") + "{\"area\": " + number(layer.area, 10) +
+        json += std::string(l ? ", " : "") + "{\"area\": " + jsonNumber(layer.area, 10) +
                 ", \"polygons\": " + std::to_string(layer.polygons.size()) +
                 ", \"holes\": " + std::to_string(holes) +
-                ", \"height_min\": " + number(layer.height_min + fp.origin.z, 8) +
-                ", \"height_max\": " + number(layer.height_max + fp.origin.z, 8) + "}";
+                ", \"height_min\": " + jsonNumber(layer.height_min + fp.origin.z, 8) +
+                ", \"height_max\": " + jsonNumber(layer.height_max + fp.origin.z, 8) + "}";
     }
     json += "]}";
     return json;

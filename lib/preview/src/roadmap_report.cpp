@@ -1,6 +1,7 @@
 // Roadmap previews: the SVG drawing (walls, edges coloured by clearance, blends) and the
 // --json summary cw-roadmap and cw-bake print.
 #include <clearway/preview.h>
+#include <clearway/preview/svg_writer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,56 +28,37 @@ std::string roadmapSvg(const Roadmap& rm) {
     const double margin = 0.02 * std::max(max_x - min_x, max_y - min_y) + 0.5;
     min_x -= margin, min_y -= margin, max_x += margin, max_y += margin;
     const double w = max_x - min_x, h = max_y - min_y, px = 1200.0 / std::max(w, h), stroke = 1.2 / px;
-    char buf[512];
-    auto num = [&](double v) {
-        std::snprintf(buf, sizeof buf, "%.6g", v);
-        return std::string(buf);
-    };
-    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(w * px) + "\" height=\"" +
-                      num(h * px) + "\" viewBox=\"" + num(min_x) + " " + num(-max_y) + " " + num(w) + " " +
-                      num(h) + "\">\n";
-    svg += "<rect x=\"" + num(min_x) + "\" y=\"" + num(-max_y) + "\" width=\"" + num(w) + "\" height=\"" +
-           num(h) +
-           "\" fill=\"#1b1b1b\"/>\n<g id=\"free-space\" fill=\"#3a3a3a\" fill-rule=\"evenodd\" "
-           "stroke=\"#f0f0f0\" stroke-width=\"" +
-           num(stroke) + "\">\n";
+    preview::SvgWriter svg(preview::NumberFormat{preview::NumberFormat::Significant, 6}, true);
+    svg.openGroundPlane(min_x, min_y, max_x, max_y, px);
+    svg.background("#1b1b1b");
+    svg.group({{"id", "free-space"}, {"fill", "#3a3a3a"}, {"fill-rule", "evenodd"}, {"stroke", "#f0f0f0"},
+               {"stroke-width", stroke}});
     for (const FootprintLayer& layer : fp.layers)
         for (const PolygonWithHoles& p : layer.polygons) {
-            std::string d;
-            auto ring = [&](const Ring& r) {
-                for (size_t i = 0; i < r.size(); ++i)
-                    d += (i ? "L" : "M") + num(r[i].x) + " " + num(-r[i].y) + " ";
-                d += "Z ";
-            };
-            ring(p.outer);
+            preview::SvgPath d = svg.pathData();
+            d.points(p.outer.data(), p.outer.size(), true);
             for (const Ring& hole : p.holes)
-                ring(hole);
-            svg += "<path d=\"" + d + "\"/>\n";
+                d.points(hole.data(), hole.size(), true);
+            svg.path(d);
         }
-    svg += "</g>\n<g id=\"roadmap\" fill=\"none\" stroke-width=\"" + num(2 * stroke) +
-           "\" stroke-linecap=\"round\">\n";
+    svg.end();
+    svg.group({{"id", "roadmap"}, {"fill", "none"}, {"stroke-width", 2 * stroke}, {"stroke-linecap", "round"}});
     for (const RoadmapEdge& e : rm.edges) {
         // Clearance colour: red (tight) through yellow to cyan (wide).
         const double t = std::clamp(e.min_clearance / max_clearance, 0.0, 1.0);
-        const int r = int(255 * std::clamp(2 - 2 * t, 0.0, 1.0)), g = int(255 * std::clamp(2 * t, 0.0, 1.0)),
-                  b = int(255 * t);
-        char colour[8];
-        std::snprintf(colour, sizeof colour, "#%02x%02x%02x", r, g, b);
-        std::string d;
-        for (size_t i = 0; i < e.points.size(); ++i)
-            d += (i ? "L" : "M") + num(e.points[i].x) + " " + num(-e.points[i].y) + " ";
-        svg += std::string("<path stroke=\"") + (e.portal ? "#ff40ff" : colour) + "\" d=\"" + d + "\"/>\n";
+        const uint32_t r = uint32_t(255 * std::clamp(2 - 2 * t, 0.0, 1.0)),
+                       g = uint32_t(255 * std::clamp(2 * t, 0.0, 1.0)), b = uint32_t(255 * t);
+        const std::string colour = e.portal ? "#ff40ff" : preview::colourHex(r << 16 | g << 8 | b);
+        svg.path(svg.pathData().points(e.points.data(), e.points.size(), false), {{"stroke", colour}});
     }
-    svg += "</g>\n<g id=\"blends\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"" + num(stroke) + "\">\n";
+    svg.end();
+    svg.group({{"id", "blends"}, {"fill", "none"}, {"stroke", "#ffffff"}, {"stroke-width", stroke}});
     for (const Blend& b : rm.blends) {
         if (b.radius <= 0) continue;
-        // y is flipped on screen, so the sweep flag flips too.
-        svg += "<path d=\"M" + num(b.p_in.x) + " " + num(-b.p_in.y) + " A" + num(b.radius) + " " +
-               num(b.radius) + " 0 0 " + (b.ccw ? "0 " : "1 ") + num(b.p_out.x) + " " + num(-b.p_out.y) +
-               "\"/>\n";
+        svg.path(svg.pathData().moveTo(b.p_in.x, b.p_in.y).arcTo(b.radius, false, b.ccw, b.p_out.x, b.p_out.y));
     }
-    svg += "</g>\n</svg>\n";
-    return svg;
+    svg.end();
+    return svg.finish();
 }
 
 std::string roadmapJson(const RoadmapResult& r) {

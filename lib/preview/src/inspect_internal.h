@@ -1,0 +1,47 @@
+// What cw-inspect's files share: the drawing frame and layout, the level and trims drawings, and
+// the number format of its summaries.
+#pragma once
+
+#include <clearway/motion.h>
+#include <clearway/preview.h>
+#include <clearway/preview/json_writer.h>
+#include <clearway/preview/svg_writer.h>
+#include <clearway/runtime.h>
+
+namespace clearway::bake::inspect {
+
+// Numbers in the summary, the JSON and the drawing transform: 10 significant digits, the same
+// text on every run.
+inline std::string num(double v) {
+    return preview::jsonNumber(v);
+}
+
+constexpr double kDrawingPixels = 1000; // longest side of the level
+constexpr double kMargin = 24;
+constexpr double kLegendWidth = 250;
+constexpr double kLegendHeight = 470; // the HTML controls go below it
+
+struct Frame {
+    double s = 1, tx = 0, ty = 0;    // pixel = (tx + s x, ty - s y)
+    double width = 0, height = 0;    // drawing area, pixels
+    double total_w = 0, total_h = 0; // with the legend column
+};
+
+// The document, its clip path, the ramp gradient, background and legend column; coordinates in
+// millimetres with trailing zeros dropped (keeps the HTML small).
+preview::SvgWriter svgOpen(const Frame& f);
+
+// The legend column beside the drawing: its group with the bold title at the top (the caller
+// adds entries below y = 42 and closes the group), and the colour ramp bar at (x, y).
+constexpr double kLegendX = 16; // right of the drawing area
+void legendOpen(preview::SvgWriter& svg, const Frame& f, const std::string& title);
+void rampBar(preview::SvgWriter& svg, double x, double y);
+
+// Floors, walls, connections and (for roadmaps, rm != null) roadmap and blends of a verified level.
+std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const InspectSummary& s,
+                     const std::string& title, Frame* frame_out);
+// One panel per initial control (see trimPanels), every trajectory from it in top view.
+std::string trimsSvg(const trims::TableView& view, const InspectSummary& s, const std::string& title,
+                     Frame* frame_out);
+
+} // namespace clearway::bake::inspect
