@@ -122,20 +122,6 @@ std::vector<Vec2> convexHull(std::vector<Vec2> pts) {
 // to segments).
 bool obstacleBlocker(const Tri& t, const Plane& pt, const Tri& g, const ImportOptions& o, Polygon* out) {
     std::vector<Vec3> poly{g.p[0], g.p[1], g.p[2]};
-    auto clip = [&](auto&& f) {
-        std::vector<Vec3> next;
-        for (size_t i = 0; i < poly.size(); ++i) {
-            const Vec3& p = poly[i];
-            const Vec3& q = poly[(i + 1) % poly.size()];
-            const double fp = f(p), fq = f(q);
-            if (fp >= 0) next.push_back(p);
-            if ((fp > 0 && fq < 0) || (fp < 0 && fq > 0)) {
-                const double s = fp / (fp - fq);
-                next.push_back({p.x + s * (q.x - p.x), p.y + s * (q.y - p.y), p.z + s * (q.z - p.z)});
-            }
-        }
-        poly.swap(next);
-    };
     // T's prism, with its projection made CCW.
     Vec3 a = t.p[0], b = t.p[1], c = t.p[2];
     if ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) < 0) std::swap(b, c);
@@ -145,14 +131,14 @@ bool obstacleBlocker(const Tri& t, const Plane& pt, const Tri& g, const ImportOp
         const double len = std::hypot(q.x - p.x, q.y - p.y);
         // Signed distance to the edge line, with the inflation as slack so a wall standing on
         // T's edge still bites into T.
-        clip([&](const Vec3& r) {
+        clipToSide(poly, [&](const Vec3& r) {
             return ((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)) / len + kWallHalfWidth;
         });
     }
     if (poly.empty()) return false;
-    clip([&](const Vec3& r) { return r.z - pt.at(r.x, r.y) - o.max_step; });
+    clipToSide(poly, [&](const Vec3& r) { return r.z - pt.at(r.x, r.y) - o.max_step; });
     if (poly.empty()) return false;
-    clip([&](const Vec3& r) { return o.agent_height - (r.z - pt.at(r.x, r.y)); });
+    clipToSide(poly, [&](const Vec3& r) { return o.agent_height - (r.z - pt.at(r.x, r.y)); });
     if (poly.empty()) return false;
     std::vector<Vec2> pts;
     for (const Vec3& r : poly)

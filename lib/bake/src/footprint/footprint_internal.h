@@ -191,6 +191,27 @@ class Grid {
     std::vector<std::vector<uint32_t>> cells_;
 };
 
+// The point a fraction s of the way from p to q.
+inline Vec2 along(const Vec2& p, const Vec2& q, double s) {
+    return {p.x + s * (q.x - p.x), p.y + s * (q.y - p.y)};
+}
+inline Vec3 along(const Vec3& p, const Vec3& q, double s) {
+    return {p.x + s * (q.x - p.x), p.y + s * (q.y - p.y), p.z + s * (q.z - p.z)};
+}
+
+// One Sutherland-Hodgman step in doubles: keeps the part of a convex polygon where side >= 0.
+template <class V, class Side> void clipToSide(std::vector<V>& poly, Side&& side) {
+    std::vector<V> next;
+    for (size_t i = 0; i < poly.size(); ++i) {
+        const V& p = poly[i];
+        const V& q = poly[(i + 1) % poly.size()];
+        const double fp = side(p), fq = side(q);
+        if (fp >= 0) next.push_back(p);
+        if ((fp > 0 && fq < 0) || (fp < 0 && fq > 0)) next.push_back(along(p, q, fp / (fp - fq)));
+    }
+    poly.swap(next);
+}
+
 inline const Point& toLazy(const Point& p) {
     return p;
 }

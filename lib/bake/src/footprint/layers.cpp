@@ -24,19 +24,7 @@ std::vector<Vec2> triangleOverlap(const Vec2 (&a)[3], const Vec2 (&b)[3]) {
     const std::vector<Vec2> clip = ccw(b);
     for (size_t e = 0; e < 3 && !poly.empty(); ++e) {
         const Vec2 p = clip[e], q = clip[(e + 1) % 3];
-        auto side = [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); };
-        std::vector<Vec2> next;
-        for (size_t k = 0; k < poly.size(); ++k) {
-            const Vec2& u = poly[k];
-            const Vec2& v = poly[(k + 1) % poly.size()];
-            const double su = side(u), sv = side(v);
-            if (su >= 0) next.push_back(u);
-            if ((su > 0 && sv < 0) || (su < 0 && sv > 0)) {
-                const double t = su / (su - sv);
-                next.push_back({u.x + t * (v.x - u.x), u.y + t * (v.y - u.y)});
-            }
-        }
-        poly.swap(next);
+        clipToSide(poly, [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); });
     }
     return poly;
 }
