@@ -154,7 +154,6 @@ bool obstacleBlocker(const Tri& t, const Plane& pt, const Tri& g, const ImportOp
     return true;
 }
 
-
 } // namespace
 
 std::vector<Polygon> blockersOf(uint32_t ti, const ClassifiedMesh& mesh, const Grid& tri_grid,

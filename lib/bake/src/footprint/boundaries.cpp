@@ -414,9 +414,10 @@ Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::ve
 
 } // namespace
 
-Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>& links, const Layering& layering,
-                      const std::vector<Plane>& planes, const ImportOptions& options, double q,
-                      const std::string& name, LogContext& log, std::vector<FootprintLayer>* out) {
+Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>& links,
+                      const Layering& layering, const std::vector<Plane>& planes,
+                      const ImportOptions& options, double q, const std::string& name, LogContext& log,
+                      std::vector<FootprintLayer>* out) {
     const uint32_t layer_count = layering.layer_count;
     const std::vector<uint32_t>& layer_of = layering.layer_of;
     std::vector<std::vector<std::pair<Vec2, Vec2>>> cliffs(layer_count);
@@ -436,8 +437,8 @@ Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>&
     std::string per_layer;
     for (uint32_t layer = 0; layer < layer_count; ++layer) {
         char text[48];
-        std::snprintf(text, sizeof text, "%s%.3f s (join %.3f s)", layer ? ", " : "", layer_seconds[layer].total,
-                      layer_seconds[layer].join);
+        std::snprintf(text, sizeof text, "%s%.3f s (join %.3f s)", layer ? ", " : "",
+                      layer_seconds[layer].total, layer_seconds[layer].join);
         per_layer += text;
     }
     log.log(LogLevel::Debug, name + ": boundary per layer: " + per_layer);

@@ -15,11 +15,13 @@ Error meshFrame(const Mesh& mesh, const ImportOptions& options, const std::strin
     for (uint32_t index : mesh.indices) {
         const Vec3& p = mesh.positions[index];
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-            return {ErrorCode::NonFiniteVertex, name + ": vertex " + std::to_string(index) + " is not finite"};
+            return {ErrorCode::NonFiniteVertex,
+                    name + ": vertex " + std::to_string(index) + " is not finite"};
         lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
         hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
     }
-    const Vec3 origin{std::round((lo.x + hi.x) / 2), std::round((lo.y + hi.y) / 2), std::round((lo.z + hi.z) / 2)};
+    const Vec3 origin{std::round((lo.x + hi.x) / 2), std::round((lo.y + hi.y) / 2),
+                      std::round((lo.z + hi.z) / 2)};
     // Grid spacing: a power of two with every local coordinate an exact float multiple.
     const double extent = std::max({hi.x - origin.x, origin.x - lo.x, hi.y - origin.y, origin.y - lo.y});
     const double q = geometry::worldGridSpacing(extent);

@@ -10,7 +10,8 @@ namespace {
 
 // One connection per walkable link between layers, sorted by layer pair and position.
 std::vector<Connection> linkConnections(const std::vector<Piece>& pieces, const std::vector<Link>& links,
-                                        const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes) {
+                                        const std::vector<uint32_t>& layer_of,
+                                        const std::vector<Plane>& planes) {
     std::vector<Connection> raw;
     for (const Link& link : links) {
         if (!link.walkable || layer_of[link.a] == layer_of[link.b]) continue;
@@ -38,7 +39,8 @@ std::vector<Connection> linkConnections(const std::vector<Piece>& pieces, const 
 } // namespace
 
 std::vector<Connection> buildConnections(const std::vector<Piece>& pieces, const std::vector<Link>& links,
-                                         const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes) {
+                                         const std::vector<uint32_t>& layer_of,
+                                         const std::vector<Plane>& planes) {
     const std::vector<Connection> raw = linkConnections(pieces, links, layer_of, planes);
     std::vector<Connection> connections;
     std::vector<bool> used(raw.size(), false);
@@ -48,8 +50,8 @@ std::vector<Connection> buildConnections(const std::vector<Piece>& pieces, const
         used[i] = true;
         for (bool grown = true; grown;) {
             grown = false;
-            for (size_t j = i + 1; j < raw.size() && raw[j].layer_a == c.layer_a && raw[j].layer_b == c.layer_b;
-                 ++j) {
+            for (size_t j = i + 1;
+                 j < raw.size() && raw[j].layer_a == c.layer_a && raw[j].layer_b == c.layer_b; ++j) {
                 if (used[j]) continue;
                 const Connection& d = raw[j];
                 const double ux = c.p1.x - c.p0.x, uy = c.p1.y - c.p0.y, len = std::hypot(ux, uy);

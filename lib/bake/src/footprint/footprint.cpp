@@ -80,8 +80,8 @@ Error runStages(const Mesh& mesh, const ImportOptions& options, const std::strin
     const Layering layering = buildLayers(pieces, links, overlaps, classified.tris, name, log);
     timer.lap("layers");
     Footprint footprint = emptyFootprint(mesh, options, frame);
-    if (Error e = layerBoundaries(pieces, links, layering, classified.planes, options, frame.grid_spacing, name,
-                                  log, &footprint.layers))
+    if (Error e = layerBoundaries(pieces, links, layering, classified.planes, options, frame.grid_spacing,
+                                  name, log, &footprint.layers))
         return e;
     timer.lap("boundaries");
     footprint.connections = buildConnections(pieces, links, layering.layer_of, classified.planes);

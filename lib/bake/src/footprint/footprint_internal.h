@@ -285,10 +285,10 @@ inline double triangleArea(const Triangle2& t) {
 
 // Centre of the largest of the triangles (not empty): a point surely inside the region they cover.
 inline Vec2 largestTriangleCentre(const std::vector<Triangle2>& triangles) {
-    const Triangle2& big = *std::max_element(triangles.begin(), triangles.end(),
-                                             [](const Triangle2& a, const Triangle2& b) {
-                                                 return triangleArea(a) < triangleArea(b);
-                                             });
+    const Triangle2& big =
+        *std::max_element(triangles.begin(), triangles.end(), [](const Triangle2& a, const Triangle2& b) {
+            return triangleArea(a) < triangleArea(b);
+        });
     return {(big.p[0].x + big.p[1].x + big.p[2].x) / 3, (big.p[0].y + big.p[1].y + big.p[2].y) / 3};
 }
 
@@ -369,9 +369,10 @@ struct PieceOverlap {
 
 // Per piece i, the overlapping pieces j > i in increasing order; `piece_grid` (empty) buckets
 // the pieces.
-std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pieces, const ClassifiedMesh& mesh,
-                                                    Grid piece_grid, const ImportOptions& options,
-                                                    const std::string& name, LogContext& log);
+std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pieces,
+                                                    const ClassifiedMesh& mesh, Grid piece_grid,
+                                                    const ImportOptions& options, const std::string& name,
+                                                    LogContext& log);
 
 // Layers over walkable links and coplanar overlaps, stacked pieces never in one layer.
 Layering buildLayers(const std::vector<Piece>& pieces, const std::vector<Link>& links,
@@ -380,13 +381,15 @@ Layering buildLayers(const std::vector<Piece>& pieces, const std::vector<Link>& 
 
 // ---------------------------------------------------------------------------------------------
 // Stage 5 (boundaries.cpp): per-layer boundary and surface
-Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>& links, const Layering& layering,
-                      const std::vector<Plane>& planes, const ImportOptions& options, double q,
-                      const std::string& name, LogContext& log, std::vector<FootprintLayer>* out);
+Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>& links,
+                      const Layering& layering, const std::vector<Plane>& planes,
+                      const ImportOptions& options, double q, const std::string& name, LogContext& log,
+                      std::vector<FootprintLayer>* out);
 
 // ---------------------------------------------------------------------------------------------
 // Stage 6 (connections.cpp): walkable links between layers, merged into maximal collinear portals.
 std::vector<Connection> buildConnections(const std::vector<Piece>& pieces, const std::vector<Link>& links,
-                                         const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes);
+                                         const std::vector<uint32_t>& layer_of,
+                                         const std::vector<Plane>& planes);
 
 } // namespace clearway::bake::footprint_internal

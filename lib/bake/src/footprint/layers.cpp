@@ -24,7 +24,8 @@ std::vector<Vec2> triangleOverlap(const Vec2 (&a)[3], const Vec2 (&b)[3]) {
     const std::vector<Vec2> clip = ccw(b);
     for (size_t e = 0; e < 3 && !poly.empty(); ++e) {
         const Vec2 p = clip[e], q = clip[(e + 1) % 3];
-        clipToSide(poly, [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); });
+        clipToSide(poly,
+                   [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); });
     }
     return poly;
 }
@@ -102,16 +103,18 @@ OverlapKind exactOverlap(const Piece& piece_a, const Piece& piece_b, const std::
         const std::vector<Triangle2> tri2 = triangulate(component);
         if (tri2.empty()) continue;
         const Vec2 c = largestTriangleCentre(tri2);
-        stacked = stacked || std::abs(planes[piece_a.tri].at(c.x, c.y) - planes[piece_b.tri].at(c.x, c.y)) > kStackGap;
+        stacked = stacked ||
+                  std::abs(planes[piece_a.tri].at(c.x, c.y) - planes[piece_b.tri].at(c.x, c.y)) > kStackGap;
     }
     return stacked ? OverlapKind::Stacked : OverlapKind::Coplanar;
 }
 
 } // namespace
 
-std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pieces, const ClassifiedMesh& mesh,
-                                                    Grid piece_grid, const ImportOptions& options,
-                                                    const std::string& name, LogContext& log) {
+std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pieces,
+                                                    const ClassifiedMesh& mesh, Grid piece_grid,
+                                                    const ImportOptions& options, const std::string& name,
+                                                    LogContext& log) {
     for (uint32_t i = 0; i < pieces.size(); ++i)
         piece_grid.insert(i, pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y);
     // One task per piece i (pairs i < j): exact booleans on frozen pieces, each task on its own
@@ -132,8 +135,8 @@ std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pi
             const std::vector<Vec2> triangles_overlap =
                 projectedOverlap(mesh.tris[pieces[i].tri], mesh.tris[pieces[j].tri]);
             if (polygonArea(triangles_overlap) < 1e-9) continue;
-            OverlapKind kind = quickOverlap(pieces[i], pieces[j], triangles_overlap, mesh.planes[pieces[i].tri],
-                                            mesh.planes[pieces[j].tri]);
+            OverlapKind kind = quickOverlap(pieces[i], pieces[j], triangles_overlap,
+                                            mesh.planes[pieces[i].tri], mesh.planes[pieces[j].tri]);
             if (kind == OverlapKind::Undecided) {
                 ++exact_overlap_tests[i];
                 kind = exactOverlap(pieces[i], pieces[j], mesh.planes);
@@ -248,8 +251,8 @@ void logLayerStats(const std::vector<Piece>& pieces, const std::vector<Link>& li
         std::snprintf(area, sizeof area, "%.0f ", comp_area[k]);
         biggest += area;
     }
-    log.log(LogLevel::Debug, name + ": " + std::to_string(comp_area.size()) +
-                                 " walkable components, largest m2: " + biggest);
+    log.log(LogLevel::Debug,
+            name + ": " + std::to_string(comp_area.size()) + " walkable components, largest m2: " + biggest);
     log.log(LogLevel::Debug, name + ": " + std::to_string(links.size()) + " shared edges (" +
                                  std::to_string(walkable_links) + " walkable), " +
                                  std::to_string(conflict_pairs / 2) + " overlapping piece pairs, " +

@@ -195,7 +195,8 @@ uint32_t addComponents(std::vector<PolygonWH> components, bool cut, const Classi
             // Probe from the centre of the component's largest triangle.
             const Vec2 c = largestTriangleCentre(surface);
             const Vec3 probe{c.x, c.y,
-                             mesh.planes[piece->tri].at(c.x, c.y) + (options.max_step + options.agent_height) / 2};
+                             mesh.planes[piece->tri].at(c.x, c.y) +
+                                 (options.max_step + options.agent_height) / 2};
             if (insideSolid(probe, mesh.tris, tri_grid, probe_scratch)) {
                 ++dropped;
                 continue;
@@ -241,7 +242,8 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         if (base.size() < 3) return;
         Piece& piece = slots[k];
         piece.tri = ti;
-        dropped[k] = addComponents(freeComponents(base, blockers), !blockers.empty(), mesh, tri_grid, options, &piece);
+        dropped[k] =
+            addComponents(freeComponents(base, blockers), !blockers.empty(), mesh, tri_grid, options, &piece);
         if (piece.polys.empty()) return;
         setBounds(piece);
         freeze(piece);
