@@ -1,0 +1,449 @@
+// Footprint stage 5: per layer, the exact union of its pieces, topology-preserving simplification
+// within epsilon, snap rounding onto a float-exact grid and an exact check that no two boundary
+// segments cross; plus the layer's surface triangles.
+#include "footprint/footprint_internal.h"
+
+#include "core/parallel.h"
+
+#include <clearway/bake/geometry.h>
+
+#include <CGAL/Constrained_triangulation_2.h>
+#include <CGAL/Constrained_triangulation_plus_2.h>
+#include <CGAL/Polyline_simplification_2/simplify.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+namespace clearway::bake::footprint_internal {
+
+namespace {
+
+namespace PS = CGAL::Polyline_simplification_2;
+using SVb = PS::Vertex_base_2<K>;
+using SFb = CGAL::Constrained_triangulation_face_base_2<K>;
+using STds = CGAL::Triangulation_data_structure_2<SVb, SFb>;
+// A plain constrained triangulation, not Delaunay: the simplifier's removability test (no other
+// vertex in the triangle of the removed vertex and its neighbours, judged over the vertex's
+// triangulation fan) has the same answer in any triangulation, and Delaunay's in-circle tests on
+// axis-aligned, cocircular levels defeat the interval filter (exact GMP evaluations).
+using SCt = CGAL::Constrained_triangulation_2<K, STds, CGAL::Exact_predicates_tag>;
+using SimplifyCt = CGAL::Constrained_triangulation_plus_2<SCt>;
+
+// CGAL's simplifier visits constraints in address order and breaks equal costs by push order,
+// so equal costs (collinear runs, symmetric shapes) would make the output depend on memory
+// layout. A tie-break far below any threshold, unique per position, makes it deterministic.
+// The cost itself (CGAL's Squared_distance_cost: the largest squared distance of the removed
+// points from the new segment) is measured in doubles: exactly, every collinear point's zero
+// distance is an undecidable sign for the interval filter and costs a GMP evaluation, which made
+// simplification most of a terrain's boundary time. Rounding moves a cost by ~1e-16 of itself,
+// far inside the epsilon budget; the exact sum with the tie-break keeps ties ordered.
+struct DeterministicCost {
+    template <class CDT>
+    boost::optional<FT> operator()(
+        const CGAL::Constrained_triangulation_plus_2<CDT>& ct,
+        typename CGAL::Constrained_triangulation_plus_2<CDT>::Vertices_in_constraint_iterator v) const {
+        using Ct = CGAL::Constrained_triangulation_plus_2<CDT>;
+        auto toVec = [](const Point& p) { return Vec2{CGAL::to_double(p.x()), CGAL::to_double(p.y())}; };
+        // Not std::prev: the iterator claims only the input category.
+        auto before = v, after = v;
+        --before, ++after;
+        const Vec2 a = toVec((*before)->point()), b = toVec((*after)->point());
+        const double dx = b.x - a.x, dy = b.y - a.y, length2 = dx * dx + dy * dy;
+        double worst = 0;
+        typename Ct::Points_in_constraint_iterator removed(before), end(after);
+        for (++removed; removed != end; ++removed) {
+            const Vec2 p = toVec(*removed);
+            double t = length2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2 : 0;
+            t = std::clamp(t, 0.0, 1.0);
+            const double ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y;
+            worst = std::max(worst, ex * ex + ey * ey);
+        }
+        const Vec2 p = toVec((*v)->point());
+
+        return FT(worst) + FT(p.x * 1e-22 + p.y * 1e-28);
+    }
+};
+
+struct IPoint {
+    int64_t x, y;
+    bool operator==(const IPoint& o) const { return x == o.x && y == o.y; }
+};
+
+__int128 orient(const IPoint& a, const IPoint& b, const IPoint& c) {
+    return static_cast<__int128>(b.x - a.x) * (c.y - a.y) - static_cast<__int128>(b.y - a.y) * (c.x - a.x);
+}
+
+bool onSegmentInterior(const IPoint& p, const IPoint& a, const IPoint& b) {
+    if (p == a || p == b || orient(a, b, p) != 0) return false;
+    return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+           p.y <= std::max(a.y, b.y);
+}
+
+// Exact check on grid coordinates: no proper crossing, no endpoint inside another segment (and
+// so no collinear overlap). Shared endpoints are fine.
+bool findCrossing(const std::vector<std::vector<IPoint>>& rings, IPoint* where) {
+    struct Seg {
+        IPoint a, b;
+    };
+    std::vector<Seg> segs;
+    int64_t min_x = INT64_MAX, min_y = INT64_MAX, max_x = INT64_MIN, max_y = INT64_MIN;
+    for (const auto& ring : rings)
+        for (size_t i = 0; i < ring.size(); ++i) {
+            segs.push_back({ring[i], ring[(i + 1) % ring.size()]});
+            min_x = std::min(min_x, ring[i].x), max_x = std::max(max_x, ring[i].x);
+            min_y = std::min(min_y, ring[i].y), max_y = std::max(max_y, ring[i].y);
+        }
+    if (segs.empty()) return false;
+    const double cell = std::max<double>(
+        1.0, std::sqrt(double(max_x - min_x + 1) * double(max_y - min_y + 1) / double(segs.size())) * 2);
+    Grid grid(double(min_x), double(min_y), double(max_x), double(max_y), cell);
+    for (uint32_t i = 0; i < segs.size(); ++i)
+        grid.insert(i, double(std::min(segs[i].a.x, segs[i].b.x)), double(std::min(segs[i].a.y, segs[i].b.y)),
+                    double(std::max(segs[i].a.x, segs[i].b.x)), double(std::max(segs[i].a.y, segs[i].b.y)));
+    std::vector<uint32_t> near;
+    for (uint32_t i = 0; i < segs.size(); ++i) {
+        const Seg& s = segs[i];
+        grid.query(double(std::min(s.a.x, s.b.x)), double(std::min(s.a.y, s.b.y)),
+                   double(std::max(s.a.x, s.b.x)), double(std::max(s.a.y, s.b.y)), near);
+        for (uint32_t j : near) {
+            if (j <= i) continue;
+            const Seg& t = segs[j];
+            if (onSegmentInterior(t.a, s.a, s.b) || onSegmentInterior(t.b, s.a, s.b)) {
+                *where = onSegmentInterior(t.a, s.a, s.b) ? t.a : t.b;
+                return true;
+            }
+            if (onSegmentInterior(s.a, t.a, t.b) || onSegmentInterior(s.b, t.a, t.b)) {
+                *where = onSegmentInterior(s.a, t.a, t.b) ? s.a : s.b;
+                return true;
+            }
+            const __int128 o1 = orient(s.a, s.b, t.a), o2 = orient(s.a, s.b, t.b);
+            const __int128 o3 = orient(t.a, t.b, s.a), o4 = orient(t.a, t.b, s.b);
+            if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) {
+                *where = s.a;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+double ringArea(const std::vector<IPoint>& ring, double q) {
+    __int128 twice = 0;
+    for (size_t i = 0; i < ring.size(); ++i) {
+        const IPoint& a = ring[i];
+        const IPoint& b = ring[(i + 1) % ring.size()];
+        twice += static_cast<__int128>(a.x) * b.y - static_cast<__int128>(b.x) * a.y;
+    }
+    return static_cast<double>(twice) * 0.5 * q * q;
+}
+
+// Removes repeated points and zero-width spikes (a, b, a) that snapping can leave behind. Straight
+// collinear vertices stay: snap rounding put them there so that a touching ring shares them.
+void cleanRing(std::vector<IPoint>& ring) {
+    bool changed = true;
+    while (changed && ring.size() >= 3) {
+        changed = false;
+        for (size_t i = 0; i < ring.size() && ring.size() >= 3; ++i) {
+            const size_t n = ring.size();
+            const IPoint& prev = ring[(i + n - 1) % n];
+            const IPoint& next = ring[(i + 1) % n];
+            const bool repeated = ring[i] == next;
+            const bool spike = orient(prev, ring[i], next) == 0 &&
+                               (static_cast<__int128>(ring[i].x - prev.x) * (next.x - ring[i].x) +
+                                static_cast<__int128>(ring[i].y - prev.y) * (next.y - ring[i].y)) <= 0;
+            if (repeated || spike) {
+                ring.erase(ring.begin() + static_cast<long>(i));
+                changed = true;
+                break;
+            }
+        }
+    }
+    if (ring.size() < 3) ring.clear();
+}
+
+// Snap rounding (Hobby): every vertex becomes a hot pixel of the output grid, and every segment
+// is routed through the centres of all hot pixels it passes. Unlike plain rounding this cannot
+// create crossings: rounded rings may touch, never cross.
+std::vector<std::vector<IPoint>> snapRound(const std::vector<std::vector<Vec2>>& rings, double q) {
+    std::vector<IPoint> hot;
+    for (const auto& ring : rings)
+        for (const Vec2& p : ring)
+            hot.push_back({std::llround(p.x / q), std::llround(p.y / q)});
+    std::sort(hot.begin(), hot.end(),
+              [](const IPoint& a, const IPoint& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); });
+    hot.erase(std::unique(hot.begin(), hot.end()), hot.end());
+    std::vector<std::vector<IPoint>> out;
+    if (hot.empty()) return out;
+    int64_t min_x = INT64_MAX, min_y = INT64_MAX, max_x = INT64_MIN, max_y = INT64_MIN;
+    for (const IPoint& h : hot) {
+        min_x = std::min(min_x, h.x), max_x = std::max(max_x, h.x);
+        min_y = std::min(min_y, h.y), max_y = std::max(max_y, h.y);
+    }
+    const double cell = std::max(
+        4.0, std::sqrt(double(max_x - min_x + 1) * double(max_y - min_y + 1) / double(hot.size())) * 2);
+    Grid grid(double(min_x), double(min_y), double(max_x), double(max_y), cell);
+    for (uint32_t i = 0; i < hot.size(); ++i)
+        grid.insert(i, double(hot[i].x), double(hot[i].y), double(hot[i].x), double(hot[i].y));
+    std::vector<uint32_t> near;
+    std::vector<std::pair<double, uint32_t>> crossed;
+    for (const auto& ring : rings) {
+        std::vector<IPoint> snapped;
+        for (size_t i = 0; i < ring.size(); ++i) {
+            const Vec2 a{ring[i].x / q, ring[i].y / q};
+            const Vec2 b{ring[(i + 1) % ring.size()].x / q, ring[(i + 1) % ring.size()].y / q};
+            grid.query(std::min(a.x, b.x) - 1, std::min(a.y, b.y) - 1, std::max(a.x, b.x) + 1,
+                       std::max(a.y, b.y) + 1, near);
+            crossed.clear();
+            for (uint32_t h : near) {
+                // Liang-Barsky clip of a->b against the pixel square [h-0.5, h+0.5]^2.
+                double t0 = 0, t1 = 1;
+                const double d[2] = {b.x - a.x, b.y - a.y};
+                const double lo[2] = {double(hot[h].x) - 0.5 - a.x, double(hot[h].y) - 0.5 - a.y};
+                const double hi[2] = {double(hot[h].x) + 0.5 - a.x, double(hot[h].y) + 0.5 - a.y};
+                bool inside = true;
+                for (int k = 0; k < 2 && inside; ++k) {
+                    if (d[k] == 0) {
+                        inside = lo[k] <= 0 && 0 <= hi[k];
+                        continue;
+                    }
+                    double ta = lo[k] / d[k], tb = hi[k] / d[k];
+                    if (ta > tb) std::swap(ta, tb);
+                    t0 = std::max(t0, ta), t1 = std::min(t1, tb);
+                    inside = t0 <= t1;
+                }
+                if (inside) crossed.push_back({(t0 + t1) / 2, h});
+            }
+            std::sort(crossed.begin(), crossed.end());
+            for (const auto& [t, h] : crossed)
+                if (snapped.empty() || !(snapped.back() == hot[h])) snapped.push_back(hot[h]);
+        }
+        while (snapped.size() > 1 && snapped.front() == snapped.back())
+            snapped.pop_back();
+        out.push_back(std::move(snapped));
+    }
+    return out;
+}
+
+struct LayerBoundary {
+    std::vector<PolygonWithHoles> polygons;
+    double area = 0;
+};
+
+// A height jump inside one layer without a wall: keep a thin wall there.
+void cutCliffs(PolygonSet& set, const std::vector<std::pair<Vec2, Vec2>>& cliffs) {
+    std::vector<Polygon> strips;
+    for (const auto& [a, b] : cliffs) {
+        const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
+        if (!(len > 0)) continue;
+        const double nx = -dy / len * kWallHalfWidth, ny = dx / len * kWallHalfWidth;
+        const double tx = dx / len * kWallHalfWidth, ty = dy / len * kWallHalfWidth;
+        // Through makePolygon: rounding can merge corners, and the sweep needs simple polygons.
+        Polygon strip = makePolygon(
+            std::vector<Point>{Point(a.x - tx - nx, a.y - ty - ny), Point(b.x + tx - nx, b.y + ty - ny),
+                               Point(b.x + tx + nx, b.y + ty + ny), Point(a.x - tx + nx, a.y - ty + ny)});
+        if (strip.size() >= 3) strips.push_back(std::move(strip));
+    }
+    // One difference with all strips at once: each difference sweeps the whole layer.
+    if (!strips.empty()) {
+        PolygonSet cut;
+        cut.join(strips.begin(), strips.end());
+        set.difference(cut);
+    }
+}
+
+// The set's polygons in canonical order and ring starts (exact comparisons), so the simplifier
+// sees the same input whatever order the polygon set produced.
+std::vector<PolygonWH> canonicalPolygons(const PolygonSet& set) {
+    std::vector<PolygonWH> pwhs;
+    set.polygons_with_holes(std::back_inserter(pwhs));
+    auto rotateRing = [](Polygon& ring) {
+        auto first = std::min_element(ring.vertices_begin(), ring.vertices_end());
+        std::vector<Point> pts(first, ring.vertices_end());
+        pts.insert(pts.end(), ring.vertices_begin(), first);
+        ring = Polygon(pts.begin(), pts.end());
+    };
+    for (PolygonWH& p : pwhs) {
+        Polygon outer = p.outer_boundary();
+        rotateRing(outer);
+        std::vector<Polygon> holes(p.holes_begin(), p.holes_end());
+        for (Polygon& h : holes)
+            rotateRing(h);
+        std::sort(holes.begin(), holes.end(), [](const Polygon& a, const Polygon& b) { return a[0] < b[0]; });
+        p = PolygonWH(outer, holes.begin(), holes.end());
+    }
+    std::sort(pwhs.begin(), pwhs.end(), [](const PolygonWH& a, const PolygonWH& b) {
+        return a.outer_boundary()[0] < b.outer_boundary()[0];
+    });
+    return pwhs;
+}
+
+Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
+                    double epsilon, double q, const std::string& where, LayerBoundary* out) {
+    PolygonSet set = region;
+    cutCliffs(set, cliffs);
+    std::vector<PolygonWH> pwhs = canonicalPolygons(set);
+    // Topology-preserving simplification of all rings of the layer together, so that no ring
+    // crosses another after simplification.
+    SimplifyCt ct;
+    struct RingRef {
+        size_t polygon;
+        bool outer;
+        SimplifyCt::Constraint_id id;
+    };
+    std::vector<RingRef> refs;
+    for (size_t i = 0; i < pwhs.size(); ++i) {
+        const Polygon& outer = pwhs[i].outer_boundary();
+        refs.push_back({i, true, ct.insert_constraint(outer.vertices_begin(), outer.vertices_end(), true)});
+        for (auto h = pwhs[i].holes_begin(); h != pwhs[i].holes_end(); ++h)
+            refs.push_back({i, false, ct.insert_constraint(h->vertices_begin(), h->vertices_end(), true)});
+    }
+    // Budget: epsilon minus the wall inflation and the rounding, so the total stays within epsilon.
+    const double budget = std::max(0.0, epsilon - kWallHalfWidth - q);
+    PS::simplify(ct, DeterministicCost(), PS::Stop_above_cost_threshold(budget * budget));
+
+    std::vector<std::vector<Vec2>> simplified;
+    for (const RingRef& ref : refs) {
+        std::vector<Vec2> ring;
+        for (auto p = ct.points_in_constraint_begin(ref.id); p != ct.points_in_constraint_end(ref.id); ++p)
+            ring.push_back({CGAL::to_double(p->x()), CGAL::to_double(p->y())});
+        if (ring.size() > 1 && ring.front().x == ring.back().x && ring.front().y == ring.back().y)
+            ring.pop_back();
+        simplified.push_back(std::move(ring));
+    }
+    std::vector<std::vector<IPoint>> snapped = snapRound(simplified, q);
+    std::vector<std::vector<IPoint>> rings;
+    std::vector<RingRef> kept;
+    for (size_t r = 0; r < refs.size(); ++r) {
+        std::vector<IPoint>& ring = snapped[r];
+        cleanRing(ring);
+        // Rings that collapse to (almost) nothing on the grid are slivers: drop them.
+        if (ring.empty() || std::abs(ringArea(ring, 1.0)) < 4) continue;
+        if ((ringArea(ring, 1.0) > 0) != refs[r].outer) std::reverse(ring.begin(), ring.end());
+        rings.push_back(std::move(ring));
+        kept.push_back(refs[r]);
+    }
+    IPoint bad{};
+    if (findCrossing(rings, &bad))
+        return {ErrorCode::Internal, where + ": boundary segments cross after rounding near (" +
+                                         std::to_string(double(bad.x) * q) + ", " +
+                                         std::to_string(double(bad.y) * q) + ")"};
+    std::map<size_t, size_t> polygon_of;
+    for (size_t r = 0; r < rings.size(); ++r) {
+        std::vector<Vec2> pts;
+        for (const IPoint& p : rings[r])
+            pts.push_back({double(p.x) * q, double(p.y) * q});
+        const double area = ringArea(rings[r], q);
+        if (kept[r].outer) {
+            polygon_of[kept[r].polygon] = out->polygons.size();
+            out->polygons.push_back({std::move(pts), {}});
+            out->area += area;
+        } else {
+            auto it = polygon_of.find(kept[r].polygon);
+            if (it == polygon_of.end()) continue; // its outer ring vanished (cannot happen for valid input)
+            out->polygons[it->second].holes.push_back(std::move(pts));
+            out->area += area; // negative
+        }
+    }
+    return {};
+}
+
+struct VertexKey {
+    double x, y, z;
+    bool operator<(const VertexKey& o) const { return std::tie(x, y, z) < std::tie(o.x, o.y, o.z); }
+};
+
+// Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
+// shared where equal) and returns the pieces' exact regions.
+std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
+                                    const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
+                                    FootprintLayer& out_layer) {
+    std::vector<PolygonWH> polys;
+    std::map<VertexKey, uint32_t> vertex_ids;
+    auto vertexId = [&](double x, double y, double z) {
+        const VertexKey key{double(float(x)), double(float(y)), double(float(z))};
+        auto [it, inserted] = vertex_ids.emplace(key, uint32_t(out_layer.surface_vertices.size()));
+        if (inserted) out_layer.surface_vertices.push_back({key.x, key.y, key.z});
+        return it->second;
+    };
+    for (uint32_t i = 0; i < pieces.size(); ++i) {
+        if (layer_of[i] != layer) continue;
+        polys.insert(polys.end(), pieces[i].polys.begin(), pieces[i].polys.end());
+        const Plane& plane = planes[pieces[i].tri];
+        for (const Triangle2& s : pieces[i].surface) {
+            SurfaceTriangle st;
+            st.a = vertexId(s.p[0].x, s.p[0].y, plane.at(s.p[0].x, s.p[0].y));
+            st.b = vertexId(s.p[1].x, s.p[1].y, plane.at(s.p[1].x, s.p[1].y));
+            st.c = vertexId(s.p[2].x, s.p[2].y, plane.at(s.p[2].x, s.p[2].y));
+            out_layer.surface_triangles.push_back(st);
+        }
+    }
+    return polys;
+}
+
+// Wall time of one layer's task, for the debug log.
+struct LayerSeconds {
+    double total = 0, join = 0;
+};
+
+Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::vector<uint32_t>& layer_of,
+                 const std::vector<Plane>& planes, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
+                 const ImportOptions& options, double q, const std::string& name, FootprintLayer& out_layer,
+                 LayerSeconds& seconds) {
+    const auto layer_start = std::chrono::steady_clock::now();
+    const std::vector<PolygonWH> polys = layerSurface(layer, pieces, layer_of, planes, out_layer);
+    PolygonSet region;
+    region.join(polys.begin(), polys.end());
+    seconds.join = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
+    LayerBoundary boundary;
+    if (Error e = buildBoundary(region, cliffs, options.epsilon, q, name + " layer " + std::to_string(layer),
+                                &boundary))
+        return e;
+    out_layer.polygons = std::move(boundary.polygons);
+    geometry::canonicalize(out_layer.polygons);
+    out_layer.area = boundary.area;
+    out_layer.height_min = INFINITY;
+    out_layer.height_max = -INFINITY;
+    for (const Vec3& v : out_layer.surface_vertices) {
+        out_layer.height_min = std::min(out_layer.height_min, v.z);
+        out_layer.height_max = std::max(out_layer.height_max, v.z);
+    }
+    seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
+    return {};
+}
+
+} // namespace
+
+Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>& links,
+                      const Layering& layering, const std::vector<Plane>& planes,
+                      const ImportOptions& options, double q, const std::string& name, LogContext& log,
+                      std::vector<FootprintLayer>* out) {
+    const uint32_t layer_count = layering.layer_count;
+    const std::vector<uint32_t>& layer_of = layering.layer_of;
+    std::vector<std::vector<std::pair<Vec2, Vec2>>> cliffs(layer_count);
+    for (const Link& link : links)
+        if (!link.walkable && layer_of[link.a] == layer_of[link.b])
+            cliffs[layer_of[link.a]].push_back({link.p0, link.p1});
+    // One task per layer: a piece belongs to one layer, so no two tasks share its CGAL objects.
+    std::vector<FootprintLayer> layer_slots(layer_count);
+    std::vector<Error> layer_errors(layer_count);
+    std::vector<LayerSeconds> layer_seconds(layer_count);
+    parallel::forEach(layer_count, options.threads, [&](size_t layer) {
+        layer_errors[layer] = buildLayer(uint32_t(layer), pieces, layer_of, planes, cliffs[layer], options, q,
+                                         name, layer_slots[layer], layer_seconds[layer]);
+    });
+    for (uint32_t layer = 0; layer < layer_count; ++layer)
+        if (layer_errors[layer]) return layer_errors[layer];
+    std::string per_layer;
+    for (uint32_t layer = 0; layer < layer_count; ++layer) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%s%.3f s (join %.3f s)", layer ? ", " : "",
+                      layer_seconds[layer].total, layer_seconds[layer].join);
+        per_layer += text;
+    }
+    log.log(LogLevel::Debug, name + ": boundary per layer: " + per_layer);
+    *out = std::move(layer_slots);
+    return {};
+}
+
+} // namespace clearway::bake::footprint_internal

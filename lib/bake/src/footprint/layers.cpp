@@ -1,0 +1,292 @@
+// Footprint stage 4b: layers. Pieces whose projections overlap conflict unless coplanar; layers
+// grow greedily over walkable links without conflicts, then non-overlapping layers merge.
+#include "footprint/footprint_internal.h"
+
+#include "core/parallel.h"
+
+#include <cstdio>
+#include <queue>
+#include <set>
+
+namespace clearway::bake::footprint_internal {
+
+namespace {
+
+// Overlap of two ground triangles (Sutherland-Hodgman in doubles), as a polygon.
+std::vector<Vec2> triangleOverlap(const Vec2 (&a)[3], const Vec2 (&b)[3]) {
+    auto ccw = [](const Vec2(&t)[3]) {
+        std::vector<Vec2> p{t[0], t[1], t[2]};
+        if ((p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x) < 0)
+            std::swap(p[1], p[2]);
+        return p;
+    };
+    std::vector<Vec2> poly = ccw(a);
+    const std::vector<Vec2> clip = ccw(b);
+    for (size_t e = 0; e < 3 && !poly.empty(); ++e) {
+        const Vec2 p = clip[e], q = clip[(e + 1) % 3];
+        clipToSide(poly,
+                   [&](const Vec2& r) { return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x); });
+    }
+    return poly;
+}
+
+double polygonArea(const std::vector<Vec2>& poly) {
+    double twice = 0;
+    for (size_t k = 0; k < poly.size(); ++k)
+        twice += poly[k].x * poly[(k + 1) % poly.size()].y - poly[(k + 1) % poly.size()].x * poly[k].y;
+    return std::abs(twice) / 2;
+}
+
+// The overlap of two triangles' ground projections.
+std::vector<Vec2> projectedOverlap(const Tri& a, const Tri& b) {
+    const Vec2 pa[3] = {{a.p[0].x, a.p[0].y}, {a.p[1].x, a.p[1].y}, {a.p[2].x, a.p[2].y}};
+    const Vec2 pb[3] = {{b.p[0].x, b.p[0].y}, {b.p[1].x, b.p[1].y}, {b.p[2].x, b.p[2].y}};
+    return triangleOverlap(pa, pb);
+}
+
+// How two pieces overlap in the ground plane, as the exact test (exactOverlap) decides it
+// (an overlap component is stacked where the heights differ by more than kStackGap at its
+// interior point), when doubles settle it with a wide margin; Undecided otherwise.
+constexpr double kStackGap = kCoverGap * 10;
+enum class OverlapKind { None, Coplanar, Stacked, Undecided };
+
+// `triangles_overlap`: the overlap of the two pieces' triangles (projectedOverlap).
+OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>& triangles_overlap,
+                         const Plane& pa, const Plane& pb) {
+    // Pieces lie inside their triangles and heights are linear there, so the height difference
+    // anywhere in the pieces' overlap lies between its values at the triangles' overlap corners.
+    constexpr double kMargin = 1e-6; // far above the rounding of the clipped corners
+    double lowest = INFINITY, highest = -INFINITY;
+    for (const Vec2& v : triangles_overlap) {
+        const double dz = pa.at(v.x, v.y) - pb.at(v.x, v.y);
+        lowest = std::min(lowest, dz), highest = std::max(highest, dz);
+    }
+    OverlapKind kind = OverlapKind::Undecided;
+    if (lowest > kStackGap + kMargin || highest < -(kStackGap + kMargin))
+        kind = OverlapKind::Stacked;
+    else if (std::max(std::abs(lowest), std::abs(highest)) < kStackGap - kMargin)
+        kind = OverlapKind::Coplanar;
+    // Decided when the pieces' own overlap surely has area (their double surfaces are within
+    // rounding of the exact pieces), or when no two of their exact triangles share interior
+    // (then the exact intersection is empty: it is regularised).
+    constexpr double kSureArea = 1e-6;
+    double area = 0;
+    for (const Triangle2& s : a.surface)
+        for (const Triangle2& u : b.surface) {
+            area += polygonArea(triangleOverlap(s.p, u.p));
+            if (area > kSureArea) return kind;
+        }
+    // Two exact triangles sharing interior make the exact intersection non-empty, and a decided
+    // kind holds at every point of it (the exact test would judge each component the same way).
+    for (const ExactTriangle& s : a.exact_surface)
+        for (const ExactTriangle& u : b.exact_surface)
+            if (interiorsOverlap(s, u)) return kind;
+    return OverlapKind::None;
+}
+
+// The exact test: the pieces' exact intersection, each component judged at an interior point.
+// Coplanar duplicates may share a layer; anything else overlapping may not.
+OverlapKind exactOverlap(const Piece& piece_a, const Piece& piece_b, const std::vector<Plane>& planes) {
+    PolygonSet a, b;
+    for (const PolygonWH& p : piece_a.polys)
+        a.join(p);
+    for (const PolygonWH& p : piece_b.polys)
+        b.join(p);
+    a.intersection(b);
+    if (a.is_empty()) return OverlapKind::None;
+    std::vector<PolygonWH> overlap;
+    a.polygons_with_holes(std::back_inserter(overlap));
+    // Judge every overlap component at an interior point: a coplanar sliver (where a ramp meets
+    // the floor) must not hide a real overlap elsewhere.
+    bool stacked = false;
+    for (const PolygonWH& component : overlap) {
+        const std::vector<Triangle2> tri2 = triangulate(component);
+        if (tri2.empty()) continue;
+        const Vec2 c = largestTriangleCentre(tri2);
+        stacked = stacked ||
+                  std::abs(planes[piece_a.tri].at(c.x, c.y) - planes[piece_b.tri].at(c.x, c.y)) > kStackGap;
+    }
+    return stacked ? OverlapKind::Stacked : OverlapKind::Coplanar;
+}
+
+} // namespace
+
+std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pieces,
+                                                    const ClassifiedMesh& mesh, Grid piece_grid,
+                                                    const ImportOptions& options, const std::string& name,
+                                                    LogContext& log) {
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        piece_grid.insert(i, pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y);
+    // One task per piece i (pairs i < j): exact booleans on frozen pieces, each task on its own
+    // polygon sets.
+    std::vector<std::vector<PieceOverlap>> overlaps(pieces.size());
+    std::vector<uint32_t> exact_overlap_tests(pieces.size(), 0);
+    parallel::forEach(pieces.size(), options.threads, [&](size_t i) {
+        std::vector<uint32_t> near;
+        piece_grid.query(pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y, near);
+        for (uint32_t j : near) {
+            if (j <= i) continue;
+            if (pieces[j].max_x <= pieces[i].min_x || pieces[j].min_x >= pieces[i].max_x ||
+                pieces[j].max_y <= pieces[i].min_y || pieces[j].min_y >= pieces[i].max_y)
+                continue;
+            // Pieces lie inside their triangles: triangles that do not overlap (neighbours
+            // sharing an edge, the common case) cannot give overlapping pieces. A double test
+            // with a margin skips the exact one for them.
+            const std::vector<Vec2> triangles_overlap =
+                projectedOverlap(mesh.tris[pieces[i].tri], mesh.tris[pieces[j].tri]);
+            if (polygonArea(triangles_overlap) < 1e-9) continue;
+            OverlapKind kind = quickOverlap(pieces[i], pieces[j], triangles_overlap,
+                                            mesh.planes[pieces[i].tri], mesh.planes[pieces[j].tri]);
+            if (kind == OverlapKind::Undecided) {
+                ++exact_overlap_tests[i];
+                kind = exactOverlap(pieces[i], pieces[j], mesh.planes);
+            }
+            if (kind != OverlapKind::None) overlaps[i].push_back({j, kind == OverlapKind::Stacked});
+        }
+    });
+    size_t pairs = 0, exact = 0;
+    for (size_t i = 0; i < pieces.size(); ++i)
+        pairs += overlaps[i].size(), exact += exact_overlap_tests[i];
+    log.log(LogLevel::Debug, name + ": " + std::to_string(pairs) + " overlapping piece pairs, " +
+                                 std::to_string(exact) + " needed the exact test");
+    return overlaps;
+}
+
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+// Grows layers greedily from the pieces in order, over neighbours, never into a conflict.
+Layering growLayers(const std::vector<Piece>& pieces, const std::vector<Tri>& tris,
+                    const std::vector<std::vector<uint32_t>>& neighbours,
+                    const std::vector<std::vector<uint32_t>>& conflicts) {
+    Layering layering;
+    std::vector<uint32_t>& layer_of = layering.layer_of;
+    layer_of.assign(pieces.size(), kNone);
+    auto centroidHeight = [&](uint32_t i) {
+        const Tri& t = tris[pieces[i].tri];
+        return (t.p[0].z + t.p[1].z + t.p[2].z) / 3;
+    };
+    for (uint32_t seed = 0; seed < pieces.size(); ++seed) {
+        if (layer_of[seed] != kNone) continue;
+        const uint32_t layer = layering.layer_count++;
+        const double seed_height = centroidHeight(seed);
+        // Grow over flat ground first: stairs and ramps join after the floor they start from.
+        using Entry = std::pair<double, uint32_t>;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+        open.push({0.0, seed});
+        while (!open.empty()) {
+            const uint32_t i = open.top().second;
+            open.pop();
+            if (layer_of[i] != kNone) continue;
+            bool blocked = false;
+            for (uint32_t c : conflicts[i])
+                blocked = blocked || layer_of[c] == layer;
+            if (blocked) continue;
+            layer_of[i] = layer;
+            for (uint32_t n : neighbours[i])
+                if (layer_of[n] == kNone) open.push({std::abs(centroidHeight(n) - seed_height), n});
+        }
+    }
+    return layering;
+}
+
+// Merges layers whose projections do not overlap, touching or not (greedy growth leaves
+// fragments, and islands such as crate tops need no layer of their own). First fit in layer
+// order keeps it deterministic.
+void mergeLayers(const std::vector<std::vector<uint32_t>>& conflicts, Layering& layering) {
+    std::vector<uint32_t>& layer_of = layering.layer_of;
+    std::vector<std::set<uint32_t>> clashing(layering.layer_count);
+    for (uint32_t i = 0; i < layer_of.size(); ++i)
+        for (uint32_t c : conflicts[i])
+            clashing[layer_of[i]].insert(layer_of[c]);
+    std::vector<uint32_t> group_of(layering.layer_count, kNone);
+    std::vector<std::set<uint32_t>> group_clashes; // layers each group overlaps
+    for (uint32_t l = 0; l < layering.layer_count; ++l) {
+        uint32_t target = kNone;
+        for (uint32_t g = 0; g < group_clashes.size() && target == kNone; ++g)
+            if (!group_clashes[g].count(l)) target = g;
+        if (target == kNone) {
+            target = uint32_t(group_clashes.size());
+            group_clashes.emplace_back();
+        }
+        group_of[l] = target;
+        group_clashes[target].insert(clashing[l].begin(), clashing[l].end());
+    }
+    for (uint32_t& l : layer_of)
+        l = group_of[l];
+    layering.layer_count = uint32_t(group_clashes.size());
+}
+
+// Debug log: walkable components (pieces joined by neighbours) by area, links, overlaps, layers.
+void logLayerStats(const std::vector<Piece>& pieces, const std::vector<Link>& links,
+                   const std::vector<std::vector<uint32_t>>& neighbours,
+                   const std::vector<std::vector<uint32_t>>& conflicts, uint32_t layer_count,
+                   const std::string& name, LogContext& log) {
+    size_t walkable_links = 0, conflict_pairs = 0;
+    for (const Link& link : links)
+        walkable_links += link.walkable;
+    for (const auto& c : conflicts)
+        conflict_pairs += c.size();
+    std::vector<uint32_t> comp(pieces.size(), kNone);
+    std::vector<double> comp_area;
+    for (uint32_t s0 = 0; s0 < pieces.size(); ++s0) {
+        if (comp[s0] != kNone) continue;
+        comp_area.push_back(0);
+        std::vector<uint32_t> stack{s0};
+        comp[s0] = uint32_t(comp_area.size() - 1);
+        while (!stack.empty()) {
+            uint32_t i = stack.back();
+            stack.pop_back();
+            comp_area.back() += pieces[i].area;
+            for (uint32_t n : neighbours[i])
+                if (comp[n] == kNone) comp[n] = comp[i], stack.push_back(n);
+        }
+    }
+    std::sort(comp_area.rbegin(), comp_area.rend());
+    std::string biggest;
+    for (size_t k = 0; k < std::min<size_t>(6, comp_area.size()); ++k) {
+        // Printed as a double: an absurd mesh's area does not fit an int (fuzzer finding).
+        char area[32];
+        std::snprintf(area, sizeof area, "%.0f ", comp_area[k]);
+        biggest += area;
+    }
+    log.log(LogLevel::Debug,
+            name + ": " + std::to_string(comp_area.size()) + " walkable components, largest m2: " + biggest);
+    log.log(LogLevel::Debug, name + ": " + std::to_string(links.size()) + " shared edges (" +
+                                 std::to_string(walkable_links) + " walkable), " +
+                                 std::to_string(conflict_pairs / 2) + " overlapping piece pairs, " +
+                                 std::to_string(layer_count) + " layers");
+}
+
+} // namespace
+
+Layering buildLayers(const std::vector<Piece>& pieces, const std::vector<Link>& links,
+                     const std::vector<std::vector<PieceOverlap>>& overlaps, const std::vector<Tri>& tris,
+                     const std::string& name, LogContext& log) {
+    std::vector<std::vector<uint32_t>> neighbours(pieces.size());
+    for (const Link& link : links)
+        if (link.walkable) {
+            neighbours[link.a].push_back(link.b);
+            neighbours[link.b].push_back(link.a);
+        }
+    // Overlaps in (i, j) order.
+    std::vector<std::vector<uint32_t>> conflicts(pieces.size());
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        for (const auto& [j, stacked] : overlaps[i]) {
+            if (!stacked) {
+                // Coplanar overlap (modular floor tiles laid over each other): one floor.
+                neighbours[i].push_back(j);
+                neighbours[j].push_back(i);
+                continue;
+            }
+            conflicts[i].push_back(j);
+            conflicts[j].push_back(i);
+        }
+    Layering layering = growLayers(pieces, tris, neighbours, conflicts);
+    mergeLayers(conflicts, layering);
+    logLayerStats(pieces, links, neighbours, conflicts, layering.layer_count, name, log);
+    return layering;
+}
+
+} // namespace clearway::bake::footprint_internal

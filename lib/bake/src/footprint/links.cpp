@@ -1,0 +1,78 @@
+// Footprint stage 4a: links, the boundary segments two free pieces share in the ground plane,
+// walkable where the height jump across them is at most the agent's step.
+#include "footprint/footprint_internal.h"
+
+namespace clearway::bake::footprint_internal {
+
+namespace {
+
+struct EdgeRef {
+    uint32_t piece;
+    Vec2 p, q;
+};
+
+} // namespace
+
+std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
+                            Grid grid) {
+    std::vector<EdgeRef> edges;
+    for (uint32_t i = 0; i < pieces.size(); ++i) {
+        for (const PolygonWH& pwh : pieces[i].polys) {
+            auto add = [&](const Polygon& ring) {
+                for (auto e = ring.edges_begin(); e != ring.edges_end(); ++e)
+                    edges.push_back({i,
+                                     {CGAL::to_double(e->source().x()), CGAL::to_double(e->source().y())},
+                                     {CGAL::to_double(e->target().x()), CGAL::to_double(e->target().y())}});
+            };
+            add(pwh.outer_boundary());
+            for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
+                add(*h);
+        }
+    }
+    for (uint32_t e = 0; e < edges.size(); ++e) {
+        const EdgeRef& r = edges[e];
+        grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
+                    std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance);
+    }
+    std::vector<Link> links;
+    std::vector<uint32_t> candidates;
+    for (uint32_t e = 0; e < edges.size(); ++e) {
+        const EdgeRef& r = edges[e];
+        const double dx = r.q.x - r.p.x, dy = r.q.y - r.p.y;
+        const double len = std::hypot(dx, dy);
+        if (len < kEdgeTolerance) continue;
+        const double ux = dx / len, uy = dy / len;
+        grid.query(std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
+                   std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance,
+                   candidates);
+        for (uint32_t f : candidates) {
+            const EdgeRef& s = edges[f];
+            if (s.piece <= r.piece) continue;
+            // Opposite directions: the two pieces lie on either side of the shared edge.
+            const double sx = s.q.x - s.p.x, sy = s.q.y - s.p.y;
+            if (sx * ux + sy * uy >= 0) continue;
+            const double dp = (s.p.x - r.p.x) * uy - (s.p.y - r.p.y) * ux;
+            const double dq = (s.q.x - r.p.x) * uy - (s.q.y - r.p.y) * ux;
+            if (std::abs(dp) > kEdgeTolerance || std::abs(dq) > kEdgeTolerance) continue;
+            const double tp = (s.p.x - r.p.x) * ux + (s.p.y - r.p.y) * uy;
+            const double tq = (s.q.x - r.p.x) * ux + (s.q.y - r.p.y) * uy;
+            const double t0 = std::max(0.0, std::min(tp, tq)), t1 = std::min(len, std::max(tp, tq));
+            if (t1 - t0 < kEdgeTolerance) continue;
+            Link link;
+            link.a = r.piece;
+            link.b = s.piece;
+            link.p0 = {r.p.x + ux * t0, r.p.y + uy * t0};
+            link.p1 = {r.p.x + ux * t1, r.p.y + uy * t1};
+            const Plane& pa = planes[pieces[link.a].tri];
+            const Plane& pb = planes[pieces[link.b].tri];
+            const double j0 = std::abs(pa.at(link.p0.x, link.p0.y) - pb.at(link.p0.x, link.p0.y));
+            const double j1 = std::abs(pa.at(link.p1.x, link.p1.y) - pb.at(link.p1.x, link.p1.y));
+            // Float-rounded meshes put a 0.4 m stair at 0.40000000596 m: tolerate float noise.
+            link.walkable = j0 <= step + kHeightTolerance && j1 <= step + kHeightTolerance;
+            links.push_back(link);
+        }
+    }
+    return links;
+}
+
+} // namespace clearway::bake::footprint_internal
