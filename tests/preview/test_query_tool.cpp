@@ -416,7 +416,7 @@ TEST_SUITE("tools/query/step") {
         CHECK(runTool(tool("cw-query") + " " + b.path + " --from -4,0,-4 --to 4,0,4 --step 1e-300", &out) == 2);
     }
 
-    TEST_CASE("a step giving exactly 1,000,000 samples is answered; a smaller one is refused with the least step") {
+    TEST_CASE("a step giving exactly 1,000,000 samples is answered, a smaller one is refused with the least step") {
         // A straight 1.2 km corridor, 6 m wide (Y-up): long enough for a million samples 1.2 mm apart.
         const std::string dir = test::makeTempDir("cw-query-step");
         test::writeFile(dir + "/corridor.obj", "v 0 0 0\nv 0 0 6\nv 1200 0 6\nv 1200 0 0\nf 1 2 3\nf 1 3 4\n");
