@@ -788,7 +788,7 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         v.clearance = distanceToWalls(solid[node.layer], node.p);
         vertex_of[i] = uint32_t(rm.vertices.size());
         rm.vertices.push_back(v);
-        // Linked like a portal (roadmap_build.cpp joinLayers): the nearest medial-axis vertex in
+        // Linked like a portal (roadmap/joins.cpp joinLayers): the nearest medial-axis vertex in
         // sight with clearance > 0, else the nearest in sight.
         std::vector<std::pair<double, uint32_t>> order;
         for (uint32_t k = 0; k < roadmap_vertices; ++k)

@@ -60,7 +60,7 @@ Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result,
 }
 
 Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
-    if (request.tile_size != 0) return bakeTile(request, result, log); // cw-bake --tile-size (tiles.cpp)
+    if (request.tile_size != 0) return bakeTile(request, result, log); // cw-bake --tile-size (bake_tile.cpp)
     const auto start = Clock::now();
     LevelEdits edits; // designer sidecar (edits.cpp), read first so its errors come before the import
     const std::string edits_path = editsPathFor(request.input_path, request.edits_path, request.use_edits);

@@ -1,4 +1,4 @@
-// Roadmap stages shared with tiled bakes (lib/bake/src/tiles/tiles.cpp) and designer edits
+// Roadmap stages shared with tiled bakes (lib/bake/src/tiles/, pipeline/bake_tile.cpp) and designer edits
 // (edits/edits.cpp). The stages' own shared pieces are in roadmap_stages.h.
 #pragma once
 

@@ -16,7 +16,7 @@
 
 namespace clearway::bake::tiling {
 
-// footprint.cpp's reach of the solid test (kSolidProbeReach there): how far a floor point's
+// the footprint's reach of the solid test (kSolidProbeReach in footprint/footprint_internal.h): how far a floor point's
 // footprint depends on the geometry around it.
 constexpr double kSolidProbeReach = 10.0;
 
