@@ -6,7 +6,8 @@ CLEARWAY_BUILD="${CLEARWAY_BUILD:-$CLEARWAY_ROOT/build}"
 
 # Debian packages the build and the tests need. librecast-dev is only the peer for benchmarks;
 # chromium renders the cw-inspect previews in a test; libtbb-dev runs bake stages in parallel;
-# python3 and GNU time run scripts/bench-tiles (city generator, per-command time and memory).
+# python3 and GNU time run scripts/bench-tiles (city generator, per-command time and memory);
+# emscripten compiles the runtime to WebAssembly for the preview page's path queries.
 CLEARWAY_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libcgal-dev libgmp-dev libmpfr-dev libboost-dev
@@ -15,6 +16,7 @@ CLEARWAY_PACKAGES=(
   nlohmann-json3-dev libtbb-dev
   clang libclang-rt-14-dev
   chromium libpng-dev python3 time
+  emscripten
 )
 
 clearway_install_deps() {

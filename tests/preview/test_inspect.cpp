@@ -305,14 +305,18 @@ TEST_SUITE("inspect: drawings") {
         CHECK(clearanceColour(4, 4) == 0x2166ac);
         CHECK(clearanceColour(9, 4) == 0x2166ac);
 
-        // The HTML holds the same drawing and the whole graph, and fetches nothing.
+        // The HTML holds the same drawing, the asset itself (base64) and the WebAssembly runtime
+        // that queries it, and fetches nothing.
         const std::string html = readText(html_path);
         CHECK(html.find(svg.substr(svg.find("<g id=\"walls\""), 2000)) != std::string::npos);
-        CHECK(html.find("const G = {\"v\":[") != std::string::npos);
-        CHECK(countOf(html, "\n[") + 1 == rm.edges.size());
-        CHECK(countOf(html, "http") == countOf(html, "http://www.w3.org/2000/svg"));
+        const std::vector<uint8_t> asset = clearway::test::readFile(b.roadmap_path);
+        const size_t at = html.find("const ASSET = \"");
+        REQUIRE(at != std::string::npos);
+        CHECK(html.substr(at + 15, html.find('"', at + 15) - at - 15).size() == (asset.size() + 2) / 3 * 4);
+        CHECK(html.find("var ClearwayRuntime") != std::string::npos);
+        CHECK(html.find("const RUNTIME_EMBEDDED = true;") != std::string::npos);
         CHECK(html.find("src=") == std::string::npos);
-        CHECK(html.find("function findRoute") != std::string::npos);
+        CHECK(html.find("wasmBinaryFile=\"data:application/octet-stream;base64,") != std::string::npos);
     }
 
     TEST_CASE("a footprint page has layer toggles but no path query") {
@@ -320,7 +324,8 @@ TEST_SUITE("inspect: drawings") {
         const std::string html_path = tempDir() + "/two_storey.footprint.html";
         REQUIRE(runTool(tool() + " " + b.footprint_path + " -q --html " + html_path) == 0);
         const std::string html = readText(html_path);
-        CHECK(html.find("const G = null;") != std::string::npos);
+        CHECK(html.find("const ASSET = \"\";") != std::string::npos); // nothing to query
+        CHECK(html.find("var ClearwayRuntime") == std::string::npos);
         CHECK(html.find("const LAYERS = " + std::to_string(b.roadmap.footprint.layers.size())) !=
               std::string::npos);
         CHECK(countOf(html, "<path class=\"L0\" fill=") == 1);

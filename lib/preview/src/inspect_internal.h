@@ -44,4 +44,8 @@ std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const Inspe
 std::string trimsSvg(const trims::TableView& view, const InspectSummary& s, const std::string& title,
                      Frame* frame_out);
 
+// The page's WebAssembly runtime (lib/preview/wasm/page_runtime.cpp, built by emscripten into one
+// script defining ClearwayRuntime), or "" when clearway was built without emscripten.
+const char* pageRuntimeScript();
+
 } // namespace clearway::bake::inspect

@@ -71,71 +71,67 @@ Picture picture(const void* data, size_t size, const std::string& title) {
     return p;
 }
 
-// The roadmap graph for the page's path query: vertices [x, y, layer], edges [a, b, min clearance,
-// portal, [x0, y0, x1, y1, ...]].
-std::string graphJson(const void* data, size_t size) {
-    RoadmapView view;
-    if (loadRoadmap(data, size, &view) != Status::Ok) return "null";
-    RoadmapInfo info{};
-    roadmapInfo(view, &info);
-    std::string out = "{\"v\":[";
-    for (uint32_t v = 0; v < info.vertex_count; ++v) {
-        RoadmapVertexInfo vertex{};
-        roadmapVertex(view, v, &vertex);
-        out += (v ? ",[" : "[") + mm(vertex.position.x) + "," + mm(vertex.position.y) + "," +
-               std::to_string(vertex.layer) + "]";
+// The asset inside the page (base64): the WebAssembly runtime loads it exactly as a game would.
+std::string base64(const void* data, size_t size) {
+    static const char* const kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const auto* b = static_cast<const uint8_t*>(data);
+    std::string out;
+    out.reserve((size + 2) / 3 * 4);
+    for (size_t i = 0; i < size; i += 3) {
+        const uint32_t n = uint32_t(b[i]) << 16 | (i + 1 < size ? uint32_t(b[i + 1]) << 8 : 0) |
+                           (i + 2 < size ? uint32_t(b[i + 2]) : 0);
+        out += kDigits[n >> 18 & 63];
+        out += kDigits[n >> 12 & 63];
+        out += i + 1 < size ? kDigits[n >> 6 & 63] : '=';
+        out += i + 2 < size ? kDigits[n & 63] : '=';
     }
-    out += "],\n\"e\":[";
-    for (uint32_t e = 0; e < info.edge_count; ++e) {
-        RoadmapEdgeInfo edge{};
-        roadmapEdge(view, e, &edge);
-        out += (e ? ",\n[" : "[") + std::to_string(edge.a) + "," + std::to_string(edge.b) + "," +
-               mm(edge.min_clearance) + "," + (edge.portal ? "1" : "0") + ",[";
-        for (uint32_t i = 0; i < edge.point_count; ++i)
-            out += (i ? "," : "") + mm(edge.points[i].x) + "," + mm(edge.points[i].y);
-        out += "]]";
-    }
-    return out + "]}";
+    return out;
 }
 
-// The page's script: pan, zoom, layer toggles, and the path query. G is the graph (null without a
-// roadmap), LAYERS the layer count. A URL hash "#from=x,y&to=x,y&r=R" (local metres) runs one
-// query at load, exactly as two clicks would (the render test uses it).
+// The page's script: pan, zoom (the drawing fits the window; "reset view" fits it again), layer
+// toggles, and the path query through clearway's runtime compiled to WebAssembly (ClearwayRuntime,
+// page_runtime.cpp): a click picks the floor under it, two clicks ask findPath through cw-query's
+// own engine, so the page shows the length, status and reason cw-query prints. #out carries the
+// answer in data attributes (status, length, from, to: world coordinates) for tests. A URL hash
+// "#from=x,y&to=x,y&r=R&c=C" (local metres) runs one query at load, exactly as two clicks would.
 const char* const kScript = R"JS(
 const svg = document.querySelector('svg'), view = document.getElementById('view');
-const drawing = document.getElementById('drawing'), route = document.getElementById('route');
+const route = document.getElementById('route');
 const out = document.getElementById('out'), radiusInput = document.getElementById('radius');
-const [S, TX, TY] = (drawing.dataset.transform || '1 0 0').split(' ').map(Number);
-let k = 1, panX = 0, panY = 0, drag = null, clicks = [];
+const clearanceInput = document.getElementById('clearance');
+let k = 1, panX = 0, panY = 0, drag = null, clicks = [], rt = null;
 const visible = Array(LAYERS).fill(true);
 
 function applyView() { view.setAttribute('transform', `translate(${panX} ${panY}) scale(${k})`); }
-// Screen pixel -> local metres (undo the pan/zoom, then the drawing's transform).
+// Screen pixel -> drawing pixel (the SVG scales to the window) -> local metres.
+function toDrawing(e) {
+  const m = svg.getScreenCTM().inverse();
+  return [m.a * e.clientX + m.c * e.clientY + m.e, m.b * e.clientX + m.d * e.clientY + m.f];
+}
 function toLocal(e) {
-  const r = svg.getBoundingClientRect();
-  const x = (e.clientX - r.left - panX) / k, y = (e.clientY - r.top - panY) / k;
-  return [(x - TX) / S, (TY - y) / S];
+  const [S, TX, TY] = document.getElementById('drawing').dataset.transform.split(' ').map(Number);
+  const [px, py] = toDrawing(e);
+  return [((px - panX) / k - TX) / S, (TY - (py - panY) / k) / S];
 }
 svg.addEventListener('wheel', e => {
   e.preventDefault();
-  const r = svg.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
-  const f = Math.exp(-e.deltaY * 0.0015);
+  const [mx, my] = toDrawing(e), f = Math.exp(-e.deltaY * 0.0015);
   panX = mx - (mx - panX) * f; panY = my - (my - panY) * f; k *= f; applyView();
 }, {passive: false});
 svg.addEventListener('mousedown', e => { drag = {x: e.clientX, y: e.clientY, panX, panY, moved: false}; });
 window.addEventListener('mousemove', e => {
   if (!drag) return;
-  const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+  const s = 1 / svg.getScreenCTM().a, dx = (e.clientX - drag.x) * s, dy = (e.clientY - drag.y) * s;
   if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
   panX = drag.panX + dx; panY = drag.panY + dy; applyView();
 });
 window.addEventListener('mouseup', e => {
-  if (drag && !drag.moved && G && e.clientX - svg.getBoundingClientRect().left < WIDTH) click(toLocal(e));
+  if (drag && !drag.moved && toDrawing(e)[0] < WIDTH) click(toLocal(e));
   drag = null;
 });
 document.getElementById('reset').onclick = () => { k = 1; panX = panY = 0; applyView(); };
 
-// One checkbox per layer: hides its floor, walls, roadmap and connections.
+// One checkbox per layer: hides its floor, walls, roadmap and connections (and its floor from clicks).
 const boxes = document.getElementById('layers');
 for (let l = 0; l < LAYERS; l++) {
   const label = document.createElement('label'), box = document.createElement('input');
@@ -147,116 +143,74 @@ for (let l = 0; l < LAYERS; l++) {
   label.append(box, ' layer ' + l); boxes.append(label, document.createElement('br'));
 }
 
-// ----- path query: A* over the roadmap edges whose min clearance >= radius -----
-const edges = G ? G.e.map(([a, b, c, portal, p]) => {
-  const cum = [0];
-  for (let i = 2; i < p.length; i += 2) cum.push(cum[cum.length - 1] + Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]));
-  return {a, b, c, portal, p, cum, len: cum[cum.length - 1]};
-}) : [];
-const incident = G ? G.v.map(() => []) : [];
-edges.forEach((e, i) => { incident[e.a].push(i); incident[e.b].push(i); });
-const usable = (e, r) => e.c >= r && visible[G.v[e.a][2]] && visible[G.v[e.b][2]];
-
-// Nearest point on a usable non-portal edge: {edge, s (arc length from its vertex a), x, y, d}.
-function snap(q, r) {
-  let best = null;
-  edges.forEach((e, i) => {
-    if (e.portal || !usable(e, r)) return;
-    for (let j = 0; j + 3 < e.p.length; j += 2) {
-      const ax = e.p[j], ay = e.p[j + 1], dx = e.p[j + 2] - ax, dy = e.p[j + 3] - ay, l2 = dx * dx + dy * dy;
-      const t = l2 > 0 ? Math.max(0, Math.min(1, ((q[0] - ax) * dx + (q[1] - ay) * dy) / l2)) : 0;
-      const x = ax + t * dx, y = ay + t * dy, d = Math.hypot(q[0] - x, q[1] - y);
-      if (!best || d < best.d) best = {edge: i, s: e.cum[j / 2] + t * Math.sqrt(l2), x, y, d};
-    }
-  });
-  return best;
+// ----- path query through the WebAssembly runtime -----
+function say(status, text, extra) {
+  out.textContent = text;
+  out.dataset.status = status;
+  for (const key of ['length', 'from', 'to', 'reason']) delete out.dataset[key];
+  Object.assign(out.dataset, extra || {});
 }
-// Point at arc length s along edge e, and the polyline between two arc lengths (either order).
-function at(e, s) {
-  let i = 0;
-  while (i < e.cum.length - 2 && e.cum[i + 1] < s) i++;
-  const l = e.cum[i + 1] - e.cum[i], t = l > 0 ? (s - e.cum[i]) / l : 0;
-  return [e.p[2 * i] + t * (e.p[2 * i + 2] - e.p[2 * i]), e.p[2 * i + 1] + t * (e.p[2 * i + 3] - e.p[2 * i + 1])];
-}
-function along(e, s0, s1) {
-  if (s0 > s1) return along(e, s1, s0).reverse();
-  const pts = [at(e, s0)];
-  for (let i = 1; i < e.cum.length - 1; i++) if (e.cum[i] > s0 && e.cum[i] < s1) pts.push([e.p[2 * i], e.p[2 * i + 1]]);
-  pts.push(at(e, s1));
-  return pts;
-}
-
-// A* from snap point A to snap point B. Nodes: roadmap vertices, plus 'goal'. The open list is a
-// plain array (a few thousand vertices: a scan per step is fast enough and easy to read).
-function findRoute(A, B, r) {
-  const ea = edges[A.edge], eb = edges[B.edge], n = G.v.length, GOAL = n;
-  const g = new Float64Array(n + 1).fill(Infinity), from = new Array(n + 1), done = new Uint8Array(n + 1);
-  const h = v => v === GOAL ? 0 : Math.hypot(G.v[v][0] - B.x, G.v[v][1] - B.y);
-  const open = [];
-  const relax = (v, cost, how) => { if (cost < g[v]) { g[v] = cost; from[v] = how; open.push(v); } };
-  relax(ea.a, A.s, {start: true, to: 0}); relax(ea.b, ea.len - A.s, {start: true, to: ea.len});
-  if (A.edge === B.edge) relax(GOAL, Math.abs(B.s - A.s), {start: true, direct: true});
-  while (open.length) {
-    let bi = 0;
-    for (let i = 1; i < open.length; i++) if (g[open[i]] + h(open[i]) < g[open[bi]] + h(open[bi])) bi = i;
-    const u = open[bi]; open[bi] = open[open.length - 1]; open.pop();
-    if (done[u]) continue;
-    done[u] = 1;
-    if (u === GOAL) break;
-    if (u === eb.a) relax(GOAL, g[u] + B.s, {prev: u, edge: B.edge, s0: 0});
-    if (u === eb.b) relax(GOAL, g[u] + eb.len - B.s, {prev: u, edge: B.edge, s0: eb.len});
-    for (const i of incident[u]) {
-      const e = edges[i];
-      if (usable(e, r)) relax(e.a === u ? e.b : e.a, g[u] + e.len, {prev: u, edge: i});
-    }
-  }
-  if (!isFinite(g[GOAL])) return null;
-  // Walk back from the goal, collecting polyline pieces.
-  const pieces = [];
-  let v = GOAL;
-  for (;;) {
-    const how = from[v];
-    if (how.direct) { pieces.push(along(ea, A.s, B.s)); break; }
-    if (v === GOAL) pieces.push(along(eb, how.s0, B.s));
-    else if (how.start) { pieces.push(along(ea, A.s, how.to)); break; }
-    else { const e = edges[how.edge]; pieces.push(e.a === how.prev ? along(e, 0, e.len) : along(e, e.len, 0)); }
-    v = how.prev;
-  }
-  return {length: g[GOAL], points: pieces.reverse().flat()};
-}
-
+function call(name, ...args) { return JSON.parse(rt.UTF8ToString(rt['_cw_' + name](...args))); }
+function shownLayers() { let m = 0; visible.forEach((v, l) => { if (v && l < 32) m |= 1 << l; }); return m >>> 0; }
 const NS = 'http://www.w3.org/2000/svg';
 function mark(tag, attrs) {
   const el = document.createElementNS(NS, tag);
   for (const a in attrs) el.setAttribute(a, attrs[a]);
   route.append(el); return el;
 }
-function query(q0, q1, r) {
+const [S0] = (document.getElementById('drawing').dataset.transform || '1').split(' ').map(Number);
+function query(q0, q1, r, c) {
   route.replaceChildren();
-  for (const q of [q0, q1]) mark('circle', {cx: q[0], cy: q[1], r: Math.max(r, 3 / S), fill: '#00b4ff', 'fill-opacity': 0.5});
-  const A = snap(q0, r), B = snap(q1, r);
-  if (!A || !B) { out.textContent = `no roadmap edge keeps ${r} m of clearance`; return; }
-  const found = findRoute(A, B, r);
-  if (!found) { out.textContent = `no path at radius ${r} m`; return; }
-  const pts = [q0, ...found.points, q1];
-  mark('path', {d: 'M' + pts.map(p => p[0] + ' ' + p[1]).join('L'), fill: 'none', stroke: '#00b4ff',
-                'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-linecap': 'round'});
-  const total = found.length + A.d + B.d;
-  out.textContent = `path ${total.toFixed(2)} m (roadmap ${found.length.toFixed(2)} m; ` +
-                    `snapped ${A.d.toFixed(2)} m and ${B.d.toFixed(2)} m from the clicks)`;
+  for (const q of [q0, q1]) mark('circle', {cx: q[0], cy: q[1], r: Math.max(r, 3 / S0), fill: '#00b4ff', 'fill-opacity': 0.5});
+  if (!rt) { say('error', 'the path query needs the WebAssembly runtime, which did not load'); return; }
+  const ends = [call('pick', q0[0], q0[1], shownLayers()), call('pick', q1[0], q1[1], shownLayers())];
+  for (const [i, what] of [[0, 'start'], [1, 'goal']])
+    if (!ends[i].ok) { say('error', `${what} (${[q0, q1][i].map(v => v.toFixed(2)).join(', ')}): ${ends[i].reason}`, {reason: ends[i].reason}); return; }
+  const from = ends[0].world.join(','), to = ends[1].world.join(',');
+  const answer = call('query', ...ends[0].world, ...ends[1].world, r, c);
+  if (!answer.ok) { say('error', answer.reason, {reason: answer.reason, from, to}); return; }
+  const a = answer.query;
+  if (!a.found) { say('nopath', 'no path: ' + a.reason, {reason: a.reason, from, to}); return; }
+  const p = answer.local, d = [];
+  for (let i = 0; i + 1 < p.length; i += 2) d.push(p[i] + ' ' + p[i + 1]);
+  mark('path', {d: 'M' + d.join('L'), fill: 'none', stroke: '#00b4ff', 'stroke-width': 5,
+                'stroke-linejoin': 'round', 'stroke-linecap': 'round'});
+  say('found', `path ${a.length.toFixed(3)} m, min clearance ${a.min_clearance.toFixed(3)} m, layer ${a.from_layer} to ${a.to_layer}`,
+      {length: String(a.length), from, to});
+}
+function clearance() {
+  const text = clearanceInput.value.trim();
+  return text === '' ? -1 : text === 'inf' ? Infinity : Number(text);
 }
 function click(q) {
   clicks.push(q);
-  if (clicks.length === 1) { route.replaceChildren(); mark('circle', {cx: q[0], cy: q[1], r: 4 / S, fill: '#00b4ff'}); out.textContent = 'click the goal'; }
-  else { query(clicks[0], clicks[1], Number(radiusInput.value) || 0); clicks = []; }
+  if (clicks.length === 1) { route.replaceChildren(); mark('circle', {cx: q[0], cy: q[1], r: 4 / S0, fill: '#00b4ff'}); say('waiting', 'click the goal'); }
+  else { query(clicks[0], clicks[1], Number(radiusInput.value) || 0, clearance()); clicks = []; }
 }
-if (G) {
+async function start() {
+  if (typeof ClearwayRuntime !== 'function') {
+    say('error', RUNTIME_EMBEDDED ? 'the WebAssembly runtime failed to load: its script did not run'
+                                  : 'this page was written without the WebAssembly runtime (clearway was built without emscripten): no path queries');
+    return;
+  }
+  try {
+    const M = await ClearwayRuntime();
+    const bytes = Uint8Array.from(atob(ASSET), ch => ch.charCodeAt(0));
+    const at = M._cw_alloc(bytes.length);
+    M.HEAPU8.set(bytes, at);
+    rt = M;
+    const opened = call('open', at, bytes.length);
+    if (!opened.ok) { rt = null; say('error', opened.reason, {reason: opened.reason}); return; }
+  } catch (e) {
+    rt = null; say('error', 'the WebAssembly runtime failed to load: ' + e, {reason: String(e)}); return;
+  }
+  say('ready', 'click two points for a path');
   const args = Object.fromEntries(location.hash.slice(1).split('&').filter(x => x).map(x => x.split('=')));
   if (args.r) radiusInput.value = args.r;
-  if (args.from && args.to) query(args.from.split(',').map(Number), args.to.split(',').map(Number), Number(radiusInput.value));
-} else {
-  document.getElementById('query').style.display = 'none';
+  if (args.c) clearanceInput.value = args.c;
+  if (args.from && args.to) query(args.from.split(',').map(Number), args.to.split(',').map(Number), Number(radiusInput.value), clearance());
 }
+if (ASSET) start(); else document.getElementById('query').style.display = 'none';
 )JS";
 
 } // namespace
@@ -269,19 +223,23 @@ std::string inspectHtml(const void* data, size_t size, const std::string& title)
     const Picture p = picture(data, size, fileTitle(title));
     if (!p.ok) return "";
     const bool roadmap = p.summary.kind == AssetKind::Roadmap;
+    // The drawing scales to the window (its viewBox); the controls sit over the legend column.
     std::string html =
         "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" + xmlEscape(fileTitle(title)) +
-        "</title>\n<style>body{margin:0;font:13px sans-serif;overflow:hidden}svg{display:block;"
-        "cursor:grab;user-select:none}#ui{position:absolute;left:" +
-        mm(p.frame.width + 16) + "px;top:" + mm(inspect::kLegendHeight) +
-        "px;width:220px}#ui input[type=number]{width:5em}#out{margin-top:6px}</style>\n"
+        "</title>\n<style>body{margin:0;font:13px sans-serif;overflow:hidden}svg{display:block;width:100vw;"
+        "height:100vh;cursor:grab;user-select:none}#ui{position:absolute;right:14px;top:" +
+        mm(inspect::kLegendHeight) +
+        "px;width:220px}#ui input[type=number],#ui input[type=text]{width:5em}#out{margin-top:6px}</style>\n"
         "</head><body>\n" +
         p.svg +
         "<div id=\"ui\"><div id=\"layers\"></div><div id=\"query\">radius (m) <input "
-        "id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.5\"><div id=\"out\">"
-        "click two points for a path</div></div><button id=\"reset\">reset view</button>"
-        "<div>drag: pan, wheel: zoom</div></div>\n<script>\nconst G = " +
-        (roadmap ? graphJson(data, size) : std::string("null")) + ";\nconst LAYERS = " +
+        "id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.5\"><br>clearance (m) <input "
+        "id=\"clearance\" type=\"text\" placeholder=\"radius\" title=\"preferred clearance: empty = the "
+        "radius (shortest), inf = the middle of every corridor\"><div id=\"out\" data-status=\"loading\">"
+        "loading the runtime</div></div><button id=\"reset\">reset view</button>"
+        "<div>drag: pan, wheel: zoom</div></div>\n<script>\n" +
+        (roadmap ? std::string(inspect::pageRuntimeScript()) : std::string()) + "\n</script>\n<script>\nconst ASSET = \"" +
+        (roadmap ? base64(data, size) : std::string()) + "\";\nconst RUNTIME_EMBEDDED = " + (*inspect::pageRuntimeScript() ? "true" : "false") + ";\nconst LAYERS = " +
         std::to_string(p.summary.kind == AssetKind::Trims ? 0 : p.summary.layers.size()) +
         ", WIDTH = " + mm(p.frame.width) + ";\n" + kScript + "</script>\n</body></html>\n";
     return html;
