@@ -9,7 +9,12 @@
 # target <name> is created (built by default). OUTPUTS receives the list of .cwrm paths.
 # Needs cw-bake: find_package(clearway COMPONENTS bake), or inside clearway's own build tree.
 #
-# Tiled worlds (README "Tiled worlds"): with TILE_SIZE <T> TILES_X <n> TILES_Y <m> [TILE_MARGIN <M>]
+# A target may call clearway_bake several times (levels with different OPTIONS); two calls may not
+# bake to the same output. Besides the mesh and its edits, a bake depends on the files the mesh
+# reads: a .gltf's external buffers (relative URIs, read at configure time; editing the .gltf
+# reconfigures).
+#
+# Tiled worlds (docs/tiles.md): with TILE_SIZE <T> TILES_X <n> TILES_Y <m> [TILE_MARGIN <M>]
 # each level is baked as n x m tiles (I = 0..n-1, J = 0..m-1; cw-bake --tile-size T --tile I,J, one
 # custom command each, into <OUTPUT_DIR>/<name>.tiles/) and joined by one cw-stitch command into
 # <OUTPUT_DIR>/<name>.cwrm: `ninja -jN` bakes N tiles at once and re-bakes only what changed.
@@ -55,7 +60,7 @@ macro(_clearway_bake_tiles)
       add_custom_command(
         OUTPUT "${tile}"
         COMMAND ${baker} "${mesh}" -o "${tile}" ${arg_OPTIONS} ${tile_options} --tile ${i},${j} --quiet
-        DEPENDS "${mesh}" ${edits} "${options_file}" ${baker_dependency}
+        DEPENDS "${mesh}" ${mesh_inputs} ${edits} "${options_file}" ${baker_dependency}
         COMMENT "clearway: baking ${name} tile ${i},${j}"
         VERBATIM)
     endforeach()
@@ -67,6 +72,29 @@ macro(_clearway_bake_tiles)
     COMMENT "clearway: stitching ${name}.cwrm"
     VERBATIM)
 endmacro()
+
+# Files a mesh's bake reads besides the mesh: a .gltf's external buffers (not data: URIs).
+function(_clearway_mesh_inputs mesh out_var)
+  set(inputs)
+  get_filename_component(extension "${mesh}" LAST_EXT)
+  string(TOLOWER "${extension}" extension)
+  if(extension STREQUAL ".gltf" AND EXISTS "${mesh}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${mesh}")
+    file(READ "${mesh}" json)
+    string(JSON count ERROR_VARIABLE no_buffers LENGTH "${json}" buffers)
+    if(NOT no_buffers AND count GREATER 0)
+      get_filename_component(mesh_dir "${mesh}" DIRECTORY)
+      math(EXPR last "${count} - 1")
+      foreach(i RANGE ${last})
+        string(JSON uri ERROR_VARIABLE no_uri GET "${json}" buffers ${i} uri)
+        if(NOT no_uri AND NOT uri MATCHES "^data:")
+          list(APPEND inputs "${mesh_dir}/${uri}")
+        endif()
+      endforeach()
+    endif()
+  endif()
+  set(${out_var} ${inputs} PARENT_SCOPE)
+endfunction()
 
 function(clearway_bake)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;OUTPUT_DIR;OUTPUTS;TILE_SIZE;TILES_X;TILES_Y;TILE_MARGIN"
@@ -85,9 +113,21 @@ function(clearway_bake)
   endif()
   file(MAKE_DIRECTORY "${out_dir}")
 
+  # Each call for a target gets its own options file and levels target.
+  get_property(calls GLOBAL PROPERTY CLEARWAY_BAKE_CALLS_${arg_TARGET})
+  if(NOT calls)
+    set(calls 0)
+  endif()
+  math(EXPR calls "${calls} + 1")
+  set_property(GLOBAL PROPERTY CLEARWAY_BAKE_CALLS_${arg_TARGET} ${calls})
+  set(call_name "${arg_TARGET}")
+  if(calls GREATER 1)
+    set(call_name "${arg_TARGET}_${calls}")
+  endif()
+
   # The options also go into a file rewritten only when they change: Ninja re-runs a command whose
   # line changed, Make does not, but both re-run one whose dependency is newer.
-  set(options_file "${CMAKE_CURRENT_BINARY_DIR}/clearway_bake/${arg_TARGET}.options")
+  set(options_file "${CMAKE_CURRENT_BINARY_DIR}/clearway_bake/${call_name}.options")
   string(REPLACE ";" "\n" options_text "${arg_OPTIONS}")
   set(old_text "")
   if(EXISTS "${options_file}")
@@ -102,10 +142,13 @@ function(clearway_bake)
     get_filename_component(mesh "${level}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(name "${level}" NAME_WE)
     set(output "${out_dir}/${name}.cwrm")
-    if(output IN_LIST outputs)
-      message(FATAL_ERROR "clearway_bake: two levels bake to ${output}: rename one mesh")
+    get_property(baked GLOBAL PROPERTY CLEARWAY_BAKE_OUTPUTS)
+    if(output IN_LIST outputs OR output IN_LIST baked)
+      message(FATAL_ERROR "clearway_bake: two levels bake to ${output}: rename one mesh or use another OUTPUT_DIR")
     endif()
+    set_property(GLOBAL APPEND PROPERTY CLEARWAY_BAKE_OUTPUTS "${output}")
     list(APPEND outputs "${output}")
+    _clearway_mesh_inputs("${mesh}" mesh_inputs)
     # The designer edits next to the mesh (README "Designer edits"), when present at configure time.
     get_filename_component(mesh_dir "${mesh}" DIRECTORY)
     get_filename_component(mesh_stem "${mesh}" NAME_WLE)
@@ -120,14 +163,14 @@ function(clearway_bake)
     add_custom_command(
       OUTPUT "${output}"
       COMMAND ${baker} "${mesh}" -o "${output}" ${arg_OPTIONS} --quiet
-      DEPENDS "${mesh}" ${edits} "${options_file}" ${baker_dependency}
+      DEPENDS "${mesh}" ${mesh_inputs} ${edits} "${options_file}" ${baker_dependency}
       COMMENT "clearway: baking ${name}.cwrm"
       VERBATIM)
   endforeach()
 
   if(TARGET ${arg_TARGET})
-    add_custom_target(${arg_TARGET}_clearway_levels DEPENDS ${outputs})
-    add_dependencies(${arg_TARGET} ${arg_TARGET}_clearway_levels)
+    add_custom_target(${call_name}_clearway_levels DEPENDS ${outputs})
+    add_dependencies(${arg_TARGET} ${call_name}_clearway_levels)
   else()
     add_custom_target(${arg_TARGET} ALL DEPENDS ${outputs})
   endif()

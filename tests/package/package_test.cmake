@@ -69,17 +69,18 @@ endforeach()
 
 # 2. Configure and build the consumer against the prefix, with its own copies of two levels.
 file(COPY "${LEVELS_DIR}/box_room.obj" "${LEVELS_DIR}/step_box.obj" DESTINATION "${WORK_DIR}/levels")
+file(COPY "${GLTF_DIR}/step_box_external.gltf" "${GLTF_DIR}/step_box_external.bin" DESTINATION "${WORK_DIR}/gltf")
 set(build "${WORK_DIR}/build")
 run("configure the consumer" COMMAND ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${build}" -G "${GENERATOR}"
     "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
-    "-DCONSUMER_LEVELS_DIR=${WORK_DIR}/levels")
+    "-DCONSUMER_LEVELS_DIR=${WORK_DIR}/levels" "-DCONSUMER_GLTF_DIR=${WORK_DIR}/gltf")
 file(STRINGS "${build}/CMakeCache.txt" found REGEX "^clearway_DIR:")
 if(NOT found MATCHES "${prefix}/lib/cmake/clearway")
   message(FATAL_ERROR "the consumer found clearway elsewhere: ${found}")
 endif()
 run("build the consumer" COMMAND ${CMAKE_COMMAND} --build "${build}" OUTPUT log)
-expect_bakes("${log}" "box_room.cwrm;step_box.cwrm" "first build")
+expect_bakes("${log}" "box_room.cwrm;step_box.cwrm;step_box_external.cwrm" "first build")
 
 # 3. Run it.
 run("run the consumer" COMMAND "${build}/consumer" "${build}/levels/box_room.cwrm" OUTPUT printed)
@@ -101,6 +102,10 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1) # coarse file systems: a ne
 file(TOUCH "${WORK_DIR}/levels/step_box.obj")
 run("build after touching step_box.obj" COMMAND ${CMAKE_COMMAND} --build "${build}" OUTPUT log)
 expect_bakes("${log}" "step_box.cwrm" "after touching step_box.obj")
+execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
+file(TOUCH "${WORK_DIR}/gltf/step_box_external.bin")
+run("build after touching the glTF's buffer" COMMAND ${CMAKE_COMMAND} --build "${build}" OUTPUT log)
+expect_bakes("${log}" "step_box_external.cwrm" "after touching step_box_external.bin")
 run("reconfigure with other options" COMMAND ${CMAKE_COMMAND} -DCONSUMER_MAX_STEP=0.3 "${build}")
 run("build with other options" COMMAND ${CMAKE_COMMAND} --build "${build}" OUTPUT log)
 expect_bakes("${log}" "box_room.cwrm;step_box.cwrm" "after changing the options")
