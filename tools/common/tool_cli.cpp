@@ -3,8 +3,11 @@
 #include <clearway/tool_cli.h>
 #include <clearway/motion.h>
 #include <clearway/runtime.h>
+#include <clearway/preview/json_writer.h>
+#include <clearway/preview/svg_writer.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <condition_variable>
 #include <cstdlib>
@@ -54,7 +57,7 @@ int parse(CLI::App& app, int argc, char** argv) {
             if (std::strcmp(argv[i], "--json") == 0) {
                 std::printf(
                     "{\"error\": {\"code\": \"InvalidOption\", \"exit_code\": %d, \"message\": %s}}\n",
-                    kExitBadInput, jsonQuote(e.what()).c_str());
+                    kExitBadInput, preview::jsonString(e.what()).c_str());
                 break;
             }
         return kExitBadInput;
@@ -226,7 +229,7 @@ bake::Error runWithProgress(SpdlogContext& log, const std::string& label,
     if (log.json()) {
         std::snprintf(g_crash_json, sizeof g_crash_json,
                       "{\"error\": {\"code\": \"Internal\", \"exit_code\": 3, \"message\": %s}}\n",
-                      jsonQuote(message).c_str());
+                      preview::jsonString(message).c_str());
         g_crash_json_size = std::strlen(g_crash_json);
     }
     struct sigaction action {
@@ -272,21 +275,9 @@ const char* errorCodeName(bake::ErrorCode code) {
     return "Internal";
 }
 
-std::string jsonQuote(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
+std::string jsonFixed(std::optional<double> v, int decimals) {
+    if (!v || !std::isfinite(*v)) return "null";
+    return preview::formatNumber(*v, {preview::NumberFormat::Fixed, decimals});
 }
 
 int fail(SpdlogContext& log, const bake::Error& error) {
@@ -295,7 +286,7 @@ int fail(SpdlogContext& log, const bake::Error& error) {
     const int code = bake::exitCodeFor(error);
     if (log.json())
         std::printf("{\"error\": {\"code\": \"%s\", \"exit_code\": %d, \"message\": %s}}\n",
-                    errorCodeName(error.code), code, jsonQuote(error.message).c_str());
+                    errorCodeName(error.code), code, preview::jsonString(error.message).c_str());
     return code;
 }
 
@@ -452,8 +443,8 @@ bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::str
     }
     const char* why = "same input, options and baker version";
     if (flags.json)
-        std::printf("{\"output\": %s, \"skipped\": true, \"reason\": \"%s\"}\n", jsonQuote(output).c_str(),
-                    why);
+        std::printf("{\"output\": %s, \"skipped\": true, \"reason\": \"%s\"}\n",
+                    preview::jsonString(output).c_str(), why);
     else if (!flags.quiet)
         std::printf("%s: up to date (%s), skipped\n", output.c_str(), why);
     return true;

@@ -1,6 +1,8 @@
 // cw-curve --bench: what a query costs, on random queries with fixed seeds.
 #include "curve_cli.h"
 
+#include <clearway/preview/json_writer.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -69,10 +71,10 @@ void benchCurves(uint32_t queries, double radius, bool json) {
     const double arc_ns = std::chrono::duration<double, std::nano>(t2 - t1).count() / queries;
     const double follower_ns = std::chrono::duration<double, std::nano>(t4 - t3).count() / frames.size();
     if (json)
-        std::printf(
-            "{\"queries\": %u, \"dubins_ns\": %.1f, \"arc_line_ns\": %.1f, \"follower_step_ns\": %.1f, "
-            "\"checksum\": %.6g}\n",
-            queries, dubins_ns, arc_ns, follower_ns, checksum);
+        std::printf("{\"queries\": %u, \"dubins_ns\": %s, \"arc_line_ns\": %s, \"follower_step_ns\": %s, "
+                    "\"checksum\": %s}\n",
+                    queries, cli::jsonFixed(dubins_ns, 1).c_str(), cli::jsonFixed(arc_ns, 1).c_str(),
+                    cli::jsonFixed(follower_ns, 1).c_str(), preview::jsonNumber(checksum, 6).c_str());
     else
         std::printf(
             "%u random queries: shortest Dubins %.1f ns, shortest arc-then-line %.1f ns; followerStep on a "
@@ -121,12 +123,12 @@ void benchAStar(Planner& p, uint32_t queries, bool json) {
     std::sort(expansions.begin(), expansions.end());
     const size_t n = ms.size();
     if (json)
-        std::printf("{\"grid\": [%u, %u], \"workspace_bytes\": %zu, \"init_ms\": %.2f, \"queries\": %zu, "
-                    "\"found\": %u, "
-                    "\"ms_median\": %.3f, \"ms_p90\": %.3f, \"ms_max\": %.3f, \"expansions_median\": %u, "
-                    "\"expansions_max\": %u}\n",
-                    p.grid.width, p.grid.height, p.workspace.size() * 8, p.init_ms, n, found, ms[n / 2],
-                    ms[n * 9 / 10], ms[n - 1], expansions[n / 2], expansions[n - 1]);
+        std::printf("{\"grid\": [%u, %u], \"workspace_bytes\": %zu, \"init_ms\": %s, \"queries\": %zu, "
+                    "\"found\": %u, \"ms_median\": %s, \"ms_p90\": %s, \"ms_max\": %s, "
+                    "\"expansions_median\": %u, \"expansions_max\": %u}\n",
+                    p.grid.width, p.grid.height, p.workspace.size() * 8, cli::jsonFixed(p.init_ms, 2).c_str(),
+                    n, found, cli::jsonFixed(ms[n / 2], 3).c_str(), cli::jsonFixed(ms[n * 9 / 10], 3).c_str(),
+                    cli::jsonFixed(ms[n - 1], 3).c_str(), expansions[n / 2], expansions[n - 1]);
     else
         std::printf(
             "grid %ux%u cells, workspace %.1f MB, init %.1f ms; %zu random pairs: %u found, query median "

@@ -1,5 +1,7 @@
 #include "curve_cli.h"
 
+#include <clearway/preview/json_writer.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -162,32 +164,28 @@ bake::Error solveCurves(Curves* c, cli::SpdlogContext& log) {
 namespace {
 
 void printJson(const Curves& c) {
+    using preview::jsonNumber, preview::jsonString;
     std::string json = "{\"arc_line\": ";
-    char buffer[256];
-    if (c.arc_status == Status::Ok) {
-        std::snprintf(buffer, sizeof buffer, "{\"length\": %.12g, \"side\": \"%s\"}", c.arc.length,
-                      sideName(c.side));
-        json += buffer;
-    } else {
+    if (c.arc_status == Status::Ok)
+        json += "{\"length\": " + jsonNumber(c.arc.length, 12) +
+                ", \"side\": " + jsonString(sideName(c.side)) + "}";
+    else
         json += "null";
-    }
-    if (c.hasHeading()) {
-        std::snprintf(buffer, sizeof buffer, ", \"dubins\": {\"length\": %.12g, \"word\": \"%s\"}",
-                      c.dubins.length, dubinsWordName(c.word));
-        json += buffer;
-    }
+    if (c.hasHeading())
+        json += ", \"dubins\": {\"length\": " + jsonNumber(c.dubins.length, 12) +
+                ", \"word\": " + jsonString(dubinsWordName(c.word)) + "}";
     if (c.planner.search) {
+        const DirectionalAStarResult& r = c.route_result;
         if (c.route_status == Status::Ok)
-            std::snprintf(buffer, sizeof buffer,
-                          ", \"directional_astar\": {\"length\": %.12g, \"moves\": %u, \"pieces\": %u, "
-                          "\"gear_changes\": %u, \"expansions\": %u, \"ms\": %.3f}",
-                          c.route_result.length, c.route_result.moves, c.route_result.piece_count,
-                          c.route_result.gear_changes, c.route_result.expansions, c.route_ms);
+            json += ", \"directional_astar\": {\"length\": " + jsonNumber(r.length, 12) +
+                    ", \"moves\": " + std::to_string(r.moves) +
+                    ", \"pieces\": " + std::to_string(r.piece_count) +
+                    ", \"gear_changes\": " + std::to_string(r.gear_changes) +
+                    ", \"expansions\": " + std::to_string(r.expansions) +
+                    ", \"ms\": " + cli::jsonFixed(c.route_ms, 3) + "}";
         else
-            std::snprintf(buffer, sizeof buffer,
-                          ", \"directional_astar\": {\"length\": null, \"expansions\": %u, \"ms\": %.3f}",
-                          c.route_result.expansions, c.route_ms);
-        json += buffer;
+            json += ", \"directional_astar\": {\"length\": null, \"expansions\": " +
+                    std::to_string(r.expansions) + ", \"ms\": " + cli::jsonFixed(c.route_ms, 3) + "}";
     }
     std::printf("%s}\n", json.c_str());
 }

@@ -1,5 +1,6 @@
 // cw-make-samples: writes every analytic scene (samples/scenes) as a sample level, or with
 // `boxes` one generated box level as a roadmap asset.
+#include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
 #include "make_samples.h"
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
         if (flags.json)
             std::printf("{\"output\": %s, \"level\": %s, \"walls\": %zu, \"vertices\": %zu, \"edges\": %zu, "
                         "\"bytes\": %zu}\n",
-                        cli::jsonQuote(boxes.output).c_str(), cli::jsonQuote(result.name).c_str(),
+                        preview::jsonString(boxes.output).c_str(), preview::jsonString(result.name).c_str(),
                         result.stats.walls, result.stats.vertices, result.stats.edges, result.bytes);
         else if (!flags.quiet)
             std::printf("%s: %s, %zu walls, %zu vertices, %zu edges, %zu bytes\n", boxes.output.c_str(),
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
     if (flags.json) {
         std::string files;
         for (const std::string& file : written)
-            files += (files.empty() ? "" : ", ") + cli::jsonQuote(file);
+            files += (files.empty() ? "" : ", ") + preview::jsonString(file);
         std::printf("{\"files\": [%s]}\n", files.c_str());
     }
     return 0;

@@ -2,9 +2,10 @@
 // counted), then everyone moves at once.
 #include "trims_bench.h"
 
+#include <clearway/preview/svg_writer.h>
+
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 
 namespace clearway::trims_bench {
 
@@ -20,23 +21,20 @@ std::string svgOf(const World& w, const char* title) {
     for (const Ship& s : w.ships)
         for (const Vec3f& p : s.trail)
             grow(p, 5);
-    std::ostringstream o;
     const float pad = 10;
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" << lo_x - pad << " " << -(hi_y + pad) << " "
-      << (hi_x - lo_x + 2 * pad) << " " << (hi_y - lo_y + 2 * pad) << "\" width=\"1200\">\n<title>" << title
-      << "</title>\n";
+    preview::SvgWriter svg({}, true); // "%g"; y up
+    // viewBox before a width and no height: the picture's aspect is the world's.
+    svg.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"" + svg.num(lo_x - pad) + " " +
+            svg.num(-(hi_y + pad)) + " " + svg.num(hi_x - lo_x + 2 * pad) + " " +
+            svg.num(hi_y - lo_y + 2 * pad) + "\" width=\"1200\">\n");
+    svg.title(title);
     for (const Sphere& s : w.asteroids)
-        o << "<circle cx=\"" << s.center.x << "\" cy=\"" << -s.center.y << "\" r=\"" << s.radius
-          << "\" fill=\"#bbb\"/>\n";
+        svg.circle(s.center.x, s.center.y, s.radius, {{"fill", "#bbb"}});
     const char* colours[] = {"#1f5fbf", "#c0392b", "#d35400", "#8e44ad", "#16a085", "#7f8c8d"};
-    for (size_t i = 0; i < w.ships.size(); ++i) {
-        o << "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"" << colours[i % 6] << "\" points=\"";
-        for (const Vec3f& p : w.ships[i].trail)
-            o << p.x << "," << -p.y << " ";
-        o << "\"/>\n";
-    }
-    o << "</svg>\n";
-    return o.str();
+    for (size_t i = 0; i < w.ships.size(); ++i)
+        svg.polyline(w.ships[i].trail.data(), w.ships[i].trail.size(),
+                     {{"fill", "none"}, {"stroke-width", "1.5"}, {"stroke", colours[i % 6]}});
+    return svg.finish();
 }
 
 World fly(const Scenario& sc, const TableView& table, SearchWorkspace* ws, bool warm, uint32_t run_seed,

@@ -2,6 +2,8 @@
 // goodness over time) or one JSON object.
 #include "trims_bench.h"
 
+#include <clearway/preview/json_writer.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -68,7 +70,7 @@ using Averages = std::vector<std::pair<std::string, std::pair<double, int>>>;
 
 // One row of the table (unless --json or --quiet) and of the JSON.
 void reportRow(const Scenario& sc, const StrategyConfig& cfg, const Stats& stats,
-               const cli::CommonFlags& flags, Averages* averages, std::ostringstream& json, bool first_json) {
+               const cli::CommonFlags& flags, Averages* averages, std::string& json, bool first_json) {
     const double n = double(stats.decision_ms.size());
     std::ostringstream g;
     double mean_all = 0;
@@ -91,20 +93,24 @@ void reportRow(const Scenario& sc, const StrategyConfig& cfg, const Stats& stats
         std::printf("%-11s %-9s %-28s %9.4f %9.4f %9.1f %9.1f %8d %6llu\n", sc.name, cfg.name,
                     g.str().c_str(), median, p95, stats.expansions / n, stats.visited / n, stats.collisions,
                     static_cast<unsigned long long>(stats.allocations));
-    json << (first_json ? "" : ", ") << "{\"scenario\": \"" << sc.name << "\", \"strategy\": \"" << cfg.name
-         << "\", \"goodness\": {";
+    auto num = [](double v) { return preview::jsonNumber(v, 6); };
+    json += std::string(first_json ? "" : ", ") + "{\"scenario\": " + preview::jsonString(sc.name) +
+            ", \"strategy\": " + preview::jsonString(cfg.name) + ", \"goodness\": {";
     for (size_t i = 0; i < stats.goodness.size(); ++i)
-        json << (i ? ", " : "") << "\"" << stats.goodness[i].first
-             << "\": " << stats.goodness[i].second.first / stats.goodness[i].second.second;
-    json << "}, \"mean_goodness\": " << mean_all << ", \"median_ms\": " << median << ", \"p95_ms\": " << p95
-         << ", \"expanded\": " << stats.expansions / n << ", \"visited\": " << stats.visited / n
-         << ", \"decisions\": " << stats.decision_ms.size() << ", \"collisions\": " << stats.collisions
-         << ", \"arrivals\": " << stats.arrivals << ", \"allocations\": " << stats.allocations << "}";
+        json += std::string(i ? ", " : "") + preview::jsonString(stats.goodness[i].first) + ": " +
+                num(stats.goodness[i].second.first / stats.goodness[i].second.second);
+    json += "}, \"mean_goodness\": " + num(mean_all) + ", \"median_ms\": " + num(median) +
+            ", \"p95_ms\": " + num(p95) + ", \"expanded\": " + num(stats.expansions / n) +
+            ", \"visited\": " + num(stats.visited / n) +
+            ", \"decisions\": " + std::to_string(stats.decision_ms.size()) +
+            ", \"collisions\": " + std::to_string(stats.collisions) +
+            ", \"arrivals\": " + std::to_string(stats.arrivals) +
+            ", \"allocations\": " + std::to_string(stats.allocations) + "}";
 }
 
-void printSummary(const Averages& averages, const std::ostringstream& json, const cli::CommonFlags& flags) {
+void printSummary(const Averages& averages, const std::string& json, const cli::CommonFlags& flags) {
     if (flags.json) {
-        std::printf("%s\n", json.str().c_str());
+        std::printf("%s\n", json.c_str());
     } else if (!flags.quiet) {
         std::printf("\naverage goodness over all scenario rows (paper: single 0.715, uniform 0.841, adaptive "
                     "0.840):\n ");
@@ -123,8 +129,7 @@ int runTrimsBench(const TrimsBenchOptions& options, const cli::CommonFlags& flag
     if (bake::Error e = loadVehicle(options.vehicle2d, &t2)) return cli::fail(log, e);
     if (bake::Error e = loadVehicle(options.vehicle3d, &t3)) return cli::fail(log, e);
 
-    std::ostringstream json;
-    json << "{\"runs\": " << options.runs << ", \"results\": [";
+    std::string json = "{\"runs\": " + std::to_string(options.runs) + ", \"results\": [";
     Averages averages;
     bool first_json = true;
     if (!flags.json && !flags.quiet)
@@ -143,11 +148,11 @@ int runTrimsBench(const TrimsBenchOptions& options, const cli::CommonFlags& flag
             first_json = false;
         }
     }
-    json << "], \"average_goodness\": {";
+    json += "], \"average_goodness\": {";
     for (size_t i = 0; i < averages.size(); ++i)
-        json << (i ? ", " : "") << "\"" << averages[i].first
-             << "\": " << averages[i].second.first / averages[i].second.second;
-    json << "}}";
+        json += std::string(i ? ", " : "") + preview::jsonString(averages[i].first) + ": " +
+                preview::jsonNumber(averages[i].second.first / averages[i].second.second, 6);
+    json += "}}";
     printSummary(averages, json, flags);
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "cw_bench.h"
 #include "measure.h"
 
+#include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
 #include <spdlog/spdlog.h>
@@ -120,18 +121,20 @@ void printJson(const BenchArgs& args, const Floors& floors, const std::vector<Me
                const std::vector<BoxRow>& box_rows) {
     const Measurement& idle = floors.idle;
     auto obj = measurementJson;
+    auto n = [](std::optional<double> v) { return cli::jsonFixed(v, 6); };
     std::printf("{\"runs\":%d,\"seed\":%llu,\"recast_cell_size\":%s,\"max_step\":%s,\"idle_rss_kib\":%s,"
-                "\"targets\":{\"recast_ratio\":%g,\"sdg_ratio\":%g,\"kib_per_wall\":%g},\"meshes\":[",
-                args.runs, static_cast<unsigned long long>(args.seed), jsonNumber(args.cell_size).c_str(),
-                jsonNumber(args.max_step).c_str(), jsonNumber(idle.maxrss_kib).c_str(), kRecastTarget,
-                kSdgTarget, kKibTarget);
+                "\"targets\":{\"recast_ratio\":%s,\"sdg_ratio\":%s,\"kib_per_wall\":%s},\"meshes\":[",
+                args.runs, static_cast<unsigned long long>(args.seed), n(args.cell_size).c_str(),
+                n(args.max_step).c_str(), n(idle.maxrss_kib).c_str(),
+                preview::jsonNumber(kRecastTarget, 6).c_str(), preview::jsonNumber(kSdgTarget, 6).c_str(),
+                preview::jsonNumber(kKibTarget, 6).c_str());
     for (size_t i = 0; i < mesh_rows.size(); ++i) {
         const MeshRow& r = mesh_rows[i];
         std::printf("%s{\"mesh\":%s,\"clearway\":%s,\"clearway_rss_kib\":%s,\"recast\":%s,\"ratio\":%s,"
                     "\"bare_sdg_ratio\":%s}",
-                    i ? "," : "", cli::jsonQuote(r.name).c_str(), obj(r.cw).c_str(),
-                    jsonNumber(r.cw.maxrss_kib).c_str(), obj(r.rc).c_str(), jsonNumber(r.ratio).c_str(),
-                    jsonNumber(r.sdg_ratio).c_str());
+                    i ? "," : "", preview::jsonString(r.name).c_str(), obj(r.cw).c_str(),
+                    n(r.cw.maxrss_kib).c_str(), obj(r.rc).c_str(), n(r.ratio).c_str(),
+                    n(r.sdg_ratio).c_str());
     }
     std::printf("],\"boxes\":[");
     for (size_t i = 0; i < box_rows.size(); ++i) {
@@ -140,11 +143,10 @@ void printJson(const BenchArgs& args, const Floors& floors, const std::vector<Me
                     "\"bare_sdg_peak_rss_kib\":%s,\"kib_per_wall\":%s,\"net_kib_per_wall\":%s,"
                     "\"bare_sdg_net_kib_per_wall\":%s,\"marginal_kib_per_wall\":%s,"
                     "\"bare_sdg_marginal_kib_per_wall\":%s}",
-                    i ? "," : "", r.walls, obj(r.cw).c_str(), obj(r.sdg).c_str(), jsonNumber(r.ratio).c_str(),
-                    jsonNumber(r.cw.peak_kib).c_str(), jsonNumber(r.sdg.peak_kib).c_str(),
-                    jsonNumber(r.kib_per_wall).c_str(), jsonNumber(r.net_kib_per_wall).c_str(),
-                    jsonNumber(r.sdg_net_kib_per_wall).c_str(), jsonNumber(r.marginal_kib_per_wall).c_str(),
-                    jsonNumber(r.sdg_marginal_kib_per_wall).c_str());
+                    i ? "," : "", r.walls, obj(r.cw).c_str(), obj(r.sdg).c_str(), n(r.ratio).c_str(),
+                    n(r.cw.peak_kib).c_str(), n(r.sdg.peak_kib).c_str(), n(r.kib_per_wall).c_str(),
+                    n(r.net_kib_per_wall).c_str(), n(r.sdg_net_kib_per_wall).c_str(),
+                    n(r.marginal_kib_per_wall).c_str(), n(r.sdg_marginal_kib_per_wall).c_str());
     }
     std::printf("]}\n");
 }

@@ -5,6 +5,8 @@
 
 #include "scenes.h"
 
+#include <clearway/preview/json_writer.h>
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -52,9 +54,7 @@ bake::Error roadmapStages(const bake::Footprint& fp, const bake::RoadmapOptions&
 class JsonLine {
   public:
     void add(const char* key, double v) {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "%s\"%s\":%.9g", out_.empty() ? "{" : ",", key, v);
-        out_ += buf;
+        out_ += (out_.empty() ? "{" : ",") + preview::jsonString(key) + ":" + preview::jsonNumber(v, 9);
     }
     void addStages(const StageCpu& s, bool with_import) {
         if (with_import) add("import", s.import);

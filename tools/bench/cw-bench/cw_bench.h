@@ -64,8 +64,6 @@ CLI::App* addChildCommand(CLI::App& app, ChildArgs& args);
 
 // ----- report helpers (report.cpp) -----
 
-// JSON has no NaN: a number, or null when it was not measured.
-std::string jsonNumber(std::optional<double> v);
 // A table cell: "-" when not measured, "NaN" when not finite.
 std::string show(std::optional<double> v, const char* fmt = "%.3f");
 // "ok", "miss" or "-" (not measured) for a value that should stay at or below its target.

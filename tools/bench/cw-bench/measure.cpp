@@ -1,5 +1,6 @@
 #include "measure.h"
 
+#include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
 #include <sys/resource.h>
@@ -64,7 +65,10 @@ double field(const std::string& json, const char* key) {
     const std::string needle = std::string("\"") + key + "\":";
     const size_t at = json.find(needle);
     if (at == std::string::npos) return NAN;
-    return std::strtod(json.c_str() + at + needle.size(), nullptr);
+    const char* number = json.c_str() + at + needle.size();
+    char* end = nullptr;
+    const double v = std::strtod(number, &end);
+    return end == number ? NAN : v; // null: not measured
 }
 
 Measurement measure(const std::vector<std::string>& args, int runs) {
@@ -92,7 +96,7 @@ Measurement measure(const std::vector<std::string>& args, int runs) {
         std::sort(values.begin(), values.end());
         const size_t n = values.size();
         const double median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-        m.json += (m.json.empty() ? "{" : ",") + cli::jsonQuote(key) + ":" + jsonNumber(median);
+        m.json += (m.json.empty() ? "{" : ",") + preview::jsonString(key) + ":" + cli::jsonFixed(median, 6);
         if (first.find(',', at) == std::string::npos) break;
     }
     m.json += "}";

@@ -8,7 +8,7 @@
 
 namespace clearway::bench {
 
-// Value of "key" in a flat JSON object of numbers (the children's output); NaN when absent.
+// Value of "key" in a flat JSON object of numbers (the children's output); NaN when absent or null.
 double field(const std::string& json, const char* key);
 
 // N runs of one measurement. Every field is reported as its median over the runs (a shared

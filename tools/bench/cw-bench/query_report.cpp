@@ -1,6 +1,7 @@
 // cw-bench query's report: markdown tables or one JSON object.
 #include "query.h"
 
+#include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
 #include <spdlog/spdlog.h>
@@ -12,13 +13,15 @@ namespace clearway::bench {
 namespace {
 
 void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
-    auto n = [](double v) { return jsonNumber(v); };
+    auto n = [](double v) { return cli::jsonFixed(v, 6); };
+    auto g = [](double v) { return preview::jsonNumber(v, 6); };
     std::printf("{\"pairs\":%zu,\"seed\":%llu,\"radius\":%s,\"recast_cell_size\":%s,\"max_step\":%s,"
-                "\"metrics_step\":%s,\"repeats\":%d,\"targets\":{\"time_ratio\":%g,\"length_ratio_near\":%g,"
-                "\"length_ratio_wide\":%g,\"clearance_ratio_wide\":%g},\"meshes\":[",
+                "\"metrics_step\":%s,\"repeats\":%d,\"targets\":{\"time_ratio\":%s,\"length_ratio_near\":%s,"
+                "\"length_ratio_wide\":%s,\"clearance_ratio_wide\":%s},\"meshes\":[",
                 args.pairs, static_cast<unsigned long long>(args.seed), n(args.radius).c_str(),
                 n(args.cell_size).c_str(), n(args.max_step).c_str(), n(args.step).c_str(), args.repeats,
-                kQueryTimeTarget, kNearLengthTarget, kWideLengthTarget, kClearanceTarget);
+                g(kQueryTimeTarget).c_str(), g(kNearLengthTarget).c_str(), g(kWideLengthTarget).c_str(),
+                g(kClearanceTarget).c_str());
     for (size_t i = 0; i < rows.size(); ++i) {
         const QueryMesh& r = rows[i];
         std::printf("%s{\"mesh\":%s,\"layers\":%zu,\"walkable_area\":%s,\"detour_polys\":%zu,"
@@ -28,7 +31,7 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                     "narrower\":%zu,"
                     "\"rejected_detour_only\":%zu,"
                     "\"rejected_both\":%zu,\"pairs\":%zu,\"passes\":[",
-                    i ? "," : "", cli::jsonQuote(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
+                    i ? "," : "", preview::jsonString(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
                     r.detour_polys, r.points_drawn, r.rejected_near_wall, r.rejected_locate,
                     r.rejected_off_detour, r.pairs_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
                     r.rejected_detour, r.rejected_both, r.pairs);

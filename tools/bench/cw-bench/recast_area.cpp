@@ -3,6 +3,7 @@
 #include "cw_bench.h"
 #include "recast_peer.h"
 
+#include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
 #include <chrono>
@@ -63,17 +64,17 @@ int runRecastArea(const AreaArgs& args) {
         diff = (rc.detail_area - *cw_eroded) / *cw_eroded * 100.0;
 
     if (args.json) {
+        auto n = [](std::optional<double> v) { return cli::jsonFixed(v, 6); };
         std::printf(
             "{\"mesh\":%s,\"triangles\":%d,\"cell_size\":%s,\"radius\":%s,\"walkable_radius_cells\":%d,"
             "\"recast_detail_area\":%s,\"recast_poly_area\":%s,\"recast_polys\":%d,\"recast_seconds\":%s,"
             "\"recast_uneroded_area\":%s,"
             "\"clearway_layers\":%zu,\"clearway_area\":%s,\"clearway_eroded_area\":%s,"
             "\"clearway_erode_seconds\":%s,\"difference_percent\":%s}\n",
-            cli::jsonQuote(mesh_path).c_str(), mesh.triangleCount(), jsonNumber(cell_size).c_str(),
-            jsonNumber(radius).c_str(), rc.walkable_radius_cells, jsonNumber(rc.detail_area).c_str(),
-            jsonNumber(rc.poly_area).c_str(), rc.polys, jsonNumber(rc.seconds).c_str(),
-            jsonNumber(rc0.detail_area).c_str(), cw_layers, jsonNumber(cw_area).c_str(),
-            jsonNumber(cw_eroded).c_str(), jsonNumber(cw_seconds).c_str(), jsonNumber(diff).c_str());
+            preview::jsonString(mesh_path).c_str(), mesh.triangleCount(), n(cell_size).c_str(),
+            n(radius).c_str(), rc.walkable_radius_cells, n(rc.detail_area).c_str(), n(rc.poly_area).c_str(),
+            rc.polys, n(rc.seconds).c_str(), n(rc0.detail_area).c_str(), cw_layers, n(cw_area).c_str(),
+            n(cw_eroded).c_str(), n(cw_seconds).c_str(), n(diff).c_str());
         return 0;
     }
     std::printf("mesh                     %s (%d triangles)\n", mesh_path.c_str(), mesh.triangleCount());

@@ -1,4 +1,4 @@
-// Table cells, JSON numbers and the clocks every cw-bench measurement reads.
+// Table cells and the clocks every cw-bench measurement reads.
 #include "cw_bench.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -13,13 +13,6 @@
 #include <fstream>
 
 namespace clearway::bench {
-
-std::string jsonNumber(std::optional<double> v) {
-    if (!v || !std::isfinite(*v)) return "null";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6f", *v);
-    return buf;
-}
 
 std::string show(std::optional<double> v, const char* fmt) {
     if (!v) return "-";

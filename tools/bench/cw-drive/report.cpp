@@ -1,6 +1,8 @@
 // Table I of de Schaetzen and Sestini (2023): one column per controller, markdown or JSON.
 #include "suite.h"
 
+#include <clearway/preview/json_writer.h>
+
 #include <cstdio>
 
 namespace clearway::drive {
@@ -24,38 +26,50 @@ Targets targetsOf(const Column* cols) {
 }
 
 void printJson(const DriveOptions& options, const TableI& table, const Targets& t) {
+    using preview::jsonNumber, preview::jsonString;
+    auto fixed = [](double v, int decimals) { return cli::jsonFixed(v, decimals); };
     const Column* cols = table.cols;
     const size_t ncols = options.raw ? 5 : 3;
-    std::printf("{\"routes\": %zu, \"gear_turns\": \"%s\", \"planned_gear_turn_routes\": %u, \"vehicles\": [",
-                table.routes.size(), options.gear_turns.c_str(), table.planned_routes);
-    for (size_t vi = 0; vi < kVehicleCount; ++vi)
-        std::printf(
-            "%s{\"name\": \"%s\", \"radius\": %g, \"wheelbase\": %g, \"max_steer\": %g, \"steer_rate\": "
-            "%g, \"accel\": %g, \"brake\": %g, \"top_speed\": %g, \"traction_g\": %g}",
-            vi ? ", " : "", kVehicles[vi].name, kVehicles[vi].radius, kVehicles[vi].wheelbase,
-            kVehicles[vi].max_steer, kVehicles[vi].steer_rate, kVehicles[vi].accel, kVehicles[vi].brake,
-            kVehicles[vi].top_speed, kVehicles[vi].traction);
-    std::printf("], \"controllers\": {");
+    std::string j = "{\"routes\": " + std::to_string(table.routes.size()) +
+                    ", \"gear_turns\": " + jsonString(options.gear_turns) +
+                    ", \"planned_gear_turn_routes\": " + std::to_string(table.planned_routes) +
+                    ", \"vehicles\": [";
+    for (size_t vi = 0; vi < kVehicleCount; ++vi) {
+        const VehicleSpec& v = kVehicles[vi];
+        j += std::string(vi ? ", " : "") + "{\"name\": " + jsonString(v.name) +
+             ", \"radius\": " + jsonNumber(v.radius, 6) + ", \"wheelbase\": " + jsonNumber(v.wheelbase, 6) +
+             ", \"max_steer\": " + jsonNumber(v.max_steer, 6) +
+             ", \"steer_rate\": " + jsonNumber(v.steer_rate, 6) + ", \"accel\": " + jsonNumber(v.accel, 6) +
+             ", \"brake\": " + jsonNumber(v.brake, 6) + ", \"top_speed\": " + jsonNumber(v.top_speed, 6) +
+             ", \"traction_g\": " + jsonNumber(v.traction, 6) + "}";
+    }
+    j += "], \"controllers\": {";
     for (size_t ci = 0; ci < ncols; ++ci) {
         const Column& c = cols[ci];
-        std::printf("%s%s: {\"trials\": %u, \"stuck_trials\": %u, \"stuck_events\": %u, \"teleports\": %u, "
-                    "\"backoffs\": %u, \"gear_changes\": %u, "
-                    "\"arrived\": %u, \"arrived_without_stuck\": %u, \"cross_track_error_mean\": %.4f, "
-                    "\"time_mean\": %.3f, \"inside_corridor_percent\": %.2f, \"speed_mean\": %.4f, "
-                    "\"stuck_by_vehicle\": [",
-                    ci ? ", " : "", cli::jsonQuote(c.name).c_str(), c.trials, c.stuck_trials, c.stuck,
-                    c.teleports, c.backoffs, c.gear_changes, c.arrived, c.clean_arrivals, c.cteMean(),
-                    c.timeMean(), c.insidePercent(), c.speedMean());
+        j += std::string(ci ? ", " : "") + jsonString(c.name) + ": {\"trials\": " + std::to_string(c.trials) +
+             ", \"stuck_trials\": " + std::to_string(c.stuck_trials) +
+             ", \"stuck_events\": " + std::to_string(c.stuck) +
+             ", \"teleports\": " + std::to_string(c.teleports) +
+             ", \"backoffs\": " + std::to_string(c.backoffs) +
+             ", \"gear_changes\": " + std::to_string(c.gear_changes) +
+             ", \"arrived\": " + std::to_string(c.arrived) +
+             ", \"arrived_without_stuck\": " + std::to_string(c.clean_arrivals) +
+             ", \"cross_track_error_mean\": " + fixed(c.cteMean(), 4) +
+             ", \"time_mean\": " + fixed(c.timeMean(), 3) +
+             ", \"inside_corridor_percent\": " + fixed(c.insidePercent(), 2) +
+             ", \"speed_mean\": " + fixed(c.speedMean(), 4) + ", \"stuck_by_vehicle\": [";
         for (size_t vi = 0; vi < kVehicleCount; ++vi)
-            std::printf("%s{\"vehicle\": \"%s\", \"stuck_events\": %u}", vi ? ", " : "", kVehicles[vi].name,
-                        c.stuck_by_vehicle[vi]);
-        std::printf("]}");
+            j += std::string(vi ? ", " : "") + "{\"vehicle\": " + jsonString(kVehicles[vi].name) +
+                 ", \"stuck_events\": " + std::to_string(c.stuck_by_vehicle[vi]) + "}";
+        j += "]}";
     }
-    std::printf(
-        "}, \"target\": {\"stuck_ratio\": %.4f, \"stuck_met\": %s, \"time_ratio\": %.4f, \"time_met\": "
-        "%s, \"tuned_stuck_ratio\": %.4f, \"tuned_time_ratio\": %.4f}}\n",
-        t.stuck_ratio, t.stuck_met ? "true" : "false", t.time_ratio, t.time_met ? "true" : "false",
-        t.tuned_stuck_ratio, t.tuned_time_ratio);
+    j += "}, \"target\": {\"stuck_ratio\": " + fixed(t.stuck_ratio, 4) +
+         ", \"stuck_met\": " + (t.stuck_met ? "true" : "false") +
+         ", \"time_ratio\": " + fixed(t.time_ratio, 4) +
+         ", \"time_met\": " + (t.time_met ? "true" : "false") +
+         ", \"tuned_stuck_ratio\": " + fixed(t.tuned_stuck_ratio, 4) +
+         ", \"tuned_time_ratio\": " + fixed(t.tuned_time_ratio, 4) + "}}";
+    std::printf("%s\n", j.c_str());
 }
 
 void printMarkdown(const DriveOptions& options, const TableI& table, const Targets& t) {

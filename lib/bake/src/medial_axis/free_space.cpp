@@ -182,8 +182,8 @@ Vec2 testPoint(const DiagramRecords& axis, const EdgeRecord& r, double epsilon) 
 // inside is one group, all of free space around them another). That holds when the region's
 // boundary is made of the diagram's walls: walls passed through unchanged; snap-rounded walls
 // test every edge (no groups then).
-VertexClasses vertexGroups(const DiagramRecords& axis, bool walls_unchanged) {
-    VertexClasses groups(walls_unchanged ? axis.positions.size() : 0);
+UnionFind vertexGroups(const DiagramRecords& axis, bool walls_unchanged) {
+    UnionFind groups(walls_unchanged ? axis.positions.size() : 0);
     if (walls_unchanged)
         for (const EdgeRecord& r : axis.records)
             if (!axis.on_wall[r.v1] && !axis.on_wall[r.v2]) groups.join(r.v1, r.v2);
@@ -200,7 +200,7 @@ void keepInsideFreeSpace(const std::vector<PolygonWithHoles>& free_space, bool w
     const RegionTest region(free_space);
     // The test point must be clear of the walls (its rounding cannot matter there), else the edge
     // is tested alone.
-    VertexClasses groups = vertexGroups(*axis, walls_unchanged);
+    UnionFind groups = vertexGroups(*axis, walls_unchanged);
     constexpr uint32_t kAlone = UINT32_MAX;
     const std::vector<bool>& on_wall = axis->on_wall;
     auto groupOf = [&](const EdgeRecord& r) {

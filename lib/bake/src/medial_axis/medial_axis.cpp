@@ -133,7 +133,7 @@ void appendEdges(const DiagramRecords& axis, uint32_t base, const RoadmapOptions
 // memory order; the Voronoi diagram is unique once these degenerate edges collapse.
 void collapseShortEdges(uint32_t base, std::vector<RoadmapVertex>* vertices,
                         std::vector<RoadmapEdge>* edges) {
-    VertexClasses classes(vertices->size());
+    UnionFind classes(vertices->size());
     for (const RoadmapEdge& e : *edges)
         if (e.points.size() == 2 && dist(e.points[0], e.points[1]) < kCollapseLength) classes.join(e.a, e.b);
     // Each class's root is its smallest vertex, met first: the kept vertices are written in place

@@ -5,6 +5,7 @@
 #include <clearway/bake.h>
 #include <clearway/bake/geometry.h>
 
+#include "core/union_find.h"
 #include "medial_axis/segment_voronoi.h"
 
 #include <algorithm>
@@ -80,21 +81,6 @@ inline std::vector<Vec2> parabolaPoints(Vec2 focus, const SiteGeom& seg, Vec2 c1
 // order the edge records them (16 bytes).
 struct EdgeRecord {
     uint32_t v1, v2, sa, sb;
-};
-
-// Classes of vertex numbers (union-find with path halving): joined classes keep the smaller root.
-struct VertexClasses {
-    std::vector<uint32_t> parent;
-    explicit VertexClasses(size_t count) : parent(count) { std::iota(parent.begin(), parent.end(), 0); }
-    uint32_t find(uint32_t v) {
-        while (parent[v] != v)
-            v = parent[v] = parent[parent[v]];
-        return v;
-    }
-    void join(uint32_t a, uint32_t b) {
-        a = find(a), b = find(b);
-        if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
 };
 
 // What the diagram walk keeps of the diagram (which is freed after it): every site, in diagram

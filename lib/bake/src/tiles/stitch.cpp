@@ -3,6 +3,8 @@
 // roadmaps are welded at their border vertices.
 #include "tiles/tiles_internal.h"
 
+#include "core/union_find.h"
+
 #include "roadmap/roadmap_internal.h"
 
 #include <map>
@@ -19,20 +21,6 @@ using namespace tiling;
 namespace {
 
 using Tiles = std::vector<const Roadmap*>;
-
-struct UnionFind {
-    std::vector<uint32_t> parent;
-    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-    uint32_t find(uint32_t x) {
-        while (parent[x] != x)
-            x = parent[x] = parent[parent[x]];
-        return x;
-    }
-    void join(uint32_t a, uint32_t b) {
-        a = find(a), b = find(b);
-        if (a != b) parent[std::max(a, b)] = std::min(a, b); // the smallest index represents
-    }
-};
 
 // Tile order (i, j) makes the result independent of the argument order.
 void orderTiles(const std::vector<Roadmap>& tiles_in, const std::vector<std::string>& names_in, Tiles* tiles,

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,8 +107,9 @@ int fail(SpdlogContext& log, const bake::Error& error);
 
 // "InvalidOption", "FileNotFound", ... (the JSON error's "code").
 const char* errorCodeName(bake::ErrorCode code);
-// A JSON string literal (quotes included) with ", \ and control characters escaped.
-std::string jsonQuote(const std::string& text);
+// A JSON number with `decimals` digits after the point ("%.Nf", as the benchmark tables print
+// them); null when missing or not finite. preview::jsonNumber is the "%.Ng" form.
+std::string jsonFixed(std::optional<double> v, int decimals);
 
 // ----- --if-changed -----
 
