@@ -17,7 +17,10 @@ std::atomic<uint64_t> g_budget{0};
 
 std::string gigabytes(uint64_t bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f GB", double(bytes) / 1e9);
+    if (bytes < 1000000000)
+        std::snprintf(text, sizeof text, "%.0f MB", double(bytes) / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.2f GB", double(bytes) / 1e9);
     return text;
 }
 } // namespace
@@ -59,7 +62,7 @@ Error outOfMemoryError(const std::string& file) {
 Error outOfMemoryIfExhausted(const std::string& file, Error error) {
     const std::string what = std::bad_alloc().what();
     const std::string& m = error.message;
-    if (error.code == ErrorCode::Internal && m.size() >= what.size() &&
+    if (error && m.size() >= what.size() &&
         m.compare(m.size() - what.size(), what.size(), what) == 0)
         return outOfMemoryError(file);
     return error;

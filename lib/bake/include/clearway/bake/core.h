@@ -152,8 +152,9 @@ uint64_t recommendedMemoryBudget();
 // The OutOfMemory error for `file` (the pipelines' std::bad_alloc handler).
 Error outOfMemoryError(const std::string& file);
 
-// The stages report exceptions from the geometry kernel as Internal ("geometry kernel failure:
-// " + what()); one that was a std::bad_alloc becomes outOfMemoryError(file). Others pass unchanged.
+// Stages and Assimp turn exceptions into errors ending in what() (the stages' "geometry kernel
+// failure: ", Assimp's "cannot import mesh: "); one that was a std::bad_alloc becomes
+// outOfMemoryError(file). Others pass unchanged.
 Error outOfMemoryIfExhausted(const std::string& file, Error error);
 
 // Runs `work` (returning Error); a std::bad_alloc from it becomes outOfMemoryError(file).
