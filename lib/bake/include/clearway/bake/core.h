@@ -105,9 +105,12 @@ Vec3 internalToWorld(const Vec3& internal, const ImportOptions& options);
 // file keeps its permission bits.
 // write() checks, writes each output to OUT.tmp-<pid>-<hex> in its target's folder and renames
 // them only once all were written; if any write fails every temporary is removed, every old file
-// is left untouched and the error is WriteFailed. While temporaries exist, SIGINT, SIGTERM and
-// SIGHUP remove them before the signal's previous action runs; temporaries left by a killed run
-// (SIGKILL, power loss: their pid is gone) are removed by the next write to the same output.
+// is left untouched and the error is WriteFailed (only a rename failing after an earlier one
+// succeeded, which the same-folder temporaries make unlikely, leaves that earlier output replaced).
+// A replaced file gets a new inode: its other hard links and its owner are not kept.
+// While temporaries exist, SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) remove them
+// before the signal's previous action runs; temporaries left by a killed run (SIGKILL, power
+// loss: their pid is gone) are removed by the next write to the same output.
 class OutputSet {
   public:
     // `inputs`: files the run reads (empty paths are skipped); no output may replace one.
