@@ -29,6 +29,31 @@ void addCommonFlags(CLI::App& app, CommonFlags& flags) {
         "--json", flags.json,
         "Print one JSON object on stdout instead of the human summary (errors too: {\"error\": ...})");
     app.set_version_flag("--version", std::string("clearway ") + bake::bakerVersion());
+    flags.max_memory = bake::recommendedMemoryBudget();
+    app.add_option_function<std::string>(
+           "--max-memory",
+           [&flags](const std::string& text) {
+               if (!parseByteSize(text, &flags.max_memory))
+                   throw CLI::ValidationError("--max-memory", "expected a size such as 4G, 512M or 0 (got '" + text + "')");
+           },
+           "Memory the run may use (4G, 512M, ...; 0: no limit). Default: 80% of physical memory. Past "
+           "it the run ends in an out-of-memory error (exit 3), not the system's OOM killer")
+        ->type_name("SIZE");
+}
+
+bool parseByteSize(const std::string& text, uint64_t* bytes) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !std::isfinite(value) || value < 0) return false;
+    const std::string unit = end;
+    const double scale = unit.empty() || unit == "B"   ? 1.0
+                         : unit == "K" || unit == "KB" ? 1024.0
+                         : unit == "M" || unit == "MB" ? 1024.0 * 1024
+                         : unit == "G" || unit == "GB" ? 1024.0 * 1024 * 1024
+                                                       : -1;
+    if (scale < 0 || value * scale >= 1.8e19) return false;
+    *bytes = uint64_t(value * scale);
+    return true;
 }
 
 void addIfChangedFlag(CLI::App& app, CommonFlags& flags) {
@@ -47,6 +72,10 @@ std::string baseName(const char* path) {
 int parse(CLI::App& app, int argc, char** argv) {
     try {
         app.parse(argc, argv);
+        // An empty -o would write nothing and still report success.
+        if (const CLI::Option* out = app.get_option_no_throw("--output"); out && out->count() > 0 &&
+                                                                         out->as<std::string>().empty())
+            throw CLI::ValidationError("--output", "must name a file (got an empty path)");
         return -1;
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e); // --help, --version: print, exit 0
@@ -137,6 +166,8 @@ SpdlogContext::~SpdlogContext() {
 void SpdlogContext::configure(const CommonFlags& flags) {
     setVerbosity(flags.verbose, flags.quiet);
     json_ = flags.json;
+    if (bake::Error e = bake::setMemoryBudget(flags.max_memory))
+        log(bake::LogLevel::Warn, "--max-memory: " + e.message + " (running without a memory budget)");
 }
 
 void SpdlogContext::setVerbosity(bool verbose, bool quiet) {
@@ -271,6 +302,8 @@ const char* errorCodeName(bake::ErrorCode code) {
         return "WriteFailed";
     case bake::ErrorCode::Internal:
         return "Internal";
+    case bake::ErrorCode::OutOfMemory:
+        return "OutOfMemory";
     }
     return "Internal";
 }

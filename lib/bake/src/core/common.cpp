@@ -1,13 +1,11 @@
-// Errors, options, frames, hashing and atomic file output shared by every bake stage.
+// Errors, options, frames and hashing shared by every bake stage.
 #include <clearway/bake.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace clearway::bake {
 
@@ -31,6 +29,7 @@ int exitCodeFor(const Error& error) {
     case ErrorCode::NoWalkableSurface:
         return 2;
     case ErrorCode::Internal:
+    case ErrorCode::OutOfMemory:
         return 3;
     case ErrorCode::WriteFailed:
         return 4;
@@ -97,33 +96,6 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t seed) {
         hash *= 1099511628211ull;
     }
     return hash;
-}
-
-Error writeFileAtomic(const std::string& path, const void* data, size_t size) {
-    // Unique temp name in the destination folder, so rename() stays on one file system and is atomic.
-    std::random_device entropy;
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, ".tmp-%d-%08x", static_cast<int>(getpid()), entropy());
-    const std::string temp = path + suffix;
-    FILE* file = std::fopen(temp.c_str(), "wb");
-    if (!file) return {ErrorCode::WriteFailed, path + ": cannot create file: " + std::strerror(errno)};
-    const bool written = size == 0 || std::fwrite(data, 1, size, file) == size;
-    const bool flushed = std::fflush(file) == 0 && fsync(fileno(file)) == 0;
-    const bool closed = std::fclose(file) == 0;
-    if (!written || !flushed || !closed) {
-        std::remove(temp.c_str());
-        return {ErrorCode::WriteFailed, path + ": write failed: " + std::strerror(errno)};
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(temp.c_str());
-        return {ErrorCode::WriteFailed, path + ": cannot rename temp file into place: " + reason};
-    }
-    return {};
-}
-
-Error writeFileAtomic(const std::string& path, const std::string& text) {
-    return writeFileAtomic(path, text.data(), text.size());
 }
 
 } // namespace clearway::bake

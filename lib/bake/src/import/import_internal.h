@@ -19,6 +19,17 @@ Error postProcess(Assimp::Importer& importer, const std::string& name, const aiS
 
 // Every triangle of every mesh of `scene` (node transforms already applied), validated and moved
 // into the internal frame by meshFromTriangles. `name` is used in messages.
-Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out);
+Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out,
+                    LogContext& log);
+
+// mesh_checks.cpp. InvalidOption when the referenced vertices lie so far from the origin that
+// single-precision coordinates (what Assimp parses into) there are coarser than epsilon / 4.
+Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                          const ImportOptions& options, const std::string& name);
+// Removes every triangle whose corner positions equal an earlier triangle's in the same winding
+// (any rotation; the reverse winding is a different, back-facing triangle); the rest keep their
+// order. Returns how many were removed. Overlap stages pair up coincident pieces, so n copies of
+// one triangle would cost n^2.
+size_t dropDuplicateTriangles(const std::vector<Vec3>& positions, std::vector<uint32_t>* indices);
 
 } // namespace clearway::bake::detail

@@ -43,7 +43,7 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
     if (Error e = detail::postProcess(importer, name, &scene)) return e;
 
     Mesh mesh;
-    if (Error e = detail::meshFromScene(*scene, options, name, &mesh)) return e;
+    if (Error e = detail::meshFromScene(*scene, options, name, &mesh, log)) return e;
     mesh.source_hash = fnv1a64(data, size);
     log.log(LogLevel::Info, name + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");

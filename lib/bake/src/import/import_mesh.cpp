@@ -72,7 +72,8 @@ Error postProcess(Assimp::Importer& importer, const std::string& name, const aiS
     return {};
 }
 
-Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out) {
+Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out,
+                    LogContext& log) {
     std::vector<Vec3> positions;
     std::vector<uint32_t> indices;
     for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
@@ -91,13 +92,13 @@ Error meshFromScene(const aiScene& scene, const ImportOptions& options, const st
         }
     }
     if (indices.empty()) return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
-    return meshFromTriangles(positions, indices, options, name, out);
+    return meshFromTriangles(positions, indices, options, name, out, log);
 }
 
 } // namespace detail
 
 Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                        const ImportOptions& options, const std::string& name, Mesh* out) {
+                        const ImportOptions& options, const std::string& name, Mesh* out, LogContext& log) {
     if (Error e = validate(options)) return e;
     if (indices.size() < 3 || indices.size() % 3 != 0)
         return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
@@ -106,12 +107,16 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
             return {ErrorCode::ReadFailed,
                     name + ": triangle index " + std::to_string(index) + " out of range"};
     if (Error e = checkFinite(world_positions, indices, name)) return e;
+    if (Error e = detail::checkFloatPrecision(world_positions, indices, options, name)) return e;
     Mesh mesh;
     mesh.source_name = name;
     mesh.positions.reserve(world_positions.size());
     for (const Vec3& p : world_positions)
         mesh.positions.push_back(worldToInternal(p, options));
     mesh.indices = indices;
+    if (const size_t dropped = detail::dropDuplicateTriangles(mesh.positions, &mesh.indices))
+        log.log(LogLevel::Info, name + ": dropped " + std::to_string(dropped) +
+                                    " duplicate triangles (same corners as an earlier one)");
     *out = std::move(mesh);
     return {};
 }
@@ -134,7 +139,7 @@ Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out,
     if (Error e = detail::postProcess(importer, path, &scene)) return e;
 
     Mesh mesh;
-    if (Error e = detail::meshFromScene(*scene, options, path, &mesh)) return e;
+    if (Error e = detail::meshFromScene(*scene, options, path, &mesh, log)) return e;
     mesh.source_hash = fnv1a64(bytes.data(), bytes.size());
     log.log(LogLevel::Info, path + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");

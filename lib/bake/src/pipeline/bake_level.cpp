@@ -9,32 +9,38 @@
 
 namespace clearway::bake {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
+Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
+                       const std::string& svg_path) {
+    OutputSet outputs(inputs);
+    if (!output_path.empty()) outputs.add(output_path, nullptr, 0, "-o");
+    if (!svg_path.empty()) outputs.add(svg_path, nullptr, 0, "--svg");
+    return outputs.check();
 }
 
-} // namespace
+Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
+                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs) {
+    if (!svg_path.empty() && !render_svg)
+        return {ErrorCode::InvalidOption, "an SVG preview needs a roadmap renderer (clearway/preview.h)"};
+    if (Error e = checkOutputPaths(inputs, output_path, svg_path)) return e;
+    const std::vector<uint8_t> asset = serializeRoadmap(rm);
+    *bytes = asset.size();
+    const std::string svg = svg_path.empty() ? std::string() : render_svg(rm);
+    OutputSet outputs(inputs);
+    if (!output_path.empty()) outputs.add(output_path, asset.data(), asset.size(), "-o");
+    if (!svg_path.empty()) outputs.add(svg_path, svg, "--svg");
+    return outputs.write();
+}
 
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           RoadmapRenderer render_svg, size_t* bytes) {
-    if (!svg_path.empty() && !render_svg)
-        return {ErrorCode::InvalidOption, "an SVG preview needs a roadmap renderer (clearway/preview.h)"};
-    const std::vector<uint8_t> asset = serializeRoadmap(rm);
-    *bytes = asset.size();
-    if (!output_path.empty())
-        if (Error e = writeFileAtomic(output_path, asset.data(), asset.size())) return e;
-    if (!svg_path.empty())
-        if (Error e = writeFileAtomic(svg_path, render_svg(rm))) return e;
-    return {};
+    return writeRoadmapOutputs(rm, output_path, svg_path, render_svg, bytes, {});
 }
 
 namespace {
 
-Error finishRoadmap(const RoadmapRequest& request, const Footprint& footprint, RoadmapResult* result,
-                    LogContext& log, Clock::time_point start, const LevelEdits& edits = {}) {
+Error finishRoadmap(const RoadmapRequest& request, const std::vector<std::string>& inputs,
+                    const Footprint& footprint, RoadmapResult* result, LogContext& log, Clock::time_point start,
+                    const LevelEdits& edits = {}) {
     if (Error e = buildRoadmap(footprint, request.roadmap_options, &result->roadmap, &result->stats, log))
         return e;
     if (Error e = applyRoadmapEdits(edits, &result->roadmap, log)) return e;
@@ -42,28 +48,32 @@ Error finishRoadmap(const RoadmapRequest& request, const Footprint& footprint, R
     result->stats.edges = result->roadmap.edges.size();
     const auto write_start = Clock::now();
     if (Error e = writeRoadmapOutputs(result->roadmap, request.output_path, request.svg_path, request.roadmap_svg,
-                                        &result->bytes))
+                                        &result->bytes, inputs))
         return e;
     result->seconds_write = secondsSince(write_start);
     result->seconds_total = secondsSince(start);
     return {};
 }
 
-} // namespace
-
-Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+Error roadmapFromFootprintUnguarded(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
     const auto start = Clock::now();
+    const std::vector<std::string> inputs = {request.input_path};
+    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path)) return e;
     Footprint footprint;
     if (Error e = readFootprintFile(request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    return finishRoadmap(request, footprint, result, log, start);
+    return finishRoadmap(request, inputs, footprint, result, log, start);
 }
 
-Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    const std::string edits_path = editsPathFor(request.input_path, request.edits_path, request.use_edits);
+    const std::vector<std::string> inputs = {request.input_path, edits_path};
+    // Refused in a second, not after the bake: an output that would replace the level, its
+    // sidecar or the other output.
+    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path)) return e;
     if (request.tile_size != 0) return bakeTile(request, result, log); // cw-bake --tile-size (bake_tile.cpp)
     const auto start = Clock::now();
     LevelEdits edits; // designer sidecar (edits.cpp), read first so its errors come before the import
-    const std::string edits_path = editsPathFor(request.input_path, request.edits_path, request.use_edits);
     if (!edits_path.empty())
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
@@ -77,7 +87,17 @@ Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext
     // cannot reach the roadmap.
     if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    return finishRoadmap(request, footprint, result, log, start, edits);
+    return finishRoadmap(request, inputs, footprint, result, log, start, edits);
+}
+
+} // namespace
+
+Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    return catchOutOfMemory(request.input_path, [&] { return roadmapFromFootprintUnguarded(request, result, log); });
+}
+
+Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
+    return catchOutOfMemory(request.input_path, [&] { return bakeLevelUnguarded(request, result, log); });
 }
 
 } // namespace clearway::bake

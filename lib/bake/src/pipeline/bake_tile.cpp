@@ -16,15 +16,6 @@
 
 namespace clearway::bake {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-} // namespace
-
 Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
     const auto start = Clock::now();
     const std::string& name = request.input_path;

@@ -2,16 +2,22 @@
 // Chains import, footprint and designer edits.
 #include <clearway/bake.h>
 
+#include "pipeline/pipeline_internal.h"
+
 #include <chrono>
 
 namespace clearway::bake {
 
-Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log) {
+namespace {
+
+Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, LogContext& log) {
     if (!request.svg_path.empty() && !request.footprint_svg)
         return {ErrorCode::InvalidOption, "an SVG preview needs ImportRequest::footprint_svg (clearway/preview.h)"};
     const auto start = std::chrono::steady_clock::now();
     LevelEdits edits; // designer sidecar (edits.cpp): obstacles cut the footprint
     const std::string edits_path = editsPathFor(request.mesh_path, request.edits_path, request.use_edits);
+    const std::vector<std::string> inputs = {request.mesh_path, edits_path};
+    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path)) return e;
     if (!edits_path.empty())
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
@@ -21,10 +27,11 @@ Error importLevel(const ImportRequest& request, ImportResult* result, LogContext
     if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
     footprint.input_hash = inputHashWithEdits(footprint.input_hash, edits);
     const std::vector<uint8_t> bytes = serializeFootprint(footprint);
-    if (!request.output_path.empty())
-        if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;
-    if (!request.svg_path.empty())
-        if (Error e = writeFileAtomic(request.svg_path, request.footprint_svg(footprint))) return e;
+    const std::string svg = request.svg_path.empty() ? std::string() : request.footprint_svg(footprint);
+    OutputSet outputs(inputs); // the asset and its preview: both or neither
+    if (!request.output_path.empty()) outputs.add(request.output_path, bytes.data(), bytes.size(), "-o");
+    if (!request.svg_path.empty()) outputs.add(request.svg_path, svg, "--svg");
+    if (Error e = outputs.write()) return e;
     result->footprint = std::move(footprint);
     result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const FootprintStats s = statsOf(result->footprint);
@@ -32,6 +39,12 @@ Error importLevel(const ImportRequest& request, ImportResult* result, LogContext
                                 std::to_string(s.connections) + " connections, " +
                                 std::to_string(s.walkable_area) + " m2 walkable");
     return {};
+}
+
+} // namespace
+
+Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log) {
+    return catchOutOfMemory(request.mesh_path, [&] { return importLevelUnguarded(request, result, log); });
 }
 
 } // namespace clearway::bake

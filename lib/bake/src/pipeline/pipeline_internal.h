@@ -3,12 +3,29 @@
 
 #include <clearway/bake.h>
 
+#include <chrono>
+
 namespace clearway::bake {
 
+// Stage timings in the results (seconds of wall time).
+using Clock = std::chrono::steady_clock;
+inline double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
 // The roadmap asset (and its SVG preview, drawn by `render_svg`, when svg_path is set) written
-// atomically; *bytes = asset size. An svg_path without a renderer is refused before anything is
-// written.
+// as one OutputSet: both or neither; *bytes = asset size. An svg_path without a renderer is
+// refused before anything is written, and so is an output that would replace one of `inputs`
+// (the level and its designer-edits sidecar) or the other output.
+Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
+                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs);
+// Without inputs to protect (bakeTile, whose inputs bakeLevel checks first).
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           RoadmapRenderer render_svg, size_t* bytes);
+
+// OutputSet::check for a run's asset (-o) and preview (--svg) before any work is done. Empty paths
+// are not outputs: library callers leave them empty to get the result without files.
+Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
+                       const std::string& svg_path);
 
 } // namespace clearway::bake

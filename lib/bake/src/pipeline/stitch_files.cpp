@@ -9,18 +9,11 @@
 
 namespace clearway::bake {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-} // namespace
-
 Error stitchFiles(const StitchRequest& request, StitchResult* result, LogContext& log) {
     const auto start = Clock::now();
     if (request.tile_paths.empty()) return {ErrorCode::InvalidOption, "cw-stitch: no tile files given"};
+    // Refused before reading: an output that would replace a tile or the other output.
+    if (Error e = checkOutputPaths(request.tile_paths, request.output_path, request.svg_path)) return e;
     std::vector<Roadmap> tiles(request.tile_paths.size());
     for (size_t t = 0; t < tiles.size(); ++t)
         if (Error e = readRoadmapFile(request.tile_paths[t], &tiles[t])) return e;
@@ -35,7 +28,7 @@ Error stitchFiles(const StitchRequest& request, StitchResult* result, LogContext
     }
     result->seconds_stitch = secondsSince(stitch_start);
     if (Error e = writeRoadmapOutputs(result->roadmap, request.output_path, request.svg_path,
-                                      request.roadmap_svg, &result->bytes))
+                                      request.roadmap_svg, &result->bytes, request.tile_paths))
         return e;
     result->seconds_total = secondsSince(start);
     return {};

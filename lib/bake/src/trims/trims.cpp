@@ -334,13 +334,18 @@ std::vector<uint8_t> serializeTrims(const TrimTable& table) {
     return {builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize()};
 }
 
-Error bakeTrimsFile(const TrimsRequest& request, TrimsResult* result, LogContext& log) {
+namespace {
+
+Error bakeTrimsFileUnguarded(const TrimsRequest& request, TrimsResult* result, LogContext& log) {
     const auto start = std::chrono::steady_clock::now();
     VehicleModel model;
     uint64_t input_hash = 0;
     if (Error e = loadVehicleModel(request.model_path, &model, &input_hash)) return e;
     if (request.output_path.empty())
         return {ErrorCode::InvalidOption, "no output path given (-o VEHICLE.cwtt)"};
+    OutputSet output({request.model_path});
+    output.add(request.output_path, nullptr, 0, "-o");
+    if (Error e = output.check()) return e; // before the integration, not after
     TrimsResult r;
     if (Error e = bakeTrims(model, &r.table, log)) {
         e.message = request.model_path + ": " + e.message;
@@ -362,12 +367,19 @@ Error bakeTrimsFile(const TrimsRequest& request, TrimsResult* result, LogContext
     r.straight_control = trims::straightControl(toModel(r.table.model));
     r.bytes_per_trim = sizeof(trims::Trim);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (Error e = writeFileAtomic(request.output_path, bytes.data(), bytes.size())) return e;
+    OutputSet outputs({request.model_path});
+    outputs.add(request.output_path, bytes.data(), bytes.size(), "-o");
+    if (Error e = outputs.write()) return e;
     log.log(LogLevel::Debug, request.output_path + ": " + std::to_string(r.table.trims.size()) + " trims, " +
                                  std::to_string(bytes.size()) + " bytes");
     *result = std::move(r);
     return {};
 }
 
+} // namespace
+
+Error bakeTrimsFile(const TrimsRequest& request, TrimsResult* result, LogContext& log) {
+    return catchOutOfMemory(request.model_path, [&] { return bakeTrimsFileUnguarded(request, result, log); });
+}
 
 } // namespace clearway::bake

@@ -44,10 +44,14 @@ struct CommonFlags {
     bool quiet = false;
     bool json = false;
     bool if_changed = false; // only tools that call addIfChangedFlag
+    uint64_t max_memory = 0; // --max-memory in bytes (0: no limit); parse() sets the default
 };
 
-// -v/--verbose, -q/--quiet, --json and --version (the baker version).
+// -v/--verbose, -q/--quiet, --json, --version (the baker version) and --max-memory (the run's
+// memory budget: 80% of physical memory by default, applied by SpdlogContext::configure).
 void addCommonFlags(CLI::App& app, CommonFlags& flags);
+// "4G", "512M", "64K", "1000" (bytes), "0" -> bytes; false for anything else.
+bool parseByteSize(const std::string& text, uint64_t* bytes);
 // --if-changed for tools that write an asset: skip the bake when the output records the same
 // input hash, options hash and baker version (see skipIfUpToDate).
 void addIfChangedFlag(CLI::App& app, CommonFlags& flags);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ enum class ErrorCode {
     NoWalkableSurface, // nothing an agent can stand on
     WriteFailed,       // output could not be written (nothing is left behind)
     Internal,          // a geometric invariant failed; the message names where
+    OutOfMemory,       // the bake ran out of memory (or of the setMemoryBudget budget); nothing written
 };
 
 struct Error {
@@ -30,7 +32,8 @@ struct Error {
     explicit operator bool() const { return code != ErrorCode::None; }
 };
 
-// Exit code a tool returns for an error: 0 ok, 2 bad input, 3 bake failure, 4 I/O.
+// Exit code a tool returns for an error: 0 ok, 2 bad input, 3 bake failure (OutOfMemory too: the
+// input may be fine and the budget too small), 4 I/O.
 int exitCodeFor(const Error& error);
 
 enum class LogLevel { Debug, Info, Warn, Error };
@@ -91,9 +94,81 @@ struct Mesh {
 Vec3 worldToInternal(const Vec3& world, const ImportOptions& options);
 Vec3 internalToWorld(const Vec3& internal, const ImportOptions& options);
 
-// Writes to PATH.tmp-XXXX in the same folder, then renames: a reader never sees a partial file.
+// ---------------------------------------------------------------------------------------------
+// Output files (outputs.cpp)
+
+// Every file one run writes, written all or nothing. check() refuses (InvalidOption, naming the
+// path and the problem) an output that is empty, is the same file as an input (same inode, so
+// hard and symbolic links count), names the same file as another output, is a directory, or
+// exists and is not a regular file (device, FIFO, socket); a missing folder is WriteFailed. A
+// symbolic link is written through: its target is replaced and the link stays a link. A replaced
+// file keeps its permission bits.
+// write() checks, writes each output to OUT.tmp-<pid>-<hex> in its target's folder and renames
+// them only once all were written; if any write fails every temporary is removed, every old file
+// is left untouched and the error is WriteFailed (only a rename failing after an earlier one
+// succeeded, which the same-folder temporaries make unlikely, leaves that earlier output replaced).
+// A replaced file gets a new inode: its other hard links and its owner are not kept.
+// While temporaries exist, SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) remove them
+// before the signal's previous action runs; temporaries left by a killed run (SIGKILL, power
+// loss: their pid is gone) are removed by the next write to the same output.
+class OutputSet {
+  public:
+    // `inputs`: files the run reads (empty paths are skipped); no output may replace one.
+    explicit OutputSet(std::vector<std::string> inputs = {});
+    // The bytes are not copied: they must stay alive until write() returns. `what` names the
+    // output in messages ("-o", "--svg").
+    void add(const std::string& path, const void* data, size_t size, const std::string& what = "output");
+    void add(const std::string& path, const std::string& text, const std::string& what = "output");
+    // Validation only (run it before a long bake, so a bad path fails in a second, not an hour).
+    Error check() const;
+    Error write();
+
+    struct Target; // an output path resolved (outputs.cpp)
+
+  private:
+    struct Output {
+        std::string path, what;
+        const void* data = nullptr;
+        size_t size = 0;
+    };
+    std::vector<std::string> inputs_;
+    std::vector<Output> outputs_;
+    Error resolveOutputs(std::vector<Target>* targets) const;
+};
+
+// One output, no inputs: OutputSet semantics (a reader never sees a partial file).
 Error writeFileAtomic(const std::string& path, const void* data, size_t size);
 Error writeFileAtomic(const std::string& path, const std::string& text);
+
+// ---------------------------------------------------------------------------------------------
+// Memory budget (memory.cpp)
+
+// Caps this process's address space (setrlimit RLIMIT_AS) at `bytes`; 0 lifts the cap (up to the
+// hard limit). Allocations beyond it fail, and every pipeline entry (importLevel, bakeLevel,
+// roadmapFromFootprint, bakeTrimsFile) turns that into ErrorCode::OutOfMemory naming the file and
+// the budget instead of letting the kernel kill the machine's other work. Recommended for tools:
+// recommendedMemoryBudget(), 80% of physical memory. The cap is on address space, not resident
+// memory: each worker thread reserves some, so budgets below ~1 GB can fail early.
+Error setMemoryBudget(uint64_t bytes);
+uint64_t memoryBudget(); // 0: none set
+uint64_t recommendedMemoryBudget();
+// The OutOfMemory error for `file` (the pipelines' std::bad_alloc handler).
+Error outOfMemoryError(const std::string& file);
+
+// Stages and Assimp turn exceptions into errors ending in what() (the stages' "geometry kernel
+// failure: ", Assimp's "cannot import mesh: "); one that was a std::bad_alloc becomes
+// outOfMemoryError(file). Others pass unchanged.
+Error outOfMemoryIfExhausted(const std::string& file, Error error);
+
+// Runs `work` (returning Error); a std::bad_alloc from it becomes outOfMemoryError(file).
+template <class Work>
+Error catchOutOfMemory(const std::string& file, Work&& work) {
+    try {
+        return outOfMemoryIfExhausted(file, work());
+    } catch (const std::bad_alloc&) {
+        return outOfMemoryError(file);
+    }
+}
 
 uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = 1469598103934665603ull);
 const char* bakerVersion();

@@ -9,9 +9,15 @@ namespace clearway::bake {
 // missing/unreadable file, zero triangles and non-finite vertices with a message naming the file.
 Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log);
 
-// Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh.
+// Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh, which
+// goes through it: vertices so far from the origin that single-precision coordinates there are
+// coarser than epsilon / 4 are refused (InvalidOption: Assimp parses floats, so the file has
+// already lost that precision), and exact duplicate triangles (same corners in the same winding,
+// any rotation; a reversed copy faces the other way and is kept) are dropped, keeping the first,
+// with an Info line saying how many.
 Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                        const ImportOptions& options, const std::string& name, Mesh* out);
+                        const ImportOptions& options, const std::string& name, Mesh* out,
+                        LogContext& log = silentLog());
 
 // loadMesh for bytes already in memory. `format_hint` is the file extension Assimp would see
 // ("obj", "glb", "ply", "stl", "off", ...; it picks the reader when the bytes do not say); `name`
