@@ -46,7 +46,8 @@ TEST_SUITE("runtime/allocation") {
         CHECK(test::allocationsDuring([] {}) == 0);
     }
 
-    TEST_CASE("loading, nearest point, findPath, pose, corridor, walls and character queries never allocate") {
+    TEST_CASE(
+        "loading, nearest point, findPath, pose, corridor, walls and character queries never allocate") {
         for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
             const std::string level = name;
             CAPTURE(level);
@@ -109,7 +110,8 @@ TEST_SUITE("runtime/allocation") {
                     uint32_t partial_count = 0;
                     const Status pp = findPathPartial(v, scratch, from, to, radius, radius, segments.data(),
                                                       &partial_count, uint32_t(segments.size()));
-                    partial_paths.add(pp, pp == Status::Ok || pp == Status::Partial || pp == Status::NotFound);
+                    partial_paths.add(pp,
+                                      pp == Status::Ok || pp == Status::Partial || pp == Status::NotFound);
                     const Vec2d ray_from{a.position.x, a.position.y}, ray_to{b.position.x, b.position.y};
                     RaycastHit hit;
                     const Status rs = raycast(v, scratch, a.layer, ray_from, ray_to, radius, &hit);
@@ -121,7 +123,8 @@ TEST_SUITE("runtime/allocation") {
                                       ms == Status::NotFound);
                     PathEndpoint spot;
                     const Status vs = nearestValidPosition(
-                        v, scratch, Vec3d{a.position.x + 0.3, a.position.y - 0.2, a.position.z}, radius, 0.5, &spot);
+                        v, scratch, Vec3d{a.position.x + 0.3, a.position.y - 0.2, a.position.z}, radius, 0.5,
+                        &spot);
                     spots.add(vs, vs == Status::Ok || vs == Status::NotFound);
                     double distance = 0;
                     Vec2d wall;

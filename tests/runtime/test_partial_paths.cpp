@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "loaded_roadmap.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -19,18 +20,8 @@ namespace {
 
 const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/roadmap/";
 
-struct Level {
-    std::vector<uint8_t> bytes = test::readFile(kSeeds + "low_overhang.cwrm");
-    RoadmapView view;
-    std::vector<uint8_t> memory;
-    PathScratch* scratch = nullptr;
-    Level() {
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
-        size_t size = 0;
-        REQUIRE(pathScratchSize(view, &size) == Status::Ok);
-        memory.resize(size);
-        REQUIRE(pathScratchInit(view, memory.data(), size, &scratch) == Status::Ok);
-    }
+struct Level : test::LoadedRoadmap {
+    Level() : LoadedRoadmap(test::readFile(kSeeds + "low_overhang.cwrm")) {}
     Status plan(bool partial, PathEndpoint from, PathEndpoint to, double radius, double preferred,
                 std::vector<PathSegment>* out) const {
         out->assign(256, PathSegment{});
@@ -71,8 +62,8 @@ TEST_SUITE("runtime/partial paths") {
                 CHECK(path.front().start.y == kStart.y);
                 // The path to that point, exactly as findPath gives it.
                 std::vector<PathSegment> direct;
-                REQUIRE(level.plan(false, kStart, {path.back().end.x, path.back().end.y, 0}, radius, preferred,
-                                   &direct) == Status::Ok);
+                REQUIRE(level.plan(false, kStart, {path.back().end.x, path.back().end.y, 0}, radius,
+                                   preferred, &direct) == Status::Ok);
                 REQUIRE(direct.size() == path.size());
                 CHECK(std::memcmp(direct.data(), path.data(), path.size() * sizeof(PathSegment)) == 0);
             }
@@ -121,12 +112,12 @@ TEST_SUITE("runtime/partial paths") {
         std::vector<PathSegment> path(8);
         uint32_t count = 0;
         const PathEndpoint goal{-1.5, -2.5, 0};
-        CHECK(findPathPartial(level.view, level.scratch, {NAN, 0, 0}, goal, 0.3, 0.3, path.data(), &count, 8) ==
-              Status::InvalidArgument);
-        CHECK(findPathPartial(level.view, level.scratch, kStart, {0, INFINITY, 0}, 0.3, 0.3, path.data(), &count,
+        CHECK(findPathPartial(level.view, level.scratch, {NAN, 0, 0}, goal, 0.3, 0.3, path.data(), &count,
                               8) == Status::InvalidArgument);
-        CHECK(findPathPartial(level.view, level.scratch, kStart, {0, 0, 7}, 0.3, 0.3, path.data(), &count, 8) ==
-              Status::InvalidArgument);
+        CHECK(findPathPartial(level.view, level.scratch, kStart, {0, INFINITY, 0}, 0.3, 0.3, path.data(),
+                              &count, 8) == Status::InvalidArgument);
+        CHECK(findPathPartial(level.view, level.scratch, kStart, {0, 0, 7}, 0.3, 0.3, path.data(), &count,
+                              8) == Status::InvalidArgument);
         CHECK(findPathPartial(level.view, nullptr, kStart, goal, 0.3, 0.3, path.data(), &count, 8) ==
               Status::InvalidArgument);
         CHECK(findPathPartial(level.view, level.scratch, kStart, goal, 0.3, 0.3, path.data(), nullptr, 8) ==
@@ -145,8 +136,8 @@ TEST_SUITE("runtime/partial paths") {
         CHECK(path[count - 1].end.y > -4);
         CHECK(path[count - 1].end.y < 0);
         // Too small a buffer: findPath's BufferTooSmall, with the count needed.
-        CHECK(findPathPartial(level.view, level.scratch, kStart, goal, 0.3, INFINITY, path.data(), &count, 0) ==
-              Status::BufferTooSmall);
+        CHECK(findPathPartial(level.view, level.scratch, kStart, goal, 0.3, INFINITY, path.data(), &count,
+                              0) == Status::BufferTooSmall);
         CHECK(count > 0);
     }
 

@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "pillar_loop.h"
+#include "loaded_roadmap.h"
 
 #include <cmath>
 #include <cstdint>
@@ -25,46 +25,24 @@ std::vector<uint8_t> doorRoom() {
     flatbuffers::FlatBufferBuilder b;
     // The door posts are ring vertices, so the door's piece ends are exact (a piece cut out of a
     // longer edge ends at a float fraction of it).
-    const std::vector<fb::Vec2> boundary0 = {{0, 0}, {10, 0}, {10, 4}, {10, 6}, {10, 10},
-                                             {0, 10}, {4, 4}, {4, 6},  {6, 6},  {6, 4}};
-    const std::vector<fb::Ring> rings0 = {{0, 6}, {6, 4}};
-    const std::vector<fb::Polygon> polygons0 = {{0, 2}};
-    const std::vector<fb::Vec3> surface0 = {{0, 0, 0}, {10, 0, 0}, {10, 10, 0}, {0, 10, 0}};
+    const std::vector<fb::Vec2> boundary0 = {{0, 0},  {10, 0}, {10, 4}, {10, 6}, {10, 10},
+                                             {0, 10}, {4, 4},  {4, 6},  {6, 6},  {6, 4}};
     const std::vector<fb::Vec2> boundary1 = {{10, 0}, {14, 0}, {14, 10}, {10, 10}, {10, 6}, {10, 4}};
-    const std::vector<fb::Ring> rings1 = {{0, 6}};
-    const std::vector<fb::Polygon> polygons1 = {{0, 1}};
-    const std::vector<fb::Vec3> surface1 = {{10, 0, 0}, {14, 0, 0}, {14, 10, 0}, {10, 10, 0}};
-    const std::vector<fb::Triangle> triangles = {{0, 1, 2}, {0, 2, 3}};
-    auto layer0 = fb::CreateLayer(b, b.CreateVectorOfStructs(boundary0), b.CreateVectorOfStructs(rings0),
-                                  b.CreateVectorOfStructs(polygons0), b.CreateVectorOfStructs(surface0),
-                                  b.CreateVectorOfStructs(triangles), 96.0, 0.0f, 0.0f);
-    auto layer1 = fb::CreateLayer(b, b.CreateVectorOfStructs(boundary1), b.CreateVectorOfStructs(rings1),
-                                  b.CreateVectorOfStructs(polygons1), b.CreateVectorOfStructs(surface1),
-                                  b.CreateVectorOfStructs(triangles), 40.0, 0.0f, 0.0f);
-    std::vector<flatbuffers::Offset<fb::Layer>> layers = {layer0, layer1};
+    std::vector<flatbuffers::Offset<fb::Layer>> layers = {
+        test::quadLayer(b, boundary0, {{0, 6}, {6, 4}}, {{0, 0, 0}, {10, 0, 0}, {10, 10, 0}, {0, 10, 0}},
+                        96.0, 0, 0),
+        test::quadLayer(b, boundary1, {{0, 6}}, {{10, 0, 0}, {14, 0, 0}, {14, 10, 0}, {10, 10, 0}}, 40.0, 0,
+                        0)};
     const std::vector<fb::Connection> door = {{0, 1, 10, 4, 10, 6, 0, 0, 0, 0}};
     const fb::Vec3d origin(0, 0, 0);
-    auto footprint = fb::CreateFootprint(b, kFootprintFormatVersion, b.CreateString("door room"), 1, 2, 0,
-                                         &origin, 0.25, b.CreateVector(layers), b.CreateVectorOfStructs(door));
-    const test::PillarLoopRoadmap loop = test::pillarLoopRoadmap(b);
-    auto root = fb::CreateRoadmap(b, kRoadmapFormatVersion, b.CreateString("0.1.0"), 1, 2, loop.options,
-                                  footprint, loop.vertices, loop.edges, loop.points, loop.blends, loop.grid);
-    b.Finish(root, "CWRM");
-    return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+    auto footprint =
+        fb::CreateFootprint(b, kFootprintFormatVersion, b.CreateString("door room"), 1, 2, 0, &origin, 0.25,
+                            b.CreateVector(layers), b.CreateVectorOfStructs(door));
+    return test::pillarLoopAsset(b, footprint);
 }
 
-struct Level {
-    std::vector<uint8_t> bytes = doorRoom();
-    RoadmapView view;
-    std::vector<uint8_t> memory;
-    PathScratch* scratch = nullptr;
-    Level() {
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
-        size_t size = 0;
-        REQUIRE(pathScratchSize(view, &size) == Status::Ok);
-        memory.resize(size);
-        REQUIRE(pathScratchInit(view, memory.data(), size, &scratch) == Status::Ok);
-    }
+struct Level : test::LoadedRoadmap {
+    Level() : LoadedRoadmap(doorRoom()) {}
     double clearance(uint32_t layer, Vec2d p) const {
         double d = -1;
         REQUIRE(wallDistance(view, scratch, layer, p.x, p.y, &d, nullptr) == Status::Ok);
@@ -185,11 +163,13 @@ TEST_SUITE("runtime/raycast") {
         CHECK(std::fabs(result.y - 0.5) < kExact);
         CHECK(std::fabs(level.clearance(0, result) - 0.5) < kExact);
         // Pressing into the west wall while moving north: the north component survives.
-        REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {0.5, 1}, {-3, 3}, 0.5, &result) == Status::Ok);
+        REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {0.5, 1}, {-3, 3}, 0.5, &result) ==
+                Status::Ok);
         CHECK(std::fabs(result.x - 0.5) < kExact);
         CHECK(std::fabs(result.y - 3.0) < kExact);
         // Into a corner: stops there.
-        REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {1.5, 1.5}, {-1, -1}, 0.5, &result) == Status::Ok);
+        REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {1.5, 1.5}, {-1, -1}, 0.5, &result) ==
+                Status::Ok);
         CHECK(std::fabs(result.x - 0.5) < kExact);
         CHECK(std::fabs(result.y - 0.5) < kExact);
         // Free motion ends on the target exactly.
@@ -200,7 +180,8 @@ TEST_SUITE("runtime/raycast") {
         CHECK(moveAlongSurface(level.view, level.scratch, 0, {8, 5}, {12, 5}, 0.5, &result) ==
               Status::PortalReached);
         CHECK(result.x == 10.0);
-        CHECK(moveAlongSurface(level.view, level.scratch, 0, {0.2, 5}, {2, 5}, 0.5, &result) == Status::Blocked);
+        CHECK(moveAlongSurface(level.view, level.scratch, 0, {0.2, 5}, {2, 5}, 0.5, &result) ==
+              Status::Blocked);
         CHECK(result.x == 0.2);
     }
 
@@ -273,14 +254,17 @@ TEST_SUITE("runtime/raycast") {
         for (const Vec2d bad : {Vec2d{NAN, 1}, Vec2d{1, INFINITY}}) {
             CHECK(raycast(level.view, level.scratch, 0, bad, b, 0.5, &hit) == Status::InvalidArgument);
             CHECK(raycast(level.view, level.scratch, 0, a, bad, 0.5, &hit) == Status::InvalidArgument);
-            CHECK(moveAlongSurface(level.view, level.scratch, 0, bad, b, 0.5, &result) == Status::InvalidArgument);
-            CHECK(moveAlongSurface(level.view, level.scratch, 0, a, bad, 0.5, &result) == Status::InvalidArgument);
+            CHECK(moveAlongSurface(level.view, level.scratch, 0, bad, b, 0.5, &result) ==
+                  Status::InvalidArgument);
+            CHECK(moveAlongSurface(level.view, level.scratch, 0, a, bad, 0.5, &result) ==
+                  Status::InvalidArgument);
             CHECK(nearestValidPosition(level.view, level.scratch, {bad.x, bad.y, 0}, 0.5, 0.5, &out) ==
                   Status::InvalidArgument);
         }
         for (const double radius : {-1.0, double(NAN), double(INFINITY)}) {
             CHECK(raycast(level.view, level.scratch, 0, a, b, radius, &hit) == Status::InvalidArgument);
-            CHECK(moveAlongSurface(level.view, level.scratch, 0, a, b, radius, &result) == Status::InvalidArgument);
+            CHECK(moveAlongSurface(level.view, level.scratch, 0, a, b, radius, &result) ==
+                  Status::InvalidArgument);
             CHECK(nearestValidPosition(level.view, level.scratch, {1, 1, 0}, radius, 0.5, &out) ==
                   Status::InvalidArgument);
         }
@@ -288,19 +272,22 @@ TEST_SUITE("runtime/raycast") {
         CHECK(moveAlongSurface(level.view, level.scratch, 2, a, b, 0.5, &result) == Status::InvalidArgument);
         CHECK(raycast(level.view, nullptr, 0, a, b, 0.5, &hit) == Status::InvalidArgument);
         CHECK(moveAlongSurface(level.view, nullptr, 0, a, b, 0.5, &result) == Status::InvalidArgument);
-        CHECK(nearestValidPosition(level.view, nullptr, {1, 1, 0}, 0.5, 0.5, &out) == Status::InvalidArgument);
+        CHECK(nearestValidPosition(level.view, nullptr, {1, 1, 0}, 0.5, 0.5, &out) ==
+              Status::InvalidArgument);
         CHECK(raycast(level.view, level.scratch, 0, a, b, 0.5, nullptr) == Status::InvalidArgument);
         CHECK(moveAlongSurface(level.view, level.scratch, 0, a, b, 0.5, nullptr) == Status::InvalidArgument);
         CHECK(nearestValidPosition(level.view, level.scratch, {1, 1, 0}, 0.5, 0.5, nullptr) ==
               Status::InvalidArgument);
-        CHECK(nearestValidPosition(level.view, level.scratch, {1, 1, 0}, 0.5, -1, &out) == Status::InvalidArgument);
+        CHECK(nearestValidPosition(level.view, level.scratch, {1, 1, 0}, 0.5, -1, &out) ==
+              Status::InvalidArgument);
         CHECK(raycast(RoadmapView{}, level.scratch, 0, a, b, 0.5, &hit) == Status::InvalidArgument);
         // A scratch of another roadmap.
         const Level other;
         CHECK(raycast(other.view, level.scratch, 0, a, b, 0.5, &hit) == Status::InvalidArgument);
         // A start inside the pillar or off the level lies on no layer.
         CHECK(raycast(level.view, level.scratch, 0, {5, 5}, {9, 9}, 0.5, &hit) == Status::NotFound);
-        CHECK(moveAlongSurface(level.view, level.scratch, 0, {-5, 5}, {9, 9}, 0.5, &result) == Status::NotFound);
+        CHECK(moveAlongSurface(level.view, level.scratch, 0, {-5, 5}, {9, 9}, 0.5, &result) ==
+              Status::NotFound);
         CHECK(std::string(statusString(Status::Blocked)) != "unknown status");
         CHECK(std::string(statusString(Status::PortalReached)) != "unknown status");
         CHECK(std::string(statusString(Status::Partial)) != "unknown status");

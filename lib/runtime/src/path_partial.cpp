@@ -83,7 +83,8 @@ Status findPathPartial(const RoadmapView& view, PathScratch* scratch, PathEndpoi
         findPath(view, scratch, start, goal, radius, preferred_clearance, out, out_count, max_segments);
     if (status != Status::NotFound) return status; // findPath validated the arguments
     PathEndpoint stand_in;
-    if (!nearestReachable(*root(view), *scratch, start, goal, radius, !(preferred_clearance < kInf), &stand_in))
+    if (!nearestReachable(*root(view), *scratch, start, goal, radius, !(preferred_clearance < kInf),
+                          &stand_in))
         return Status::NotFound;
     const Status partial =
         findPath(view, scratch, start, stand_in, radius, preferred_clearance, out, out_count, max_segments);

@@ -20,7 +20,6 @@ bool usableForSnap(const fb::Roadmap& rm, const fb::RoadmapEdge& e, uint32_t lay
            rm.vertices()->Get(e.a())->layer() == layer && rm.vertices()->Get(e.b())->layer() == layer;
 }
 
-
 // Up to `max` nearest usable edges (one point each), sorted by distance: grid cells in growing
 // square rings around p until the ring's distance exceeds the max-th best. With a scratch, its
 // per-edge copy decides usability, and an edge whose bounding box is already farther than the

@@ -20,8 +20,8 @@ double slopAt(P p, double radius) {
     return 1e-9 * (1.0 + std::fabs(p.x) + std::fabs(p.y) + radius);
 }
 
-bool validLayerQuery(const fb::Roadmap* rm, const RoadmapView& view, const PathScratch* scratch, uint32_t layer,
-                     double radius) {
+bool validLayerQuery(const fb::Roadmap* rm, const RoadmapView& view, const PathScratch* scratch,
+                     uint32_t layer, double radius) {
     return rm && scratch && scratch->data == view.data && layer < scratch->layer_count && radius >= 0.0 &&
            finiteD(radius);
 }
@@ -52,8 +52,8 @@ Status castDisc(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
     wallsSweep(rm, s, layer, p, v, radius, slop, &contact);
     if (contact.portal_t <= 1.0 && contact.portal_t < contact.t) {
         const P at = p + v * contact.portal_t;
-        *hit = RaycastHit{contact.portal_t * speed, contact.portal_t, Vec2d{at.x, at.y}, Vec2d{at.x, at.y},
-                          Vec2d{0, 0}, false};
+        *hit = RaycastHit{contact.portal_t * speed, contact.portal_t, Vec2d{at.x, at.y},
+                          Vec2d{at.x, at.y},        Vec2d{0, 0},      false};
         return Status::PortalReached;
     }
     if (!(contact.t <= 1.0)) {
@@ -61,8 +61,12 @@ Status castDisc(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
         return Status::Ok;
     }
     const P at = p + v * contact.t;
-    *hit = RaycastHit{contact.t * speed,         contact.t, Vec2d{at.x, at.y}, Vec2d{contact.wall.x, contact.wall.y},
-                      Vec2d{contact.normal.x, contact.normal.y}, true};
+    *hit = RaycastHit{contact.t * speed,
+                      contact.t,
+                      Vec2d{at.x, at.y},
+                      Vec2d{contact.wall.x, contact.wall.y},
+                      Vec2d{contact.normal.x, contact.normal.y},
+                      true};
     return Status::Ok;
 }
 
@@ -101,7 +105,8 @@ bool freeSpotOn(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
 double spotCost(const FootprintView& footprint, uint32_t layer, Vec3d point, P spot, double step_up) {
     float h;
     const double dxy = norm(spot - P{point.x, point.y});
-    if (footprintHeightAt(footprint, layer, float(spot.x), float(spot.y), 0.05f, &h) != Status::Ok) return dxy;
+    if (footprintHeightAt(footprint, layer, float(spot.x), float(spot.y), 0.05f, &h) != Status::Ok)
+        return dxy;
     const double dz = double(h) > point.z + step_up ? double(h) - point.z - step_up
                                                     : (double(h) < point.z ? point.z - double(h) : 0.0);
     return std::sqrt(dxy * dxy + dz * dz);
@@ -112,7 +117,8 @@ double spotCost(const FootprintView& footprint, uint32_t layer, Vec3d point, P s
 Status raycast(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, Vec2d start, Vec2d end,
                double radius, RaycastHit* hit) {
     const fb::Roadmap* rm = root(view);
-    if (!validLayerQuery(rm, view, scratch, layer, radius) || !hit || !finitePoint(start) || !finitePoint(end))
+    if (!validLayerQuery(rm, view, scratch, layer, radius) || !hit || !finitePoint(start) ||
+        !finitePoint(end))
         return Status::InvalidArgument;
     return castDisc(*rm, *scratch, layer, P{start.x, start.y}, P{end.x, end.y}, radius, hit);
 }

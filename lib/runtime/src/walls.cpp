@@ -284,7 +284,8 @@ double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
     return 0.0;
 }
 
-double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P* nearest, P* wall_direction) {
+double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P* nearest,
+                    P* wall_direction) {
     const WallGrid& g = gridOf(s, layer);
     const int64_t ci = cellOf(p.x, g.min_x, g.cell, g.nx), cj = cellOf(p.y, g.min_y, g.cell, g.ny);
     double best2 = kInf;
@@ -685,7 +686,8 @@ void wallsSweep(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
             const double den = cross(v, e);
             if (!(den > 0.0)) return true; // parallel, or going into the layer (v . left normal >= 0)
             const double t = cross(c - p, e) / den, u = cross(c - p, v) / den;
-            if (t >= -t_slop && t <= 1.0 && u >= 0.0 && u <= 1.0) out->portal_t = minOf(out->portal_t, maxOf(t, 0.0));
+            if (t >= -t_slop && t <= 1.0 && u >= 0.0 && u <= 1.0)
+                out->portal_t = minOf(out->portal_t, maxOf(t, 0.0));
             return true;
         });
     });
