@@ -319,8 +319,8 @@ struct PathScratch {
     // order in which it meets the others.
     detail::CellBox* wall_cell_pieces;
     // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
-    // in several cells is measured once. Written through const scratch: only findPath's queries
-    // use it, and a scratch serves one thread.
+    // in several cells is measured once. Written through const scratch: only the queries use it
+    // (findPath's, raycast's), and a scratch serves one thread.
     uint32_t* wall_seen;
     uint32_t wall_piece_count;
     detail::SegMemo* seg_memo; // kSegMemoSlots
