@@ -46,7 +46,8 @@ TEST_SUITE("runtime/allocation") {
         CHECK(test::allocationsDuring([] {}) == 0);
     }
 
-    TEST_CASE("loading, nearest point, findPath, pose, corridor and walls never allocate") {
+    TEST_CASE(
+        "loading, nearest point, findPath, pose, corridor, walls and character queries never allocate") {
         for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
             const std::string level = name;
             CAPTURE(level);
@@ -66,6 +67,7 @@ TEST_SUITE("runtime/allocation") {
             std::vector<PathPose> poses(256);
 
             Tally nearest, paths, poses_tally, corridor, walls, locate, heights;
+            Tally partial_paths, rays, moves, spots;
             int non_trivial_paths = 0;
             const long allocations = test::allocationsDuring([&] {
                 RoadmapView v;
@@ -105,6 +107,25 @@ TEST_SUITE("runtime/allocation") {
                             pathCorridorAt(v, scratch, segments.data(), count, length / 2, 5.0, &c);
                         corridor.add(cs, cs == Status::Ok);
                     }
+                    uint32_t partial_count = 0;
+                    const Status pp = findPathPartial(v, scratch, from, to, radius, radius, segments.data(),
+                                                      &partial_count, uint32_t(segments.size()));
+                    partial_paths.add(pp,
+                                      pp == Status::Ok || pp == Status::Partial || pp == Status::NotFound);
+                    const Vec2d ray_from{a.position.x, a.position.y}, ray_to{b.position.x, b.position.y};
+                    RaycastHit hit;
+                    const Status rs = raycast(v, scratch, a.layer, ray_from, ray_to, radius, &hit);
+                    rays.add(rs, rs == Status::Ok || rs == Status::PortalReached || rs == Status::Blocked ||
+                                     rs == Status::NotFound);
+                    Vec2d moved;
+                    const Status ms = moveAlongSurface(v, scratch, a.layer, ray_from, ray_to, radius, &moved);
+                    moves.add(ms, ms == Status::Ok || ms == Status::PortalReached || ms == Status::Blocked ||
+                                      ms == Status::NotFound);
+                    PathEndpoint spot;
+                    const Status vs = nearestValidPosition(
+                        v, scratch, Vec3d{a.position.x + 0.3, a.position.y - 0.2, a.position.z}, radius, 0.5,
+                        &spot);
+                    spots.add(vs, vs == Status::Ok || vs == Status::NotFound);
                     double distance = 0;
                     Vec2d wall;
                     walls.add(wallDistance(v, scratch, a.layer, a.position.x, a.position.y, &distance, &wall),
@@ -132,7 +153,12 @@ TEST_SUITE("runtime/allocation") {
             CHECK(walls.ok == 40);
             CHECK(locate.ok > 0);
             CHECK(heights.ok > 0);
-            for (const Tally* t : {&nearest, &paths, &poses_tally, &corridor, &walls, &locate, &heights})
+            CHECK(partial_paths.calls == 40);
+            CHECK(rays.ok > 0);
+            CHECK(moves.ok > 0);
+            CHECK(spots.ok > 0);
+            for (const Tally* t : {&nearest, &paths, &poses_tally, &corridor, &walls, &locate, &heights,
+                                   &partial_paths, &rays, &moves, &spots})
                 CHECK(t->bad == 0);
         }
     }

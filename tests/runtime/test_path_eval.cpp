@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "pillar_loop.h"
+#include "loaded_roadmap.h"
 
 #include <cmath>
 #include <cstdint>
@@ -26,44 +26,21 @@ std::vector<uint8_t> rampRoom() {
     flatbuffers::FlatBufferBuilder b;
     const std::vector<fb::Vec2> boundary0 = {{0, 0}, {10, 0}, {10, 10}, {0, 10},
                                              {4, 4}, {4, 6},  {6, 6},   {6, 4}};
-    const std::vector<fb::Ring> rings0 = {{0, 4}, {4, 4}};
-    const std::vector<fb::Polygon> polygons0 = {{0, 2}};
-    const std::vector<fb::Vec3> surface0 = {{0, 0, 0}, {10, 0, 1}, {10, 10, 1}, {0, 10, 0}};
     const std::vector<fb::Vec2> boundary1 = {{10, 0}, {14, 0}, {14, 10}, {10, 10}};
-    const std::vector<fb::Ring> rings1 = {{0, 4}};
-    const std::vector<fb::Polygon> polygons1 = {{0, 1}};
-    const std::vector<fb::Vec3> surface1 = {{10, 0, 5}, {14, 0, 5}, {14, 10, 5}, {10, 10, 5}};
-    const std::vector<fb::Triangle> triangles = {{0, 1, 2}, {0, 2, 3}};
-    auto layer0 = fb::CreateLayer(b, b.CreateVectorOfStructs(boundary0), b.CreateVectorOfStructs(rings0),
-                                  b.CreateVectorOfStructs(polygons0), b.CreateVectorOfStructs(surface0),
-                                  b.CreateVectorOfStructs(triangles), 96.0, 0.0f, 1.0f);
-    auto layer1 = fb::CreateLayer(b, b.CreateVectorOfStructs(boundary1), b.CreateVectorOfStructs(rings1),
-                                  b.CreateVectorOfStructs(polygons1), b.CreateVectorOfStructs(surface1),
-                                  b.CreateVectorOfStructs(triangles), 40.0, 5.0f, 5.0f);
-    std::vector<flatbuffers::Offset<fb::Layer>> layers = {layer0, layer1};
+    std::vector<flatbuffers::Offset<fb::Layer>> layers = {
+        test::quadLayer(b, boundary0, {{0, 4}, {4, 4}}, {{0, 0, 0}, {10, 0, 1}, {10, 10, 1}, {0, 10, 0}},
+                        96.0, 0, 1),
+        test::quadLayer(b, boundary1, {{0, 4}}, {{10, 0, 5}, {14, 0, 5}, {14, 10, 5}, {10, 10, 5}}, 40.0, 5,
+                        5)};
     const fb::Vec3d origin(0, 0, 0);
     auto footprint = fb::CreateFootprint(b, kFootprintFormatVersion, b.CreateString("test"), 1, 2, 0, &origin,
                                          0.25, b.CreateVector(layers));
 
-    const test::PillarLoopRoadmap loop = test::pillarLoopRoadmap(b);
-    auto root = fb::CreateRoadmap(b, kRoadmapFormatVersion, b.CreateString("0.1.0"), 1, 2, loop.options,
-                                  footprint, loop.vertices, loop.edges, loop.points, loop.blends, loop.grid);
-    b.Finish(root, "CWRM");
-    return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+    return test::pillarLoopAsset(b, footprint);
 }
 
-struct Level {
-    std::vector<uint8_t> bytes = rampRoom();
-    RoadmapView view;
-    std::vector<uint8_t> memory;
-    PathScratch* scratch = nullptr;
-    Level() {
-        REQUIRE(loadRoadmap(bytes.data(), bytes.size(), &view) == Status::Ok);
-        size_t size = 0;
-        REQUIRE(pathScratchSize(view, &size) == Status::Ok);
-        memory.resize(size);
-        REQUIRE(pathScratchInit(view, memory.data(), size, &scratch) == Status::Ok);
-    }
+struct Level : test::LoadedRoadmap {
+    Level() : LoadedRoadmap(rampRoom()) {}
 };
 
 PathSegment line(double x0, double y0, double x1, double y1, uint32_t layer = 0, bool portal = false) {

@@ -202,6 +202,12 @@ const char* statusString(Status status) {
         return "asset is corrupt";
     case Status::NotFound:
         return "not found";
+    case Status::Partial:
+        return "partial path: the goal is unreachable";
+    case Status::PortalReached:
+        return "stopped on a portal to another layer";
+    case Status::Blocked:
+        return "start closer than the radius to a wall";
     }
     return "unknown status";
 }

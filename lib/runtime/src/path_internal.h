@@ -319,8 +319,8 @@ struct PathScratch {
     // order in which it meets the others.
     detail::CellBox* wall_cell_pieces;
     // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
-    // in several cells is measured once. Written through const scratch: only findPath's queries
-    // use it, and a scratch serves one thread.
+    // in several cells is measured once. Written through const scratch: only the queries use it
+    // (findPath's, raycast's), and a scratch serves one thread.
     uint32_t* wall_seen;
     uint32_t wall_piece_count;
     detail::SegMemo* seg_memo; // kSegMemoSlots
@@ -348,8 +348,10 @@ bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, 
 // both); 0 when none does.
 double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, uint32_t other_layer,
                         P corner, P u, double turn, double room, double clearance);
-// Nearest wall point; distance kInf for a layer without walls.
-double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest);
+// Nearest wall point; distance kInf for a layer without walls. `wall_direction`: the wall piece
+// holding it, end minus start (the layer lies to its left).
+double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest,
+                    P* wall_direction = nullptr);
 // The wall point nearest to segment a-b among those within `reach` of it and strictly on side
 // `side` of the line a->b (+1 left, -1 right); false when there is none.
 bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
@@ -365,6 +367,18 @@ bool wallsMostIntruding(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
 double wallsRay(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P dir, double max_reach);
 // Even-odd inside test over the layer's rings, through the grid row of p.
 bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p);
+// A disc sweep (walls.cpp): where a disc of some radius moving from p by v (t in [0, 1]) first
+// touches a solid wall while moving towards it, and where its centre first crosses a portal piece
+// outwards. kInf: none.
+struct SweepContact {
+    double t;
+    P wall, normal; // the wall point touched; unit, from it towards the disc
+    double portal_t;
+};
+// `slop`: a disc this close to touching a wall counts as touching (it then stops only when it
+// moves towards the wall); the caller has checked the start keeps radius - slop.
+void wallsSweep(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P v, double radius,
+                double slop, SweepContact* out);
 
 // Wall distance at a point the caller already measured (wallsNearest), so it is not measured
 // again; layer kNone: nothing known.
@@ -414,6 +428,8 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
           bool retract_first, RoadmapPoint* out, uint8_t* directions);
 // Along-polyline distance from vertex a to a point on the edge.
 double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q);
+// Closest point of an edge's polyline to p (distance filled in).
+RoadmapPoint closestOnEdge(const fb::Roadmap& rm, uint32_t edge, P p);
 
 // --- binary heap on f, with positions for decrease-key ---
 // Sifting moves a hole and writes the moving entry once: the same comparisons, so the same heap,

@@ -20,26 +20,6 @@ bool usableForSnap(const fb::Roadmap& rm, const fb::RoadmapEdge& e, uint32_t lay
            rm.vertices()->Get(e.a())->layer() == layer && rm.vertices()->Get(e.b())->layer() == layer;
 }
 
-// Closest point of edge e's polyline to p.
-RoadmapPoint closestOnEdge(const fb::Roadmap& rm, uint32_t edge, P p) {
-    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
-    const auto* points = rm.points();
-    RoadmapPoint best{edge, 0, 0.0, {0, 0}, kInf};
-    double best2 = kInf;
-    for (uint32_t k = 0; k + 1 < e->point_count(); ++k) {
-        const P a = pt(points->Get(e->first_point() + k)), b = pt(points->Get(e->first_point() + k + 1));
-        double t;
-        const double d2 = pointSegment2(p, a, b, &t);
-        if (d2 < best2) {
-            best2 = d2;
-            const P q = a + (b - a) * t;
-            best = RoadmapPoint{edge, k, t, {q.x, q.y}, 0.0};
-        }
-    }
-    best.distance = std::sqrt(best2);
-    return best;
-}
-
 // Up to `max` nearest usable edges (one point each), sorted by distance: grid cells in growing
 // square rings around p until the ring's distance exceeds the max-th best. With a scratch, its
 // per-edge copy decides usability, and an edge whose bounding box is already farther than the
@@ -256,6 +236,25 @@ bool retractionSnap(const fb::Roadmap& rm, const LayerWalls& walls, P p, double 
 }
 
 } // namespace
+
+RoadmapPoint closestOnEdge(const fb::Roadmap& rm, uint32_t edge, P p) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    const auto* points = rm.points();
+    RoadmapPoint best{edge, 0, 0.0, {0, 0}, kInf};
+    double best2 = kInf;
+    for (uint32_t k = 0; k + 1 < e->point_count(); ++k) {
+        const P a = pt(points->Get(e->first_point() + k)), b = pt(points->Get(e->first_point() + k + 1));
+        double t;
+        const double d2 = pointSegment2(p, a, b, &t);
+        if (d2 < best2) {
+            best2 = d2;
+            const P q = a + (b - a) * t;
+            best = RoadmapPoint{edge, k, t, {q.x, q.y}, 0.0};
+        }
+    }
+    best.distance = std::sqrt(best2);
+    return best;
+}
 
 // Along-polyline distance from vertex a to a point on the edge.
 double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q) {

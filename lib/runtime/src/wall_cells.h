@@ -20,6 +20,16 @@ static inline int64_t cellOf(double v, double min, double cell, uint32_t n) {
     return clampedFloor((v - min) / cell, n);
 }
 
+// The ends of a wall piece (a WallRef), in double.
+static inline P pieceStart(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
+    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+    return w.t0 == 0.0f ? a : a + (b - a) * double(w.t0);
+}
+static inline P pieceEnd(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
+    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+    return w.t1 == 1.0f ? b : a + (b - a) * double(w.t1);
+}
+
 // Occupancy bits: per layer, after the cell starts in wall_solid_start, one bit per cell (set: the
 // cell lists a solid wall piece), rowWords(g) 32-bit words per row. Most cells of a layer list
 // none (77 % on dungeon): the queries walk only the set bits of a row's span, in the same order

@@ -284,11 +284,12 @@ double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
     return 0.0;
 }
 
-double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P* nearest) {
+double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P* nearest,
+                    P* wall_direction) {
     const WallGrid& g = gridOf(s, layer);
     const int64_t ci = cellOf(p.x, g.min_x, g.cell, g.nx), cj = cellOf(p.y, g.min_y, g.cell, g.ny);
     double best2 = kInf;
-    P best_point{p.x, p.y};
+    P best_point{p.x, p.y}, best_direction{0, 0};
     // A box already farther than the best holds no wall that can beat it (strictly); the factor
     // is far above the rounding of both squared distances.
     auto beyond = [&](float x0, float y0, float x1, float y1) {
@@ -306,7 +307,7 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
             const P c = w.c, d = w.d;
             double t;
             const double d2 = pointSegment2(p, c, d, &t);
-            if (d2 < best2) best2 = d2, best_point = c + (d - c) * t;
+            if (d2 < best2) best2 = d2, best_point = c + (d - c) * t, best_direction = d - c;
             return true;
         });
     };
@@ -336,6 +337,7 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
         if (bound > 0.0 && best2 <= bound * bound) break;
     }
     if (nearest) *nearest = best_point;
+    if (wall_direction) *wall_direction = best_direction;
     return std::sqrt(best2);
 }
 
@@ -600,6 +602,95 @@ bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P 
         if (!at_p) return odd;
     }
     return count(ci, int64_t(g.nx) - 1, true, &at_p);
+}
+
+namespace {
+
+// A motion counts as moving towards a wall it touches when the cosine between the motion and the
+// wall's normal exceeds this: a slide along a wall at exactly the radius (the tangent projection
+// leaves ~1e-16 of normal motion) or a graze past a wall's end does not stop.
+constexpr double kApproach = 1e-9;
+
+// The face of segment c-d (the side p is on): earliest contact of the moving disc with it.
+void sweepFace(P p, P v, double speed, double r, double slop, P c, P d, SweepContact* best) {
+    const P e = d - c;
+    const double len = norm(e);
+    if (!(len > 0.0)) return;
+    const P n = P{-e.y, e.x} * (1.0 / len);
+    const double s0 = dot(p - c, n), side = s0 < 0.0 ? -1.0 : 1.0;
+    const double gap = side * s0 - r, rate = -side * dot(v, n); // rate > 0: towards the line
+    double t;
+    if (gap > slop) {
+        if (!(rate > 0.0)) return;
+        t = gap / rate;
+    } else {
+        if (!(rate > kApproach * speed)) return;
+        t = 0.0;
+    }
+    if (!(t < best->t)) return;
+    const double u = dot(p + v * t - c, e) / (len * len);
+    if (u < 0.0 || u > 1.0) return; // the ends' circles decide there
+    best->t = t, best->wall = c + e * u, best->normal = n * side;
+}
+
+// The circle of radius r round wall end x: earliest contact of the moving disc with it.
+void sweepEnd(P p, P v, double speed, double r, double slop, P x, SweepContact* best) {
+    const P f = p - x;
+    const double dist = norm(f), b = dot(f, v);
+    if (!(b < 0.0)) return; // not moving towards x
+    double t = 0.0;
+    if (dist - r > slop) {
+        const double c = dot(f, f) - r * r, disc = b * b - dot(v, v) * c;
+        if (disc < 0.0) return;
+        t = c / (std::sqrt(disc) - b); // the smaller root, without cancellation
+        if (!(-dot(p + v * t - x, v) > kApproach * speed * r)) return; // a graze
+    } else if (!(-b > kApproach * speed * dist)) {
+        return;
+    }
+    if (!(t < best->t)) return;
+    const P at = p + v * t, away = at - x;
+    const double away_len = norm(away);
+    best->t = t, best->wall = x;
+    best->normal = away_len > 0.0 ? away * (1.0 / away_len) : v * (-1.0 / speed);
+}
+
+} // namespace
+
+void wallsSweep(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P v, double radius,
+                double slop, SweepContact* out) {
+    const WallGrid& g = gridOf(s, layer);
+    const P q = p + v;
+    const double speed = norm(v);
+    *out = SweepContact{kInf, p, P{0, 0}, kInf};
+    if (!(speed > 0.0)) return;
+    // A wall the disc touches is within the radius of the centre's line: listed in a cell of the
+    // line thickened by the radius. A piece seen again gives the same contacts: measured once.
+    const uint32_t round = nextSeen(s);
+    forEachCellNear(g, p, q, radius, occupancy(s, g), [&](uint32_t cell) {
+        return forEachSolidSeg(s, g, cell, [&](const WallSeg& w) {
+            if (!firstSight(s, w.id, round)) return true;
+            sweepFace(p, v, speed, radius, slop, w.c, w.d, out);
+            sweepEnd(p, v, speed, radius, slop, w.c, out);
+            sweepEnd(p, v, speed, radius, slop, w.d, out);
+            return true;
+        });
+    });
+    // Portal pieces the centre crosses going out (the layer lies left of every ring piece); a
+    // centre on the portal line (a previous stop) counts when it moves out.
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const double t_slop = slop / speed;
+    forEachCellNear(g, p, q, 0.0, nullptr, [&](uint32_t cell) {
+        return forEachItem(s, g, cell, [&](const WallRef& w) {
+            if (!w.open) return true;
+            const P c = pieceStart(verts, w), e = pieceEnd(verts, w) - c;
+            const double den = cross(v, e);
+            if (!(den > 0.0)) return true; // parallel, or going into the layer (v . left normal >= 0)
+            const double t = cross(c - p, e) / den, u = cross(c - p, v) / den;
+            if (t >= -t_slop && t <= 1.0 && u >= 0.0 && u <= 1.0)
+                out->portal_t = minOf(out->portal_t, maxOf(t, 0.0));
+            return true;
+        });
+    });
 }
 
 } // namespace detail

@@ -49,15 +49,6 @@ WallGrid gridFor(const fb::Layer& layer) {
     return g;
 }
 
-P pieceStart(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
-    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
-    return w.t0 == 0.0f ? a : a + (b - a) * double(w.t0);
-}
-P pieceEnd(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallRef& w) {
-    const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
-    return w.t1 == 1.0f ? b : a + (b - a) * double(w.t1);
-}
-
 // Splits ring edge a-b into solid and open pieces: the parts covered by a connection of this
 // layer lying along it (both portal ends within 1 mm of the edge, the bake's rule) are open.
 // Calls fn(piece) in order along the edge.

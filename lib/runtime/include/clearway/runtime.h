@@ -20,6 +20,13 @@ enum class Status : int32_t {
     UnsupportedVersion, // format_version newer than this runtime understands
     CorruptAsset,       // FlatBuffers verification or a semantic check failed
     NotFound,           // e.g. a point outside every layer
+    // Appended values (existing callers that treat anything but Ok as failure stay correct):
+    Partial,       // findPathPartial: the goal is unreachable; the path ends at the reachable
+                   // roadmap point nearest to it
+    PortalReached, // raycast / moveAlongSurface: the motion left the layer through a portal and
+                   // stopped on its line (continue on the other layer: locatePoint)
+    Blocked,       // raycast / moveAlongSurface: the start is already closer than the radius to a
+                   // wall, so nothing moved (nearestValidPosition finds a free spot)
 };
 
 // Short English description of a status ("asset is corrupt", ...).
@@ -255,6 +262,19 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments);
 
+// findPath with Detour's partial results (DT_PARTIAL_RESULT): where findPath gives NotFound but the
+// start itself is usable (inside its layer, a clear line to the roadmap at this radius), the goal is
+// replaced by the point nearest to it in the ground plane (goal's layer first, then any layer) among
+// the roadmap edges the start reaches at this radius (the start's graph component, edges with
+// min_clearance >= radius, not portals), and the findPath result to that point is returned with
+// status Partial: its last segment ends on that point. Everything findPath answers otherwise (Ok,
+// BufferTooSmall, InvalidArgument) is returned unchanged, bit for bit; NotFound remains for a start
+// outside its layer or with no clear way to the roadmap. findPath itself keeps NotFound for
+// unreachable goals, so callers that test for it see no change.
+Status findPathPartial(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                       double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                       uint32_t max_segments);
+
 // ---------------------------------------------------------------------------------------------
 // Path evaluation (Pinter 2001 Listing 2): pose at arc length along a findPath result
 
@@ -310,5 +330,50 @@ Status pathCorridorAt(const RoadmapView& view, const PathScratch* scratch, const
 // no layer contains the point.
 Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d local, double step_up,
                    PathEndpoint* out);
+
+// ---------------------------------------------------------------------------------------------
+// Character queries on one layer's walls (Detour's raycast, moveAlongSurface, findNearestPoly),
+// exact in double against the layer's solid walls through the scratch's wall grid: the cost follows
+// the length of the motion, not the size of the level. Portal pieces are not walls; a motion that
+// crosses one stops on its line with PortalReached. Slop: a start within 1e-9 (relative to the
+// coordinates' size) of the radius counts as touching, not inside, and a motion along a wall at
+// exactly the radius (a slide) is not stopped by it.
+
+struct RaycastHit {
+    double distance; // how far the disc's centre moved, metres
+    double t;        // distance / |end - start|, in [0, 1]; 1 when it reached `end`
+    Vec2d position;  // the disc's centre where it stopped (on a portal line for PortalReached)
+    Vec2d wall;      // the wall point it touches (Ok with t < 1 or Blocked); else = position
+    Vec2d normal;    // unit, from the wall towards the disc (Ok with t < 1 or Blocked); else 0, 0
+    bool hit;        // a wall stopped the disc before `end`
+};
+
+// Sweeps a disc of `radius` from local `start` towards `end` on `layer` and stops at the first wall
+// it would touch while moving towards it. Ok: hit says whether a wall stopped it (then the centre
+// is exactly `radius` from `wall`, to rounding); PortalReached: the centre crossed a portal piece
+// (moving out of the layer) before any wall; Blocked: the start is closer than the radius to a wall
+// (distance 0, the nearest wall point and the normal away from it); NotFound: start outside the
+// layer (a start on a portal line counts when the motion goes into the layer). InvalidArgument:
+// null pointers, a scratch of another roadmap, a bad layer, non-finite input or a negative radius.
+Status raycast(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, Vec2d start, Vec2d end,
+               double radius, RaycastHit* hit);
+
+// Character-controller step: moves a disc of `radius` from `start` towards `end`, sliding along
+// the walls it meets (the remaining motion projected on the wall's tangent, up to 4 contacts; it
+// stops in a corner where the slide would press into the previous wall). *result never lies closer
+// than the radius to a wall (to rounding). Statuses as raycast's (PortalReached: *result on the
+// portal line; Blocked: *result = start).
+Status moveAlongSurface(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, Vec2d start,
+                        Vec2d end, double radius, Vec2d* result);
+
+// The point nearest to local `point` with clearance >= radius from the walls, for spawn points and
+// clicks off the walkable area. The layer is locatePoint's (the floor under the point) when the
+// point lies on one and a free spot is found there; else every layer is tried and the one whose
+// spot is nearest wins, counting heights like locatePoint (distance in 3D to the spot's surface
+// height, with `step_up` free upwards). A point inside a wall or off the level moves onto it, then
+// straight away from the nearest wall point until it is `radius` from it (repeated in corners).
+// NotFound when no layer has such a spot near the point (a region narrower than 2 radius).
+Status nearestValidPosition(const RoadmapView& view, const PathScratch* scratch, Vec3d point, double radius,
+                            double step_up, PathEndpoint* out);
 
 } // namespace clearway
