@@ -1,11 +1,13 @@
 // cw-drive (the de Schaetzen and Sestini 2023 simulation suite) on two sample levels: Table I as JSON with both
 // controllers, six vehicles, finite numbers, at least one clean run of the clearway follower, and
-// planned multi-point turns (Directional A* with reverse moves) in the clearway columns only.
+// planned multi-point turns (Directional A* with reverse moves); over three seeds of a generated box
+// level, the clearway follower gets stuck no more often than the baseline on the same planned routes.
 #include "test_files.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -31,7 +33,8 @@ TEST_SUITE("tools/drive") {
         std::string out;
         const int code =
             clearway::test::runTool(tool + " --levels " + samples + "/levels/box_room.obj " + samples +
-                                        "/levels/two_storey.obj --routes 2 --no-raw --json --quiet",
+                                        "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
+                                        "--baseline-gear-turns off",
                                     &out);
         REQUIRE_MESSAGE(code == 0, out);
         const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
@@ -60,11 +63,10 @@ TEST_SUITE("tools/drive") {
             CHECK(c.at("speed_mean").get<double>() > 0);
         }
         CHECK(j.at("controllers").at("clearway").at("arrived_without_stuck").get<int>() >= 1);
-        CHECK(j.at("target").contains("stuck_met"));
-        CHECK(j.at("target").contains("time_met"));
         // Planned multi-point turns: some routes bend tighter than the truck turns near a wall, so the
-        // clearway columns drive a Directional A* route with reverse moves (2+ gear changes each); the
-        // baseline never changes gear on plan.
+        // clearway columns drive a Directional A* route with reverse moves (2+ gear changes each); with
+        // --baseline-gear-turns off the baseline never changes gear on plan.
+        CHECK(j.at("baseline_gear_turns").get<std::string>() == "off");
         CHECK(j.at("gear_turns").get<std::string>() == "cusps");
         CHECK(j.at("planned_gear_turn_routes").get<int>() >= 1);
         CHECK(j.at("controllers").at("clearway").at("gear_changes").get<int>() >=
@@ -92,5 +94,53 @@ TEST_SUITE("tools/drive") {
         CHECK(clearway::test::runTool(
                   tool + " --levels " + samples + "/levels/two_storey.obj --gear-turns sometimes", &bad) !=
               0);
+    }
+
+    TEST_CASE("cw-drive --seeds: the clearway follower gets stuck less than the baseline on the same routes") {
+        // A generated box level (4x the samples/scenes boxes, 25 boxes, level seed 7; in neither the
+        // tuning nor the held-aside set of docs/motion.md), 3 routes x 3 seeds, both controllers on the
+        // same planned routes (--baseline-gear-turns on, the default). Measured: baseline 3, 10, 4 stuck
+        // events, clearway 0, 3, 2: ratios 0.00, 0.30, 0.50, mean 0.27, pooled 5 / 17.
+        const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
+        std::string out;
+        const int code = clearway::test::runTool(
+            tool + " --levels boxes:25:7 --routes 3 --seeds 1-3 --no-raw --json --quiet", &out);
+        REQUIRE_MESSAGE(code == 0, out);
+        const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+        REQUIRE_MESSAGE(!j.is_discarded(), out);
+        CHECK(allFinite(j));
+        CHECK(j.at("seeds") == nlohmann::json::array({1, 2, 3}));
+        CHECK(j.at("baseline_gear_turns").get<std::string>() == "on");
+        REQUIRE(j.at("per_seed").size() == 3);
+        int baseline_sum = 0, clearway_sum = 0;
+        for (const auto& seed : j.at("per_seed")) {
+            CHECK(seed.at("routes").get<int>() >= 1);
+            const int baseline = seed.at("stuck_events").at("baseline").get<int>();
+            const int clearway = seed.at("stuck_events").at("clearway").get<int>();
+            CHECK(clearway <= baseline);
+            CHECK(seed.at("stuck_ratio").at("clearway").get<double>() ==
+                  doctest::Approx(double(clearway) / std::max(baseline, 1)));
+            baseline_sum += baseline;
+            clearway_sum += clearway;
+        }
+        const auto& controllers = j.at("controllers");
+        CHECK(controllers.at("baseline").at("stuck_events").get<int>() == baseline_sum);
+        CHECK(controllers.at("clearway").at("stuck_events").get<int>() == clearway_sum);
+        CHECK(clearway_sum <= baseline_sum);
+        // Like for like: the baseline drives the planned gear turns too.
+        CHECK(j.at("planned_gear_turn_routes").get<int>() >= 1);
+        CHECK(controllers.at("baseline").at("gear_changes").get<int>() >= 1);
+        // The spread over the seeds, and the measured mean ratio 0.27 with margin.
+        for (const char* field : {"mean", "sd", "min", "max"}) {
+            CAPTURE(field);
+            CHECK(controllers.at("baseline").at("stuck_events_spread").contains(field));
+            CHECK(controllers.at("clearway").at("stuck_ratio_spread").contains(field));
+        }
+        const auto& ratio = controllers.at("clearway").at("stuck_ratio_spread");
+        CHECK(ratio.at("min").get<double>() <= ratio.at("mean").get<double>());
+        CHECK(ratio.at("mean").get<double>() <= ratio.at("max").get<double>());
+        CHECK(j.at("target").at("stuck_ratio_mean").get<double>() == doctest::Approx(ratio.at("mean").get<double>()));
+        CHECK(j.at("target").at("stuck_ratio_worst").get<double>() == doctest::Approx(ratio.at("max").get<double>()));
+        CHECK(ratio.at("mean").get<double>() <= 0.45);
     }
 }

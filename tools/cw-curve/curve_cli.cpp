@@ -1,7 +1,5 @@
 #include "curve_cli.h"
 
-#include <clearway/preview/json_writer.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -90,6 +88,12 @@ void addCurveOptions(CLI::App& app, CurveRequest& request) {
                    "heading the Dubins path is printed too (required)")
         ->required();
     app.add_option("--radius", request.radius, "Turning radius, metres, > 0 (required)")->required();
+    app.add_option("--method", request.method,
+                   "Path to the point --to x,y: arc-line (an arc then a line, Pinter 2001) or shortest (the "
+                   "shortest forward path: turn then line, or two opposite turns; Bui, Boissonnat, Soueres "
+                   "and Laumond 1994)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"arc-line", "shortest"}));
     app.add_option(
         "--footprint", request.astar.footprint,
         "Footprint asset (.cwfp): also plan a drivable path from --from to --to with Directional A* "
@@ -124,6 +128,7 @@ bake::Error prepareCurves(const CurveRequest& request, Curves* curves, cli::Spdl
         return badInput(fmt::format("--radius {}: must be a finite number > 0", request.radius));
     curves->start = Pose2d{from[0], from[1], from[2]};
     curves->radius = request.radius;
+    curves->shortest = request.method == "shortest";
     const AStarOptions& astar = request.astar;
     if (astar.footprint.empty()) return {};
     if (!(astar.cell > 0.0) || !(astar.vehicle_radius >= 0.0))
@@ -141,9 +146,11 @@ bake::Error solveCurves(Curves* c, cli::SpdlogContext& log) {
     const std::vector<double>& to = c->to;
     log.logger().debug("from ({}, {}, {}) to ({}, {}) radius {}", c->start.x, c->start.y, c->start.heading,
                        to[0], to[1], c->radius);
-    c->arc_status = shortestArcLine(c->start, to[0], to[1], c->radius, &c->arc, &c->side);
+    c->arc_status = c->shortest ? shortestPathToPoint(c->start, to[0], to[1], c->radius, &c->arc, &c->kind)
+                                : shortestArcLine(c->start, to[0], to[1], c->radius, &c->arc, &c->side);
     if (c->arc_status == Status::InvalidArgument)
-        return badInput(fmt::format("arc-then-line: {}", statusString(c->arc_status)));
+        return badInput(fmt::format("{}: {}", c->shortest ? "shortest" : "arc-then-line",
+                                    statusString(c->arc_status)));
     if (c->hasHeading()) {
         const Status s =
             shortestDubins(c->start, Pose2d{to[0], to[1], to[2]}, c->radius, &c->dubins, &c->word);
@@ -163,35 +170,51 @@ bake::Error solveCurves(Curves* c, cli::SpdlogContext& log) {
 
 namespace {
 
+const char* kindName(PointPathKind kind) {
+    return kind == PointPathKind::TurnTurn ? "turn-turn" : "turn-straight";
+}
+
 void printJson(const Curves& c) {
-    using preview::jsonNumber, preview::jsonString;
-    std::string json = "{\"arc_line\": ";
-    if (c.arc_status == Status::Ok)
-        json += "{\"length\": " + jsonNumber(c.arc.length, 12) +
-                ", \"side\": " + jsonString(sideName(c.side)) + "}";
-    else
+    std::string json = c.shortest ? "{\"method\": \"shortest\", \"shortest\": "
+                                  : "{\"method\": \"arc-line\", \"arc_line\": ";
+    char buffer[256];
+    if (c.arc_status == Status::Ok && c.shortest) {
+        std::snprintf(buffer, sizeof buffer, "{\"length\": %.12g, \"kind\": \"%s\"}", c.arc.length,
+                      kindName(c.kind));
+        json += buffer;
+    } else if (c.arc_status == Status::Ok) {
+        std::snprintf(buffer, sizeof buffer, "{\"length\": %.12g, \"side\": \"%s\"}", c.arc.length,
+                      sideName(c.side));
+        json += buffer;
+    } else {
         json += "null";
-    if (c.hasHeading())
-        json += ", \"dubins\": {\"length\": " + jsonNumber(c.dubins.length, 12) +
-                ", \"word\": " + jsonString(dubinsWordName(c.word)) + "}";
+    }
+    if (c.hasHeading()) {
+        std::snprintf(buffer, sizeof buffer, ", \"dubins\": {\"length\": %.12g, \"word\": \"%s\"}",
+                      c.dubins.length, dubinsWordName(c.word));
+        json += buffer;
+    }
     if (c.planner.search) {
-        const DirectionalAStarResult& r = c.route_result;
         if (c.route_status == Status::Ok)
-            json += ", \"directional_astar\": {\"length\": " + jsonNumber(r.length, 12) +
-                    ", \"moves\": " + std::to_string(r.moves) +
-                    ", \"pieces\": " + std::to_string(r.piece_count) +
-                    ", \"gear_changes\": " + std::to_string(r.gear_changes) +
-                    ", \"expansions\": " + std::to_string(r.expansions) +
-                    ", \"ms\": " + cli::jsonFixed(c.route_ms, 3) + "}";
+            std::snprintf(buffer, sizeof buffer,
+                          ", \"directional_astar\": {\"length\": %.12g, \"moves\": %u, \"pieces\": %u, "
+                          "\"gear_changes\": %u, \"expansions\": %u, \"ms\": %.3f}",
+                          c.route_result.length, c.route_result.moves, c.route_result.piece_count,
+                          c.route_result.gear_changes, c.route_result.expansions, c.route_ms);
         else
-            json += ", \"directional_astar\": {\"length\": null, \"expansions\": " +
-                    std::to_string(r.expansions) + ", \"ms\": " + cli::jsonFixed(c.route_ms, 3) + "}";
+            std::snprintf(buffer, sizeof buffer,
+                          ", \"directional_astar\": {\"length\": null, \"expansions\": %u, \"ms\": %.3f}",
+                          c.route_result.expansions, c.route_ms);
+        json += buffer;
     }
     std::printf("%s}\n", json.c_str());
 }
 
 void printText(const Curves& c) {
-    if (c.arc_status == Status::Ok) {
+    if (c.arc_status == Status::Ok && c.shortest) {
+        std::printf("shortest to the point: %.6g m, %s\n", c.arc.length, kindName(c.kind));
+        printPieces(c.arc);
+    } else if (c.arc_status == Status::Ok) {
         std::printf("arc-then-line: %.6g m, turning %s\n", c.arc.length, sideName(c.side));
         printPieces(c.arc);
     } else {

@@ -1,4 +1,4 @@
-// cw-curve's work: the shortest arc-then-line and Dubins path for a vehicle with a turning radius,
+// cw-curve's work: the shortest arc-then-line (or shortest path) to a point and Dubins path for a vehicle with a turning radius,
 // and optionally a drivable Directional A* path on a baked footprint (Pinter, "Toward More
 // Realistic Pathfinding", 2001), or timings of each (curve_bench.cpp).
 #pragma once
@@ -24,6 +24,7 @@ struct AStarOptions {
 struct CurveRequest {
     std::string from_text, to_text; // "x,y,heading" and "x,y" or "x,y,heading"
     double radius = 0.0;
+    std::string method = "arc-line"; // to a point: arc-line (Pinter 2001) or shortest (turn-turn too)
     AStarOptions astar;
     uint32_t bench_queries = 0; // > 0: time this many random queries instead
 };
@@ -46,10 +47,12 @@ struct Curves {
     Pose2d start{};
     std::vector<double> to; // x, y[, heading]
     double radius = 0.0;
+    bool shortest = false; // --method shortest: `arc` holds shortestPathToPoint's path
     Planner planner;
     CurvePath arc{}, dubins{};
     Status arc_status = Status::NotFound;
     TurnSide side = TurnSide::Left;
+    PointPathKind kind = PointPathKind::TurnStraight;
     DubinsWord word = DubinsWord::LSL;
     std::vector<PathPiece> route;
     DirectionalAStarResult route_result{};

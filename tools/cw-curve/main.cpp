@@ -6,7 +6,8 @@ int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{
         "Shortest path a vehicle with a turning radius can drive: arc-then-line to a point (Pinter,\n"
-        "\"Toward More Realistic Pathfinding\", 2001) and, when the goal has a heading, the shortest Dubins\n"
+        "\"Toward More Realistic Pathfinding\", 2001; --method shortest: the shortest forward path,\n"
+        "turn-line or turn-turn) and, when the goal has a heading, the shortest Dubins\n"
         "path (LSL, RSR, LSR, RSL, RLR, LRL); with --footprint also a drivable path around the walls\n"
         "(Directional A*, Pinter 2001).\n" +
         std::string(cli::kExitCodesHelp)};

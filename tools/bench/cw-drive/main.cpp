@@ -7,6 +7,43 @@
 // route with reverse moves (a planned multi-point turn) instead.
 #include "suite.h"
 
+#include <cstdlib>
+
+namespace clearway::drive {
+
+bool parseSeeds(const std::string& text, uint64_t first, std::vector<uint64_t>* seeds) {
+    seeds->clear();
+    unsigned long long a = 0, b = 0;
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%llu-%llu%n", &a, &b, &used) == 2 && size_t(used) == text.size()) {
+        if (b < a || b - a >= 100000) return false;
+        for (unsigned long long s = a; s <= b; ++s)
+            seeds->push_back(s);
+        return true;
+    }
+    if (text.find(',') != std::string::npos) {
+        size_t begin = 0;
+        while (begin <= text.size()) {
+            const size_t end = std::min(text.find(',', begin), text.size());
+            char* stop = nullptr;
+            const std::string item = text.substr(begin, end - begin);
+            const unsigned long long s = std::strtoull(item.c_str(), &stop, 10);
+            if (item.empty() || *stop != 0) return false;
+            seeds->push_back(s);
+            begin = end + 1;
+        }
+        return true;
+    }
+    if (std::sscanf(text.c_str(), "%llu%n", &a, &used) != 1 || size_t(used) != text.size() || a == 0 ||
+        a > 100000)
+        return false;
+    for (unsigned long long i = 0; i < a; ++i)
+        seeds->push_back(first + i);
+    return true;
+}
+
+} // namespace clearway::drive
+
 int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{
@@ -15,9 +52,18 @@ int main(int argc, char** argv) {
         "Exit codes: 0 ok, 2 bad input, 3 bake failure or no route."};
     drive::DriveOptions o;
     cli::CommonFlags flags;
-    app.add_option("--levels", o.levels, "Level meshes (OBJ, glTF, ...)")->required();
+    uint64_t seed = 3;
+    std::string seeds;
+    app.add_option("--levels", o.levels,
+                   "Level meshes (OBJ, glTF, ...), or boxes:<count>:<seed> for a generated box level "
+                   "(samples/scenes randomBoxesFootprint, scaled 4x)")
+        ->required();
     app.add_option("--routes", o.routes_per_level, "Routes per level")->capture_default_str();
-    app.add_option("--seed", o.seed, "Random seed of the start/goal pairs")->capture_default_str();
+    app.add_option("--seed", seed, "Random seed of the start/goal pairs")->capture_default_str();
+    app.add_option("--seeds", seeds,
+                   "Run the suite once per seed and report the spread: A-B (inclusive), N (N seeds from "
+                   "--seed) or a,b,c");
+    app.add_option("--label", o.label, "Name of this route set in the report (e.g. tuning, held-aside)");
     app.add_option("--dt", o.sim.dt, "Simulation time step, s")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
@@ -36,13 +82,25 @@ int main(int argc, char** argv) {
                    "route needs a gear change (cusps), or never (off)")
         ->capture_default_str()
         ->check(CLI::IsMember({"tight", "cusps", "off"}));
+    std::string baseline_gears = "on";
+    app.add_option("--baseline-gear-turns", baseline_gears,
+                   "Baseline columns: drive the same planned gear-turn routes as the clearway columns (on: "
+                   "like for like) or the findPath route there (off)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"on", "off"}));
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
+    o.baseline_gear_turns = baseline_gears == "on";
+    o.seeds = {seed};
+    if (!seeds.empty() && !drive::parseSeeds(seeds, seed, &o.seeds)) {
+        std::fprintf(stderr, "cw-drive: --seeds %s: expected A-B, N or a,b,c\n", seeds.c_str());
+        return 2;
+    }
 
     cli::SpdlogContext log("cw-drive");
     log.setVerbosity(flags.verbose, flags.quiet); // no JSON errors: --json is for the table
-    drive::TableI table;
-    if (bake::Error e = drive::runSuite(o, &table, log)) return cli::fail(log, e);
-    drive::printTable(o, table, flags.json);
+    drive::Suite suite;
+    if (bake::Error e = drive::runSuite(o, &suite, log)) return cli::fail(log, e);
+    drive::printReport(o, suite, flags.json);
     return 0;
 }

@@ -1,4 +1,5 @@
-// Table I of de Schaetzen and Sestini (2023): one column per controller, markdown or JSON.
+// Table I of de Schaetzen and Sestini (2023): one column per controller (summed over the seeds),
+// one row per seed and the spread of each controller's stuck ratio over the seeds; markdown or JSON.
 #include "suite.h"
 
 #include <clearway/preview/json_writer.h>
@@ -7,81 +8,168 @@
 
 namespace clearway::drive {
 
+Spread spreadOf(const std::vector<double>& values) {
+    Spread s;
+    if (values.empty()) return s;
+    s.min = s.max = values[0];
+    for (double v : values) {
+        s.mean += v;
+        s.min = std::min(s.min, v);
+        s.max = std::max(s.max, v);
+    }
+    s.mean /= double(values.size());
+    if (values.size() > 1) {
+        double squares = 0;
+        for (double v : values)
+            squares += (v - s.mean) * (v - s.mean);
+        s.sd = std::sqrt(squares / double(values.size() - 1));
+    }
+    return s;
+}
+
 namespace {
 
-// The paper's target: clearway's stuck events <= 0.2x the baseline's, mean time <= 1.0x.
+// The paper's target: clearway's stuck events <= 0.2x the baseline's, mean time <= 1.0x. Here the
+// stuck target is on the mean of the per-seed ratios.
+constexpr double kStuckTarget = 0.2, kTimeTarget = 1.0;
+
+size_t columnCount(const DriveOptions& options) {
+    return options.raw ? 5 : 3;
+}
+// The column a controller's stuck ratio is taken against: the raw columns against the raw baseline.
+size_t baselineOf(size_t ci) {
+    return ci >= kBaselineRaw ? kBaselineRaw : kBaseline;
+}
+bool isBaseline(size_t ci) {
+    return ci == kBaseline || ci == kBaselineRaw;
+}
+
+// One column over the seeds: its stuck events and its stuck ratio to its baseline.
+struct ColumnSpread {
+    Spread stuck, ratio;
+};
+
+ColumnSpread columnSpread(const Suite& suite, size_t ci) {
+    std::vector<double> stuck, ratio;
+    for (const TableI& t : suite.tables) {
+        stuck.push_back(double(t.cols[ci].stuck));
+        ratio.push_back(stuckRatio(t.cols[ci], t.cols[baselineOf(ci)]));
+    }
+    return {spreadOf(stuck), spreadOf(ratio)};
+}
+
 struct Targets {
-    double stuck_ratio, time_ratio, tuned_stuck_ratio, tuned_time_ratio;
+    double stuck_ratio, time_ratio, tuned_stuck_ratio, tuned_time_ratio; // pooled over the seeds
+    Spread ratio;                                                       // clearway's, per seed
     bool stuck_met, time_met;
 };
 
-Targets targetsOf(const Column* cols) {
-    double stuck_ratio = cols[0].stuck ? double(cols[1].stuck) / cols[0].stuck : (cols[1].stuck ? 1e9 : 0.0);
-    double time_ratio = cols[0].timeMean() > 0 ? cols[1].timeMean() / cols[0].timeMean() : 0.0;
-    bool stuck_met = stuck_ratio <= 0.2, time_met = time_ratio <= 1.0;
-    double tuned_stuck_ratio =
-        cols[0].stuck ? double(cols[2].stuck) / cols[0].stuck : (cols[2].stuck ? 1e9 : 0.0);
-    double tuned_time_ratio = cols[0].timeMean() > 0 ? cols[2].timeMean() / cols[0].timeMean() : 0.0;
-    return {stuck_ratio, time_ratio, tuned_stuck_ratio, tuned_time_ratio, stuck_met, time_met};
+Targets targetsOf(const Suite& suite) {
+    const Column* cols = suite.pooled.cols;
+    const double base_time = cols[kBaseline].timeMean();
+    Targets t;
+    t.stuck_ratio = stuckRatio(cols[kClearway], cols[kBaseline]);
+    t.tuned_stuck_ratio = stuckRatio(cols[kClearwayTuned], cols[kBaseline]);
+    t.time_ratio = base_time > 0 ? cols[kClearway].timeMean() / base_time : 0.0;
+    t.tuned_time_ratio = base_time > 0 ? cols[kClearwayTuned].timeMean() / base_time : 0.0;
+    t.ratio = columnSpread(suite, kClearway).ratio;
+    t.stuck_met = t.ratio.mean <= kStuckTarget;
+    t.time_met = t.time_ratio <= kTimeTarget;
+    return t;
 }
 
-void printJson(const DriveOptions& options, const TableI& table, const Targets& t) {
-    using preview::jsonNumber, preview::jsonString;
-    auto fixed = [](double v, int decimals) { return cli::jsonFixed(v, decimals); };
-    const Column* cols = table.cols;
-    const size_t ncols = options.raw ? 5 : 3;
-    std::string j = "{\"routes\": " + std::to_string(table.routes.size()) +
-                    ", \"gear_turns\": " + jsonString(options.gear_turns) +
-                    ", \"planned_gear_turn_routes\": " + std::to_string(table.planned_routes) +
-                    ", \"vehicles\": [";
-    for (size_t vi = 0; vi < kVehicleCount; ++vi) {
-        const VehicleSpec& v = kVehicles[vi];
-        j += std::string(vi ? ", " : "") + "{\"name\": " + jsonString(v.name) +
-             ", \"radius\": " + jsonNumber(v.radius, 6) + ", \"wheelbase\": " + jsonNumber(v.wheelbase, 6) +
-             ", \"max_steer\": " + jsonNumber(v.max_steer, 6) +
-             ", \"steer_rate\": " + jsonNumber(v.steer_rate, 6) + ", \"accel\": " + jsonNumber(v.accel, 6) +
-             ", \"brake\": " + jsonNumber(v.brake, 6) + ", \"top_speed\": " + jsonNumber(v.top_speed, 6) +
-             ", \"traction_g\": " + jsonNumber(v.traction, 6) + "}";
-    }
-    j += "], \"controllers\": {";
-    for (size_t ci = 0; ci < ncols; ++ci) {
-        const Column& c = cols[ci];
-        j += std::string(ci ? ", " : "") + jsonString(c.name) + ": {\"trials\": " + std::to_string(c.trials) +
-             ", \"stuck_trials\": " + std::to_string(c.stuck_trials) +
-             ", \"stuck_events\": " + std::to_string(c.stuck) +
-             ", \"teleports\": " + std::to_string(c.teleports) +
-             ", \"backoffs\": " + std::to_string(c.backoffs) +
-             ", \"gear_changes\": " + std::to_string(c.gear_changes) +
-             ", \"arrived\": " + std::to_string(c.arrived) +
-             ", \"arrived_without_stuck\": " + std::to_string(c.clean_arrivals) +
-             ", \"cross_track_error_mean\": " + fixed(c.cteMean(), 4) +
-             ", \"time_mean\": " + fixed(c.timeMean(), 3) +
-             ", \"inside_corridor_percent\": " + fixed(c.insidePercent(), 2) +
-             ", \"speed_mean\": " + fixed(c.speedMean(), 4) + ", \"stuck_by_vehicle\": [";
-        for (size_t vi = 0; vi < kVehicleCount; ++vi)
-            j += std::string(vi ? ", " : "") + "{\"vehicle\": " + jsonString(kVehicles[vi].name) +
-                 ", \"stuck_events\": " + std::to_string(c.stuck_by_vehicle[vi]) + "}";
-        j += "]}";
-    }
-    j += "}, \"target\": {\"stuck_ratio\": " + fixed(t.stuck_ratio, 4) +
-         ", \"stuck_met\": " + (t.stuck_met ? "true" : "false") +
-         ", \"time_ratio\": " + fixed(t.time_ratio, 4) +
-         ", \"time_met\": " + (t.time_met ? "true" : "false") +
-         ", \"tuned_stuck_ratio\": " + fixed(t.tuned_stuck_ratio, 4) +
-         ", \"tuned_time_ratio\": " + fixed(t.tuned_time_ratio, 4) + "}}";
-    std::printf("%s\n", j.c_str());
+size_t routeCount(const Suite& suite) {
+    size_t n = 0;
+    for (const TableI& t : suite.tables)
+        n += t.routes.size();
+    return n;
 }
 
-void printMarkdown(const DriveOptions& options, const TableI& table, const Targets& t) {
-    const Column* cols = table.cols;
-    const size_t ncols = options.raw ? 5 : 3;
-    for (const std::string& line : table.trial_lines)
-        std::printf("%s\n", line.c_str());
-    if (!table.trial_lines.empty()) std::printf("\n");
-    std::printf("Table I: %zu routes x %zu vehicles = %u trials per controller (dt %.3f s); clearway columns "
-                "drive %u planned gear-turn routes (--gear-turns %s)\n\n",
-                table.routes.size(), kVehicleCount, cols[0].trials, options.sim.dt, table.planned_routes,
-                options.gear_turns.c_str());
+std::string spreadJson(const Spread& s) {
+    char text[160];
+    std::snprintf(text, sizeof text, "{\"mean\": %.4f, \"sd\": %.4f, \"min\": %.4f, \"max\": %.4f}", s.mean,
+                  s.sd, s.min, s.max);
+    return text;
+}
+
+// One row per seed: the routes, each column's stuck events and stuck ratio.
+void printSeedsJson(const DriveOptions& options, const Suite& suite) {
+    std::printf("\"per_seed\": [");
+    for (size_t si = 0; si < suite.tables.size(); ++si) {
+        const TableI& t = suite.tables[si];
+        std::printf("%s{\"seed\": %llu, \"routes\": %zu, \"planned_gear_turn_routes\": %u, \"stuck_events\": {",
+                    si ? ", " : "", (unsigned long long)t.seed, t.routes.size(), t.planned_routes);
+        for (size_t ci = 0; ci < columnCount(options); ++ci)
+            std::printf("%s%s: %u", ci ? ", " : "", preview::jsonString(t.cols[ci].name).c_str(), t.cols[ci].stuck);
+        std::printf("}, \"stuck_ratio\": {");
+        for (size_t ci = 0, n = 0; ci < columnCount(options); ++ci)
+            if (!isBaseline(ci))
+                std::printf("%s%s: %.4f", n++ ? ", " : "", preview::jsonString(t.cols[ci].name).c_str(),
+                            stuckRatio(t.cols[ci], t.cols[baselineOf(ci)]));
+        std::printf("}}");
+    }
+    std::printf("], ");
+}
+
+void printColumnJson(const Suite& suite, size_t ci) {
+    const Column& c = suite.pooled.cols[ci];
+    std::printf("%s: {\"trials\": %u, \"stuck_trials\": %u, \"stuck_events\": %u, \"teleports\": %u, "
+                "\"backoffs\": %u, \"gear_changes\": %u, "
+                "\"arrived\": %u, \"arrived_without_stuck\": %u, \"cross_track_error_mean\": %.4f, "
+                "\"time_mean\": %.3f, \"inside_corridor_percent\": %.2f, \"speed_mean\": %.4f, ",
+                preview::jsonString(c.name).c_str(), c.trials, c.stuck_trials, c.stuck, c.teleports, c.backoffs,
+                c.gear_changes, c.arrived, c.clean_arrivals, c.cteMean(), c.timeMean(), c.insidePercent(),
+                c.speedMean());
+    const ColumnSpread spread = columnSpread(suite, ci);
+    std::printf("\"stuck_events_spread\": %s, ", spreadJson(spread.stuck).c_str());
+    if (!isBaseline(ci)) std::printf("\"stuck_ratio_spread\": %s, ", spreadJson(spread.ratio).c_str());
+    std::printf("\"stuck_by_vehicle\": [");
+    for (size_t vi = 0; vi < kVehicleCount; ++vi)
+        std::printf("%s{\"vehicle\": \"%s\", \"stuck_events\": %u}", vi ? ", " : "", kVehicles[vi].name,
+                    c.stuck_by_vehicle[vi]);
+    std::printf("]}");
+}
+
+void printJson(const DriveOptions& options, const Suite& suite, const Targets& t) {
+    std::printf("{\"label\": %s, \"seeds\": [", preview::jsonString(options.label).c_str());
+    for (size_t si = 0; si < options.seeds.size(); ++si)
+        std::printf("%s%llu", si ? ", " : "", (unsigned long long)options.seeds[si]);
+    std::printf("], \"routes\": %zu, \"gear_turns\": \"%s\", \"baseline_gear_turns\": \"%s\", "
+                "\"planned_gear_turn_routes\": %u, \"vehicles\": [",
+                routeCount(suite), options.gear_turns.c_str(), options.baseline_gear_turns ? "on" : "off",
+                suite.pooled.planned_routes);
+    for (size_t vi = 0; vi < kVehicleCount; ++vi)
+        std::printf(
+            "%s{\"name\": \"%s\", \"radius\": %g, \"wheelbase\": %g, \"max_steer\": %g, \"steer_rate\": "
+            "%g, \"accel\": %g, \"brake\": %g, \"top_speed\": %g, \"traction_g\": %g}",
+            vi ? ", " : "", kVehicles[vi].name, kVehicles[vi].radius, kVehicles[vi].wheelbase,
+            kVehicles[vi].max_steer, kVehicles[vi].steer_rate, kVehicles[vi].accel, kVehicles[vi].brake,
+            kVehicles[vi].top_speed, kVehicles[vi].traction);
+    std::printf("], \"controllers\": {");
+    for (size_t ci = 0; ci < columnCount(options); ++ci) {
+        if (ci) std::printf(", ");
+        printColumnJson(suite, ci);
+    }
+    std::printf("}, ");
+    printSeedsJson(options, suite);
+    std::printf("\"target\": {\"stuck_ratio\": %.4f, \"stuck_ratio_mean\": %.4f, \"stuck_ratio_sd\": %.4f, "
+                "\"stuck_ratio_min\": %.4f, \"stuck_ratio_worst\": %.4f, \"stuck_met\": %s, \"time_ratio\": "
+                "%.4f, \"time_met\": %s, \"tuned_stuck_ratio\": %.4f, \"tuned_time_ratio\": %.4f}}\n",
+                t.stuck_ratio, t.ratio.mean, t.ratio.sd, t.ratio.min, t.ratio.max, t.stuck_met ? "true" : "false",
+                t.time_ratio, t.time_met ? "true" : "false", t.tuned_stuck_ratio, t.tuned_time_ratio);
+}
+
+// Table I, summed over the seeds.
+void printColumns(const DriveOptions& options, const Suite& suite) {
+    const Column* cols = suite.pooled.cols;
+    const size_t ncols = columnCount(options);
+    std::printf("Table I%s%s: %zu routes x %zu vehicles = %u trials per controller over %zu seed%s (dt %.3f s); "
+                "%u planned gear-turn routes (--gear-turns %s), driven by the clearway columns%s\n\n",
+                options.label.empty() ? "" : ", ", options.label.c_str(), routeCount(suite), kVehicleCount,
+                cols[0].trials, suite.tables.size(), suite.tables.size() == 1 ? "" : "s", options.sim.dt,
+                suite.pooled.planned_routes, options.gear_turns.c_str(),
+                options.baseline_gear_turns ? " and the baseline (--baseline-gear-turns on)"
+                                            : " only (--baseline-gear-turns off)");
     std::printf("| %-28s |", "");
     for (size_t ci = 0; ci < ncols; ++ci)
         std::printf(" %12s |", cols[ci].name.c_str());
@@ -118,24 +206,63 @@ void printMarkdown(const DriveOptions& options, const TableI& table, const Targe
             std::printf(" %12u |", cols[ci].stuck_by_vehicle[vi]);
         std::printf("\n");
     }
-    std::printf(
-        "\nTarget: stuck events clearway / baseline = %u / %u = %.2f (<= 0.2: %s); mean time ratio %.2f "
-        "(<= 1.0: %s)\n",
-        cols[1].stuck, cols[0].stuck, t.stuck_ratio, t.stuck_met ? "met" : "missed", t.time_ratio,
-        t.time_met ? "met" : "missed");
-    std::printf("Vehicle-tuned clearway: stuck ratio %.2f (<= 0.2: %s), mean time ratio %.2f (<= 1.0: %s)\n",
-                t.tuned_stuck_ratio, t.tuned_stuck_ratio <= 0.2 ? "met" : "missed", t.tuned_time_ratio,
-                t.tuned_time_ratio <= 1.0 ? "met" : "missed");
+}
+
+// One row per seed (stuck events, ratios), then each controller's spread over the seeds.
+void printSeeds(const DriveOptions& options, const Suite& suite) {
+    const size_t ncols = columnCount(options);
+    std::printf("\nPer seed: stuck events (ratio to the baseline; raw columns to baseline_raw)\n\n| seed | routes |");
+    for (size_t ci = 0; ci < ncols; ++ci)
+        std::printf(" %s |", suite.pooled.cols[ci].name.c_str());
+    std::printf("\n|---:|---:|");
+    for (size_t ci = 0; ci < ncols; ++ci)
+        std::printf("---:|");
+    for (const TableI& t : suite.tables) {
+        std::printf("\n| %llu | %zu |", (unsigned long long)t.seed, t.routes.size());
+        for (size_t ci = 0; ci < ncols; ++ci)
+            if (isBaseline(ci))
+                std::printf(" %u |", t.cols[ci].stuck);
+            else
+                std::printf(" %u (%.2f) |", t.cols[ci].stuck, stuckRatio(t.cols[ci], t.cols[baselineOf(ci)]));
+    }
+    std::printf("\n\nSpread over %zu seed%s (sd: sample standard deviation)\n\n| controller | stuck events mean "
+                "± sd | min | max | stuck ratio mean ± sd | min | max (worst) |\n|---|---:|---:|---:|---:|---:|---:|\n",
+                suite.tables.size(), suite.tables.size() == 1 ? "" : "s");
+    for (size_t ci = 0; ci < ncols; ++ci) {
+        const ColumnSpread s = columnSpread(suite, ci);
+        std::printf("| %s | %.1f ± %.1f | %.0f | %.0f |", suite.pooled.cols[ci].name.c_str(), s.stuck.mean,
+                    s.stuck.sd, s.stuck.min, s.stuck.max);
+        if (isBaseline(ci))
+            std::printf(" | | |\n");
+        else
+            std::printf(" %.2f ± %.2f | %.2f | %.2f |\n", s.ratio.mean, s.ratio.sd, s.ratio.min, s.ratio.max);
+    }
+}
+
+void printMarkdown(const DriveOptions& options, const Suite& suite, const Targets& t) {
+    for (const std::string& line : suite.pooled.trial_lines)
+        std::printf("%s\n", line.c_str());
+    if (!suite.pooled.trial_lines.empty()) std::printf("\n");
+    printColumns(options, suite);
+    printSeeds(options, suite);
+    const Column* cols = suite.pooled.cols;
+    std::printf("\nTarget: stuck ratio clearway / baseline, mean over %zu seed%s = %.2f ± %.2f, worst %.2f (<= "
+                "%.1f: %s); pooled %u / %u = %.2f; mean time ratio %.2f (<= %.1f: %s)\n",
+                suite.tables.size(), suite.tables.size() == 1 ? "" : "s", t.ratio.mean, t.ratio.sd, t.ratio.max,
+                kStuckTarget, t.stuck_met ? "met" : "missed", cols[kClearway].stuck, cols[kBaseline].stuck,
+                t.stuck_ratio, t.time_ratio, kTimeTarget, t.time_met ? "met" : "missed");
+    std::printf("Vehicle-tuned clearway: pooled stuck ratio %.2f, mean time ratio %.2f\n", t.tuned_stuck_ratio,
+                t.tuned_time_ratio);
 }
 
 } // namespace
 
-void printTable(const DriveOptions& options, const TableI& table, bool json) {
-    const Targets targets = targetsOf(table.cols);
+void printReport(const DriveOptions& options, const Suite& suite, bool json) {
+    const Targets targets = targetsOf(suite);
     if (json)
-        printJson(options, table, targets);
+        printJson(options, suite, targets);
     else
-        printMarkdown(options, table, targets);
+        printMarkdown(options, suite, targets);
 }
 
 } // namespace clearway::drive

@@ -1,5 +1,8 @@
 #include "suite.h"
 
+#include "scenes.h"
+
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -7,10 +10,6 @@
 namespace clearway::drive {
 
 namespace {
-
-// Look-ahead floor (x turning radius) on planned gear-turn routes (0.75, 0.5, 0.4, 0.3 gave 9, 6, 6, 6
-// stuck events).
-constexpr double kPlannedTurningLookahead = 0.5;
 
 // Planned multi-point turn (Pinter, "Toward More Realistic Pathfinding", 2001: "Backing up"): a Directional
 // A* route with reverse moves from the start pose to the goal, as a polyline with one gear per segment. Tries
@@ -65,13 +64,47 @@ bool planGearTurns(const Level& level, uint32_t layer, const VehicleSpec& v, con
     return false;
 }
 
-// Bakes the level and loads the asset as a game would.
+// A generated box level (samples/scenes: randomBoxesFootprint) scaled up 4x, so that its gaps
+// (>= 0.2 m, 3 m box cells) become >= 0.8 m in 12 m cells and vehicles fit between the boxes. Spec
+// "boxes:<count>:<seed>"; false when `spec` is not of that form.
+bool generatedBoxes(const std::string& spec, bake::Footprint* out) {
+    unsigned long count = 0, seed = 0;
+    char tail = 0;
+    if (std::sscanf(spec.c_str(), "boxes:%lu:%lu%c", &count, &seed, &tail) != 2 || count == 0) return false;
+    bake::Footprint fp = scenes::randomBoxesFootprint(4 * count + 4, seed);
+    constexpr double kScale = 4.0; // a power of two: vertices stay on the import grid
+    for (bake::FootprintLayer& layer : fp.layers) {
+        for (bake::PolygonWithHoles& poly : layer.polygons) {
+            for (bake::Vec2& p : poly.outer)
+                p = {p.x * kScale, p.y * kScale};
+            for (bake::Ring& hole : poly.holes)
+                for (bake::Vec2& p : hole)
+                    p = {p.x * kScale, p.y * kScale};
+        }
+        for (bake::Vec3& v : layer.surface_vertices)
+            v = {v.x * kScale, v.y * kScale, v.z};
+        layer.area *= kScale * kScale;
+    }
+    *out = std::move(fp);
+    return true;
+}
+
+// Bakes the level (or builds the generated one) and loads the asset as a game would.
 bake::Error loadLevel(const std::string& path, Level* L, cli::SpdlogContext& log) {
     L->name = std::filesystem::path(path).stem().string();
-    bake::RoadmapRequest request;
-    request.input_path = path;
     bake::RoadmapResult result;
-    if (bake::Error error = bake::bakeLevel(request, &result, log)) return error;
+    bake::Footprint generated;
+    if (generatedBoxes(path, &generated)) {
+        L->name = "boxes-" + path.substr(6);
+        std::replace(L->name.begin(), L->name.end(), ':', '-');
+        bake::Footprint stored; // continue from what an asset stores, as bakeLevel does
+        if (bake::Error e = bake::readFootprintBytes(bake::serializeFootprint(generated), path, &stored)) return e;
+        if (bake::Error e = bake::buildRoadmap(stored, {}, &result.roadmap, &result.stats, log)) return e;
+    } else {
+        bake::RoadmapRequest request;
+        request.input_path = path;
+        if (bake::Error error = bake::bakeLevel(request, &result, log)) return error;
+    }
     const std::vector<uint8_t> bytes = bake::serializeRoadmap(result.roadmap);
     L->bytes.assign((bytes.size() + 7) / 8, 0);
     std::memcpy(L->bytes.data(), bytes.data(), bytes.size());
@@ -145,11 +178,12 @@ void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, s
 }
 
 // Appends one --trials line.
-void listTrial(TableI* table, size_t ri, size_t vi, const char* controller, const Trial& t) {
+void listTrial(const std::string& level, TableI* table, size_t ri, size_t vi, const char* controller,
+               const Trial& t) {
     char line[256];
     std::snprintf(line, sizeof line,
-                  "%-16s route %2zu %-10s %-14s %s stuck %u teleports %u backoffs %u time %.2f",
-                  table->levels[table->routes[ri].level].name.c_str(), ri, kVehicles[vi].name, controller,
+                  "seed %-4llu %-16s route %2zu %-10s %-14s %s stuck %u teleports %u backoffs %u time %.2f",
+                  (unsigned long long)table->seed, level.c_str(), ri, kVehicles[vi].name, controller,
                   t.arrived ? "arrived" : "LIMIT  ", t.stuck, t.teleports, t.backoffs, t.time);
     std::string s = line;
     if (t.first_stuck_time >= 0) {
@@ -161,9 +195,11 @@ void listTrial(TableI* table, size_t ri, size_t vi, const char* controller, cons
 }
 
 // Every controller's trials of vehicle `vi` on route `ri`, added to Table I's columns.
-void driveRoute(const DriveOptions& options, size_t ri, size_t vi, TableI* table) {
+void driveRoute(const DriveOptions& options, const std::vector<Level>& levels, size_t ri, size_t vi,
+                TableI* table) {
     const Route& r = table->routes[ri];
-    const WallGrid& walls = table->levels[r.level].walls[r.layer];
+    const Level& level = levels[r.level];
+    const WallGrid& walls = level.walls[r.layer];
     const FollowerSettings baseline = followerBaselineDefaults();
     // The clearway follower knows the vehicle's steering geometry (as pure pursuit needs the
     // wheelbase), hence its turning radius; the baseline is the paper's and knows neither.
@@ -182,13 +218,14 @@ void driveRoute(const DriveOptions& options, size_t ri, size_t vi, TableI* table
         route.points[0].x, route.points[0].y,
         std::atan2(route.points[1].y - route.points[0].y, route.points[1].x - route.points[0].x)};
     // The clearway columns drive a planned multi-point turn where the route bends tighter than
-    // the vehicle can turn; the baseline (the paper's heuristic) cannot follow gear changes.
+    // the vehicle can turn; so does the baseline with --baseline-gear-turns on (the same route
+    // planning for both: the follower drives the gears, whatever its settings).
     const Track* smooth = &route;
     const Track* raw_track = &r.raw[vi];
     Track planned;
     uint32_t planned_changes = 0;
     if (options.gear_turns != "off" && route.min_radius < clearway.turning_radius &&
-        planGearTurns(table->levels[r.level], r.layer, kVehicles[vi], start, route.points.back(), walls,
+        planGearTurns(level, r.layer, kVehicles[vi], start, route.points.back(), walls,
                       &planned, &planned_changes) &&
         (options.gear_turns == "tight" || planned_changes > 0)) {
         smooth = raw_track = &planned;
@@ -197,10 +234,13 @@ void driveRoute(const DriveOptions& options, size_t ri, size_t vi, TableI* table
         // vehicle) would cut the planned turns' insides by ~0.6 m; 0.5 follows them.
         clearway.turning_lookahead = tuned.turning_lookahead = kPlannedTurningLookahead;
     }
-    const Trial b = drive(kVehicles[vi], start, route, walls, baseline, sim_b);
+    const bool gears = smooth == &planned, baseline_gears = gears && options.baseline_gear_turns;
+    const Trial b = drive(kVehicles[vi], start, baseline_gears ? planned : route, walls, baseline, sim_b);
     const Trial c = drive(kVehicles[vi], start, *smooth, walls, clearway, sim_c);
-    if (options.list_trials) listTrial(table, ri, vi, "baseline", b);
-    if (options.list_trials) listTrial(table, ri, vi, smooth == &planned ? "clearway+gears" : "clearway", c);
+    if (options.list_trials) {
+        listTrial(level.name, table, ri, vi, baseline_gears ? "baseline+gears" : "baseline", b);
+        listTrial(level.name, table, ri, vi, gears ? "clearway+gears" : "clearway", c);
+    }
     table->cols[0].add(vi, b);
     table->cols[1].add(vi, c);
     table->cols[2].add(vi, drive(kVehicles[vi], start, *smooth, walls, tuned, options.sim));
@@ -209,32 +249,63 @@ void driveRoute(const DriveOptions& options, size_t ri, size_t vi, TableI* table
         const Track& rt = r.raw[vi];
         const Pose2d raw_start{rt.points[0].x, rt.points[0].y,
                                std::atan2(rt.points[1].y - rt.points[0].y, rt.points[1].x - rt.points[0].x)};
-        table->cols[3].add(vi, drive(kVehicles[vi], raw_start, rt, walls, baseline, options.sim));
+        table->cols[3].add(vi, baseline_gears ? drive(kVehicles[vi], start, planned, walls, baseline, options.sim)
+                                              : drive(kVehicles[vi], raw_start, rt, walls, baseline, options.sim));
         table->cols[4].add(vi, drive(kVehicles[vi], raw_track == &planned ? start : raw_start, *raw_track,
                                      walls, clearway, options.sim));
     }
-    if (!options.svg_dir.empty())
-        writeSvg(options.svg_dir + "/" + table->levels[r.level].name + "_route" + std::to_string(ri) + "_" +
+    if (!options.svg_dir.empty()) {
+        const std::string seed = options.seeds.size() > 1 ? "s" + std::to_string(table->seed) + "_" : "";
+        writeSvg(options.svg_dir + "/" + seed + level.name + "_route" + std::to_string(ri) + "_" +
                      kVehicles[vi].name + ".svg",
-                 walls, r.smooth[vi], smooth == &planned ? &planned : nullptr, b, c);
+                 walls, r.smooth[vi], gears ? &planned : nullptr, b, c);
+    }
 }
 
 } // namespace
 
-bake::Error runSuite(const DriveOptions& options, TableI* table, cli::SpdlogContext& log) {
-    table->levels.resize(options.levels.size());
-    std::mt19937_64 rng(options.seed);
-    for (size_t li = 0; li < options.levels.size(); ++li) {
-        if (bake::Error e = loadLevel(options.levels[li], &table->levels[li], log)) return e;
-        findRoutes(options, table->levels, li, rng, &table->routes, log);
-    }
-    if (table->routes.empty()) return {bake::ErrorCode::Internal, "no route found on any level"};
+void Column::merge(const Column& o) {
+    trials += o.trials;
+    stuck_trials += o.stuck_trials;
+    stuck += o.stuck;
+    teleports += o.teleports;
+    backoffs += o.backoffs;
+    arrived += o.arrived;
+    clean_arrivals += o.clean_arrivals;
+    gear_changes += o.gear_changes;
+    for (size_t vi = 0; vi < kVehicleCount; ++vi)
+        stuck_by_vehicle[vi] += o.stuck_by_vehicle[vi];
+    cte_sum += o.cte_sum;
+    time_sum += o.time_sum;
+    speed_sum += o.speed_sum;
+    steps += o.steps;
+    inside += o.inside;
+}
+
+bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogContext& log) {
+    suite->levels.resize(options.levels.size());
+    for (size_t li = 0; li < options.levels.size(); ++li)
+        if (bake::Error e = loadLevel(options.levels[li], &suite->levels[li], log)) return e;
     if (!options.svg_dir.empty()) std::filesystem::create_directories(options.svg_dir);
-    for (size_t ri = 0; ri < table->routes.size(); ++ri) {
-        if (options.only_route >= 0 && size_t(options.only_route) != ri) continue;
-        for (size_t vi = 0; vi < kVehicleCount; ++vi)
-            if (options.only_vehicle.empty() || options.only_vehicle == kVehicles[vi].name)
-                driveRoute(options, ri, vi, table);
+    for (uint64_t seed : options.seeds) {
+        TableI& table = suite->tables.emplace_back();
+        table.seed = seed;
+        std::mt19937_64 rng(seed);
+        for (size_t li = 0; li < suite->levels.size(); ++li)
+            findRoutes(options, suite->levels, li, rng, &table.routes, log);
+        if (table.routes.empty())
+            return {bake::ErrorCode::Internal, "seed " + std::to_string(seed) + ": no route found on any level"};
+        for (size_t ri = 0; ri < table.routes.size(); ++ri) {
+            if (options.only_route >= 0 && size_t(options.only_route) != ri) continue;
+            for (size_t vi = 0; vi < kVehicleCount; ++vi)
+                if (options.only_vehicle.empty() || options.only_vehicle == kVehicles[vi].name)
+                    driveRoute(options, suite->levels, ri, vi, &table);
+        }
+        for (size_t ci = 0; ci < 5; ++ci)
+            suite->pooled.cols[ci].merge(table.cols[ci]);
+        suite->pooled.planned_routes += table.planned_routes;
+        suite->pooled.trial_lines.insert(suite->pooled.trial_lines.end(), table.trial_lines.begin(),
+                                         table.trial_lines.end());
     }
     return {};
 }

@@ -55,32 +55,59 @@ struct Column {
     double timeMean() const { return trials ? time_sum / trials : 0.0; }
     double insidePercent() const { return steps ? 100.0 * double(inside) / double(steps) : 0.0; }
     double speedMean() const { return steps ? speed_sum / double(steps) : 0.0; }
+    void merge(const Column& o); // adds another seed's trials (suite.cpp)
 };
 
 struct DriveOptions {
+    // Mesh paths, or generated box levels "boxes:<count>:<seed>" (suite.cpp: generatedBoxes).
     std::vector<std::string> levels;
     uint32_t routes_per_level = 3;
-    uint64_t seed = 3;
+    std::vector<uint64_t> seeds{3}; // one Table I per seed, then the spread over them
+    std::string label;              // names the route set in the report (e.g. tuning, held-aside)
     std::string svg_dir;
     bool raw = true;          // also the raw-polyline columns
     bool list_trials = false; // one line per trial
     int only_route = -1;
     std::string only_vehicle, trace;
     std::string gear_turns = "cusps"; // tight, cusps or off
+    // The baseline drives the same planned gear-turn routes as the clearway columns (like for like);
+    // false: it drives the findPath route wherever the clearway columns drive a planned one.
+    bool baseline_gear_turns = true;
     SimOptions sim;
 };
 
+// Table I of one seed.
 struct TableI {
-    std::vector<Level> levels;
+    uint64_t seed = 0;
     std::vector<Route> routes;
     Column cols[5] = {{"baseline"}, {"clearway"}, {"clearway_tuned"}, {"baseline_raw"}, {"clearway_raw"}};
     std::vector<std::string> trial_lines; // --trials
     uint32_t planned_routes = 0;          // vehicle routes the clearway columns drive as planned gear turns
 };
+inline constexpr size_t kBaseline = 0, kClearway = 1, kClearwayTuned = 2, kBaselineRaw = 3, kClearwayRaw = 4;
 
-// Bakes the levels, finds the routes and drives every trial (suite.cpp).
-bake::Error runSuite(const DriveOptions& options, TableI* table, cli::SpdlogContext& log);
-// Table I as markdown, or one JSON object (report.cpp).
-void printTable(const DriveOptions& options, const TableI& table, bool json);
+struct Suite {
+    std::vector<Level> levels;
+    std::vector<TableI> tables; // one per seed, in --seeds order
+    TableI pooled;              // every seed's columns summed (no routes)
+};
+
+// Bakes the levels, then per seed finds the routes and drives every trial (suite.cpp).
+bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogContext& log);
+// Table I (pooled over the seeds), the per-seed rows and the spread, as markdown or one JSON object
+// (report.cpp).
+void printReport(const DriveOptions& options, const Suite& suite, bool json);
+
+// Stuck ratio of a column to its baseline; a baseline without stuck events counts as 1, so the
+// column's events then count in full.
+inline double stuckRatio(const Column& c, const Column& baseline) {
+    return double(c.stuck) / double(std::max(baseline.stuck, 1u));
+}
+struct Spread {
+    double mean = 0, sd = 0, min = 0, max = 0; // sd: sample standard deviation (0 for one value)
+};
+Spread spreadOf(const std::vector<double>& values); // report.cpp
+// "A-B" (inclusive), "N" (N seeds from `first`) or "a,b,c"; false when malformed (main.cpp).
+bool parseSeeds(const std::string& text, uint64_t first, std::vector<uint64_t>* seeds);
 
 } // namespace clearway::drive
