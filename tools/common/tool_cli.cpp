@@ -510,10 +510,10 @@ void addThreadsOption(CLI::App& app, unsigned& target) {
 
 void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
     app.add_option_function<std::string>(
-           "--up", [&o](const std::string& v) { o.up = v == "z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
-           "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines) [default: "
-           "y]")
-        ->check(CLI::IsMember({"y", "z"}));
+           "--up", [&o](const std::string& v) { o.up = v == "z" || v == "Z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
+           "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines); Y and Z "
+           "too [default: y]")
+        ->check(CLI::IsMember({"y", "z", "Y", "Z"}));
     // Ranges are checked by bake::validate, whose messages are clearer than CLI11's.
     app.add_option("--scale", o.scale, "Mesh units to metres, e.g. 0.01 for centimetres")
         ->capture_default_str();
@@ -582,9 +582,11 @@ void printRoadmapResult(const bake::RoadmapResult& result, const std::string& ou
     if (flags.json) {
         std::printf("%s\n", bake::roadmapJson(result).c_str());
     } else if (!flags.quiet) {
-        std::printf("%s: %zu layers, %zu vertices, %zu edges (%zu arcs), %zu blends, %zu bytes, %.2f s\n",
-                    output.c_str(), result.stats.layers, result.stats.vertices, result.stats.edges,
-                    result.stats.arcs, result.stats.blends, result.bytes, result.seconds_total);
+        std::printf("%s: %zu layers, %.4g m across, %.4g m2 walkable, %zu vertices, %zu edges (%zu arcs), %zu "
+                    "blends, %zu bytes, %.2f s\n",
+                    output.c_str(), result.stats.layers, result.size.across, result.size.walkable_area,
+                    result.stats.vertices, result.stats.edges, result.stats.arcs, result.stats.blends,
+                    result.bytes, result.seconds_total);
     }
 }
 

@@ -36,10 +36,10 @@ int main(int argc, char** argv) {
         std::printf("%s\n", bake::footprintJson(result.footprint, result.seconds).c_str());
     } else if (!flags.quiet) {
         const bake::FootprintStats s = bake::statsOf(result.footprint);
-        std::printf("%s: %zu layers, %zu connections, %.3f m2 walkable, %zu polygons, %zu holes, %zu "
-                    "vertices, %.2f s\n",
-                    request.output_path.c_str(), s.layers, s.connections, s.walkable_area, s.polygons,
-                    s.holes, s.vertices, result.seconds);
+        std::printf("%s: %zu layers, %zu connections, %.4g m across, %.3f m2 walkable, %zu polygons, %zu holes, "
+                    "%zu vertices, %.2f s\n",
+                    request.output_path.c_str(), s.layers, s.connections, result.size.across, s.walkable_area,
+                    s.polygons, s.holes, s.vertices, result.seconds);
     }
     return 0;
 }

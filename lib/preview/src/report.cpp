@@ -109,8 +109,21 @@ std::string footprintJson(const Footprint& fp, double seconds) {
                 ", \"height_min\": " + jsonNumber(layer.height_min + fp.origin.z, 8) +
                 ", \"height_max\": " + jsonNumber(layer.height_max + fp.origin.z, 8) + "}";
     }
-    json += "]}";
-    return json;
+    const LevelSize size = levelSizeOf(fp);
+    return json + "], " + levelSizeJson(size, levelSizeWarnings(size, fp.options)) + "}";
+}
+
+std::string levelSizeJson(const LevelSize& size, const std::vector<std::string>& warnings) {
+    std::string json = "\"size\": {\"across\": " + jsonNumber(size.across, 6) +
+                       ", \"walkable_area\": " + jsonNumber(size.walkable_area, 8) +
+                       ", \"ground_area\": " + jsonNumber(size.ground_area, 8) +
+                       ", \"world_min\": [" + jsonNumber(size.world_min.x, 8) + ", " + jsonNumber(size.world_min.y, 8) +
+                       ", " + jsonNumber(size.world_min.z, 8) + "], \"world_max\": [" + jsonNumber(size.world_max.x, 8) +
+                       ", " + jsonNumber(size.world_max.y, 8) + ", " + jsonNumber(size.world_max.z, 8) +
+                       "]}, \"warnings\": [";
+    for (size_t i = 0; i < warnings.size(); ++i)
+        json += (i ? ", " : "") + jsonString(warnings[i]);
+    return json + "]";
 }
 
 } // namespace clearway::bake

@@ -1,6 +1,7 @@
 // Roadmap previews: the SVG drawing (walls, edges coloured by clearance, blends) and the
 // --json summary cw-roadmap and cw-bake print.
 #include <clearway/preview.h>
+#include <clearway/preview/json_writer.h>
 #include <clearway/preview/svg_writer.h>
 
 #include <algorithm>
@@ -81,7 +82,8 @@ std::string roadmapJson(const RoadmapResult& r) {
         json.pop_back();
         json += text;
     }
-    return json;
+    json.pop_back();
+    return json + ", " + levelSizeJson(r.size, r.warnings) + "}";
 }
 
 } // namespace clearway::bake

@@ -5,6 +5,8 @@
 
 #include "pipeline/pipeline_internal.h"
 
+#include <cstdio>
+
 #include <chrono>
 
 namespace clearway::bake {
@@ -41,6 +43,7 @@ namespace {
 Error finishRoadmap(const RoadmapRequest& request, const std::vector<std::string>& inputs,
                     const Footprint& footprint, RoadmapResult* result, LogContext& log, Clock::time_point start,
                     const LevelEdits& edits = {}) {
+    reportLevelSize(footprint, request.input_path, &result->size, &result->warnings, log);
     if (Error e = buildRoadmap(footprint, request.roadmap_options, &result->roadmap, &result->stats, log))
         return e;
     if (Error e = applyRoadmapEdits(edits, &result->roadmap, log)) return e;
@@ -98,6 +101,19 @@ Error roadmapFromFootprint(const RoadmapRequest& request, RoadmapResult* result,
 
 Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
     return catchOutOfMemory(request.input_path, [&] { return bakeLevelUnguarded(request, result, log); });
+}
+
+void reportLevelSize(const Footprint& footprint, const std::string& name, LevelSize* size,
+                     std::vector<std::string>* warnings, LogContext& log) {
+    *size = levelSizeOf(footprint);
+    *warnings = levelSizeWarnings(*size, footprint.options);
+    char text[160];
+    std::snprintf(text, sizeof text, ": %.4g m across, %.4g m2 walkable (world x %.4g .. %.4g, y %.4g .. %.4g, z %.4g .. %.4g)",
+                  size->across, size->walkable_area, size->world_min.x, size->world_max.x, size->world_min.y,
+                  size->world_max.y, size->world_min.z, size->world_max.z);
+    log.log(LogLevel::Info, name + text);
+    for (const std::string& w : *warnings)
+        log.log(LogLevel::Warn, name + ": " + w);
 }
 
 } // namespace clearway::bake

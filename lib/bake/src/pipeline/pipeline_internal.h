@@ -28,4 +28,8 @@ Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, con
 Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
                        const std::string& svg_path);
 
+// The level's size and plausibility warnings, logged (Info: size; Warn: each warning).
+void reportLevelSize(const Footprint& footprint, const std::string& name, LevelSize* size,
+                     std::vector<std::string>* warnings, LogContext& log);
+
 } // namespace clearway::bake

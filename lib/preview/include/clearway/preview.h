@@ -13,6 +13,8 @@ std::string footprintJson(const Footprint& footprint, double seconds);
 
 std::string roadmapSvg(const Roadmap& roadmap);
 std::string roadmapJson(const RoadmapResult& result);
+// `"size": {...}, "warnings": [...]` for the bake summaries (no braces around: a fragment).
+std::string levelSizeJson(const LevelSize& size, const std::vector<std::string>& warnings);
 // One JSON object, the shape documented for `cw-trims --json`.
 std::string trimsJson(const TrimsResult& result);
 std::string stitchJson(const StitchResult& result);

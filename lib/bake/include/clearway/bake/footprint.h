@@ -65,4 +65,17 @@ Error buildFootprint(const Mesh& mesh, const ImportOptions& options, Footprint* 
 // NaN for a negative or NaN radius, or a footprint CGAL rejects (self-crossing ring).
 double erodedArea(const Footprint& footprint, double radius);
 
+// How big a baked level is, for the bake summaries: mistakes in units or up axis show there first.
+struct LevelSize {
+    Vec3 world_min, world_max; // bounds of every layer's boundary and surface, in mesh coordinates
+    double across = 0;         // metres: the larger horizontal extent
+    double ground_area = 0;    // m^2: the horizontal bounding box
+    double walkable_area = 0;  // m^2: all layers
+};
+LevelSize levelSizeOf(const Footprint& footprint);
+// What no walkable level looks like, each with the likely fix: under 1 m or over 50 km across, no
+// walkable area, or more walkable area than twice the ground box (floors stacked like the walls of
+// a level lying on its side). Empty for a plausible level.
+std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options);
+
 } // namespace clearway::bake

@@ -29,6 +29,8 @@ struct ImportRequest {
 struct ImportResult {
     Footprint footprint;
     double seconds = 0;
+    LevelSize size;                    // also logged, with any levelSizeWarnings
+    std::vector<std::string> warnings; // levelSizeWarnings
 };
 
 Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log);
@@ -50,6 +52,8 @@ struct RoadmapRequest {
 struct RoadmapResult {
     Roadmap roadmap;
     RoadmapStats stats;
+    LevelSize size;                    // also logged, with any levelSizeWarnings
+    std::vector<std::string> warnings; // levelSizeWarnings
     size_t bytes = 0;
     double seconds_import = 0, seconds_write = 0, seconds_total = 0;
 };
