@@ -43,12 +43,12 @@ Error meshFrame(const Mesh& mesh, const ImportOptions& options, const std::strin
 
 namespace {
 
-// Triangle t of the mesh in local coordinates, its normal, box and walkability; false when it is
-// degenerate (no area, blocks nothing).
-bool classifyTriangle(const Mesh& mesh, size_t t, const Vec3& origin, double cos_slope, Tri* out) {
+// Triangle t of the mesh in local coordinates (turned over when `flip`), its normal, box and
+// walkability; false when it is degenerate (no area, blocks nothing).
+bool classifyTriangle(const Mesh& mesh, size_t t, bool flip, const Vec3& origin, double cos_slope, Tri* out) {
     Tri tri;
     for (int k = 0; k < 3; ++k) {
-        const Vec3& p = mesh.positions[mesh.indices[3 * t + k]];
+        const Vec3& p = mesh.positions[mesh.indices[3 * t + (flip && k > 0 ? 3 - k : k)]];
         tri.p[k] = {p.x - origin.x, p.y - origin.y, p.z - origin.z};
     }
     const Vec3 e1{tri.p[1].x - tri.p[0].x, tri.p[1].y - tri.p[0].y, tri.p[1].z - tri.p[0].z};
@@ -79,9 +79,12 @@ Error classifyTriangles(const Mesh& mesh, const ImportOptions& options, const Me
     std::vector<Tri>& tris = out->tris;
     tris.reserve(mesh.triangleCount());
     double size_sum = 0;
+    // A closed shell wound inward (or partly so) is turned outward: its top is walkable and the
+    // floor it encloses lies inside a solid, as for the same shell wound outward.
+    const std::vector<bool> flips = outwardShellFlips(mesh);
     for (size_t t = 0; t < mesh.triangleCount(); ++t) {
         Tri tri;
-        if (!classifyTriangle(mesh, t, frame.origin, cos_slope, &tri)) continue;
+        if (!classifyTriangle(mesh, t, flips[t], frame.origin, cos_slope, &tri)) continue;
         size_sum += std::max(tri.max[0] - tri.min[0], tri.max[1] - tri.min[1]);
         tris.push_back(tri);
     }

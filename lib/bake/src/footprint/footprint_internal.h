@@ -330,6 +330,11 @@ struct ClassifiedMesh {
     double cell = 0;
 };
 
+// Per mesh triangle: whether to turn it over so that every closed shell (each edge shared by
+// exactly two faces, corners welded by position) is wound consistently and outward (shells.cpp).
+// Open surfaces, flat shells (two-sided planes) and outward shells stay as authored.
+std::vector<bool> outwardShellFlips(const Mesh& mesh);
+
 Error classifyTriangles(const Mesh& mesh, const ImportOptions& options, const MeshFrame& frame,
                         const std::string& name, LogContext& log, ClassifiedMesh* out);
 

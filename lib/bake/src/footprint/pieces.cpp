@@ -101,7 +101,8 @@ double rayHit(const Vec3& origin, const Vec3& dir, const Tri& tri) {
     return dist > 0 ? dist : -1;
 }
 
-// A point of a free piece is inside a closed solid (the floor under a thick wall or a pillar)
+// A point of a free piece is inside a closed solid (the floor under a thick wall or a pillar;
+// closed shells were wound outward in classify, shells.cpp)
 // when the first face straight above it and the first face in each of the four horizontal axis
 // directions (within kSolidProbeReach) are all seen from behind. Requiring both keeps the floor
 // under a one-sided upper storey (seen from behind above, but walls seen from the front around).
