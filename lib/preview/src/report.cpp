@@ -11,6 +11,7 @@
 namespace clearway::bake {
 
 using preview::jsonNumber;
+using preview::jsonString;
 
 namespace {
 
