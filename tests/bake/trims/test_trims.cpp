@@ -120,6 +120,9 @@ TEST_SUITE("trims bake") {
                          0) == 0);
         CHECK(problem("[1, 2]") == "v.json: the model must be a JSON object");
         CHECK(problem(R"({"dimension": 2,)").rfind("v.json: not valid JSON: parse error at line 1", 0) == 0);
+        // A number beyond double is nlohmann's out_of_range, not a parse_error: once uncaught (fuzzing).
+        CHECK(problem(R"({"dimension": 2, "speed": 1e400})") ==
+              "v.json: not valid JSON: number overflow parsing '1e400'");
     }
 
     TEST_CASE("the baked table loads in the runtime, 40 bytes per trim, hashes and model recorded") {

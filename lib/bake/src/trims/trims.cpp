@@ -151,12 +151,13 @@ Error parseVehicleModel(const std::string& text, const std::string& source, Vehi
     json root;
     try {
         root = json::parse(text, nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
+    } catch (const json::exception& e) {
+        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 5: ...", or for
+        // a number beyond double "[json.exception.out_of_range.406] number overflow parsing '1e400'".
         std::string what = e.what();
-        const size_t at = what.find("parse error");
+        const size_t at = what.find("] ");
         return Error{ErrorCode::ReadFailed,
-                     source + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at))};
+                     source + ": not valid JSON: " + (at == std::string::npos ? what : what.substr(at + 2))};
     }
     if (!root.is_object()) return bad(source, "the model must be a JSON object");
     if (Error e = rejectUnknown(root,
