@@ -71,7 +71,7 @@ TEST_SUITE("tools: exit codes and JSON errors") {
         CHECK(runTool(bake + " -o /tmp/x.cwrm --scale -1", &out) == 2);
         CHECK(contains(out, "--scale must be a positive number"));
         CHECK(runTool(bake + " -o /tmp/x.cwrm --up x", &out) == 2);
-        CHECK(contains(out, "--up: x not in {y,z}"));
+        CHECK(contains(out, "--up: x not in {y,z,Y,Z}"));
     }
 
     TEST_CASE("bad input is 2, an unwritable output 4, both named, as JSON with --json") {

@@ -62,6 +62,8 @@ LevelSize levelSizeOf(const Footprint& fp) {
         size.world_max = {std::max(size.world_max.x, w.x), std::max(size.world_max.y, w.y),
                           std::max(size.world_max.z, w.z)};
     }
+    size.world_min = {size.world_min.x + 0.0, size.world_min.y + 0.0, size.world_min.z + 0.0}; // no "-0"
+    size.world_max = {size.world_max.x + 0.0, size.world_max.y + 0.0, size.world_max.z + 0.0};
     return size;
 }
 
@@ -87,6 +89,31 @@ std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOp
                            "level's ground box (" + squareMetres(size.ground_area) + "): floors stacked like the "
                            "walls of a level lying on its side? try " + other_up);
     return warnings;
+}
+
+std::string upAxisWarning(const Mesh& mesh, const ImportOptions& options) {
+    // Internal frame: z is up as read. The other convention's up axis is internal y either way
+    // (Y-up read: the file's z became -y; Z-up read: the file's y is y).
+    double facing_up = 0, facing_other_up = 0;
+    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        const Vec3 &a = mesh.positions[mesh.indices[t]], &b = mesh.positions[mesh.indices[t + 1]],
+                   &c = mesh.positions[mesh.indices[t + 2]];
+        const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z, vx = c.x - a.x, vy = c.y - a.y, vz = c.z - a.z;
+        const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        const double twice_area = std::sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(twice_area > 0)) continue;
+        if (std::fabs(nz) > 0.9 * twice_area) facing_up += twice_area;
+        if (std::fabs(ny) > 0.9 * twice_area) facing_other_up += twice_area;
+    }
+    if (!(facing_other_up > 2 * facing_up)) return "";
+    const bool y_up = options.up == UpAxis::Y;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%.0f%% of the mesh's flat surface faces along %s, %.0f%% along the up axis %s: an export "
+                  "with the other up axis? try %s",
+                  100 * facing_other_up / (facing_up + facing_other_up), y_up ? "z" : "y",
+                  100 * facing_up / (facing_up + facing_other_up), y_up ? "y" : "z", y_up ? "--up z" : "--up y");
+    return text;
 }
 
 } // namespace clearway::bake

@@ -81,6 +81,8 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
+    const std::string up_warning = upAxisWarning(mesh, request.import_options);
+    if (!up_warning.empty()) log.log(LogLevel::Warn, request.input_path + ": " + up_warning);
     Footprint built, footprint;
     if (Error e = buildFootprint(mesh, request.import_options, &built, log)) return e;
     if (Error e = applyFootprintEdits(edits, &built, log)) return e;
@@ -90,7 +92,9 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
     // cannot reach the roadmap.
     if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    return finishRoadmap(request, inputs, footprint, result, log, start, edits);
+    const Error e = finishRoadmap(request, inputs, footprint, result, log, start, edits);
+    if (!up_warning.empty()) result->warnings.insert(result->warnings.begin(), up_warning);
+    return e;
 }
 
 } // namespace

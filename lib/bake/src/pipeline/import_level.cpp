@@ -22,6 +22,8 @@ Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, L
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.mesh_path, request.options, &mesh, log)) return e;
+    const std::string up_warning = upAxisWarning(mesh, request.options);
+    if (!up_warning.empty()) log.log(LogLevel::Warn, request.mesh_path + ": " + up_warning);
     Footprint footprint;
     if (Error e = buildFootprint(mesh, request.options, &footprint, log)) return e;
     if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
@@ -33,6 +35,7 @@ Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, L
     if (!request.svg_path.empty()) outputs.add(request.svg_path, svg, "--svg");
     if (Error e = outputs.write()) return e;
     reportLevelSize(footprint, request.mesh_path, &result->size, &result->warnings, log);
+    if (!up_warning.empty()) result->warnings.insert(result->warnings.begin(), up_warning);
     result->footprint = std::move(footprint);
     result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const FootprintStats s = statsOf(result->footprint);

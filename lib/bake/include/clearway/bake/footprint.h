@@ -77,5 +77,8 @@ LevelSize levelSizeOf(const Footprint& footprint);
 // walkable area, or more walkable area than twice the ground box (floors stacked like the walls of
 // a level lying on its side). Empty for a plausible level.
 std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options);
+// A warning when most of the mesh's flat surface would face up under the other up axis (floors
+// and ceilings standing as walls: a Z-up export read as Y-up or the reverse); empty otherwise.
+std::string upAxisWarning(const Mesh& mesh, const ImportOptions& options);
 
 } // namespace clearway::bake
