@@ -246,17 +246,23 @@ TEST_SUITE("tools/query") {
         CHECK(wide.at("length").get<double>() >= length - 1e-9);
     }
 
-    TEST_CASE("a path from the ground floor of two_storey to the upper floor names both layers") {
-        const Baked& b = baked(sampleLevel("two_storey.obj"));
-        const Floors f = twoStoreyFloors(b);
-        CHECK(f.from_layer != f.to_layer);
-        CHECK(f.to.y > f.from.y + 2); // the upper floor, in the Y-up mesh
+    // cw-query --json from the ground floor to the upper floor; it must find the path.
+    auto upstairs = [](const Baked& b, const Floors& f) {
         int code = 0;
         const nlohmann::json j = runJson(tool("cw-query") + " " + b.path + " --from " + arg(f.from) +
                                              " --to " + arg(f.to) + " --json",
                                          &code);
         REQUIRE(code == 0);
         REQUIRE(j.at("found").get<bool>());
+        return j;
+    };
+
+    TEST_CASE("a path from the ground floor of two_storey to the upper floor names both layers") {
+        const Baked& b = baked(sampleLevel("two_storey.obj"));
+        const Floors f = twoStoreyFloors(b);
+        CHECK(f.from_layer != f.to_layer);
+        CHECK(f.to.y > f.from.y + 2); // the upper floor, in the Y-up mesh
+        const nlohmann::json j = upstairs(b, f);
         CHECK(j.at("from_layer") == f.from_layer);
         CHECK(j.at("to_layer") == f.to_layer);
         const auto& pts = j.at("points");
@@ -277,12 +283,7 @@ TEST_SUITE("tools/query") {
     TEST_CASE("the path upstairs changes layer at the stair top and ends on the upper floor's surface") {
         const Baked& b = baked(sampleLevel("two_storey.obj"));
         const Floors f = twoStoreyFloors(b);
-        int code = 0;
-        const nlohmann::json j = runJson(tool("cw-query") + " " + b.path + " --from " + arg(f.from) +
-                                             " --to " + arg(f.to) + " --json",
-                                         &code);
-        REQUIRE(code == 0);
-        REQUIRE(j.at("found").get<bool>());
+        const nlohmann::json j = upstairs(b, f);
         int changes = 0;
         for (size_t i = 1; i < j.at("segments").size(); ++i)
             changes += j.at("segments")[i].at("layer") != j.at("segments")[i - 1].at("layer");

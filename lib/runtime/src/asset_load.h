@@ -5,10 +5,26 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace clearway::detail {
+
+// Checks every loader repeats on the verified tables.
+inline bool finite(float v) {
+    return std::isfinite(v);
+}
+inline bool finite(double v) {
+    return std::isfinite(v);
+}
+template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
+    return v ? v->size() : 0;
+}
+// 64-bit so first + count cannot wrap around.
+inline bool rangeWithin(uint32_t first, uint32_t count, uint32_t size) {
+    return uint64_t(first) + uint64_t(count) <= uint64_t(size);
+}
 
 // Buffer checks (alignment, size, identifier), the FlatBuffers verifier (`verify`), then the
 // asset's semantic checks (`check` on the verified bytes). Only Ok fills *out; any failure leaves

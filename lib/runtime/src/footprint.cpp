@@ -28,21 +28,9 @@ constexpr uintptr_t kBufferAlignment = 8;
 // Barycentric slack so points exactly on a shared edge are not lost to rounding.
 constexpr double kInsideEpsilon = 1e-7;
 
-bool finite(float v) {
-    return std::isfinite(v);
-}
-bool finite(double v) {
-    return std::isfinite(v);
-}
-
-template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
-    return v ? v->size() : 0;
-}
-
-// 64-bit so first + count cannot wrap around.
-bool rangeWithin(uint32_t first, uint32_t count, uint32_t size) {
-    return uint64_t(first) + uint64_t(count) <= uint64_t(size);
-}
+using detail::finite;
+using detail::rangeWithin;
+using detail::sizeOf;
 
 bool checkLayer(const fb::Layer& layer) {
     if (!finite(layer.area()) || !finite(layer.height_min()) || !finite(layer.height_max())) return false;

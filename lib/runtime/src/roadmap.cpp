@@ -23,20 +23,9 @@ static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb:
               "Vec2f must match schema Vec2 for zero-copy polylines");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
-bool finite(float v) {
-    return std::isfinite(v);
-}
-bool finite(double v) {
-    return std::isfinite(v);
-}
-
-template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
-    return v ? v->size() : 0;
-}
-
-bool rangeWithin(uint32_t first, uint32_t count, uint32_t size) {
-    return uint64_t(first) + uint64_t(count) <= uint64_t(size);
-}
+using detail::finite;
+using detail::rangeWithin;
+using detail::sizeOf;
 
 bool checkEdge(const fb::RoadmapEdge& e, uint32_t vertex_count, uint32_t point_count) {
     if (e.a() >= vertex_count || e.b() >= vertex_count) return false;
