@@ -26,11 +26,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-bake");
     log.configure(flags);
-    if (flags.if_changed) {
-        cli::AssetStamp stamp;
-        const bool have = cli::meshRoadmapStamp(request, &stamp);
-        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
-    }
+    if (cli::skipUnchanged(log, flags, request, cli::meshRoadmapStamp, {request.svg_path})) return 0;
     bake::RoadmapResult result;
     if (bake::Error error = cli::runWithProgress(log, request.input_path,
                                                  [&] { return bake::bakeLevel(request, &result, log); }))

@@ -23,11 +23,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-import");
     log.configure(flags);
-    if (flags.if_changed) {
-        cli::AssetStamp stamp;
-        const bool have = cli::importStamp(request, &stamp);
-        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
-    }
+    if (cli::skipUnchanged(log, flags, request, cli::importStamp, {request.svg_path})) return 0;
     bake::ImportResult result;
     if (bake::Error error = cli::runWithProgress(log, request.mesh_path,
                                                  [&] { return bake::importLevel(request, &result, log); }))

@@ -23,11 +23,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-roadmap");
     log.configure(flags);
-    if (flags.if_changed) {
-        cli::AssetStamp stamp;
-        const bool have = cli::footprintRoadmapStamp(request, &stamp);
-        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp, {request.svg_path})) return 0;
-    }
+    if (cli::skipUnchanged(log, flags, request, cli::footprintRoadmapStamp, {request.svg_path})) return 0;
     bake::RoadmapResult result;
     if (bake::Error error = cli::runWithProgress(
             log, request.input_path, [&] { return bake::roadmapFromFootprint(request, &result, log); }))

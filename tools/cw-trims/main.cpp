@@ -27,11 +27,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-trims");
     log.configure(flags);
-    if (flags.if_changed) {
-        cli::AssetStamp stamp;
-        const bool have = cli::trimsStamp(request, &stamp);
-        if (cli::skipIfUpToDate(log, flags, request.output_path, have, stamp)) return 0;
-    }
+    if (cli::skipUnchanged(log, flags, request, cli::trimsStamp)) return 0;
     bake::TrimsResult result;
     if (bake::Error error = cli::runWithProgress(log, request.model_path,
                                                  [&] { return bake::bakeTrimsFile(request, &result, log); }))

@@ -139,6 +139,16 @@ std::string rebakeReason(const std::string& output, const AssetStamp& expected,
 // when the output is up to date, so the tool returns 0 without baking; otherwise logs why it bakes.
 bool skipIfUpToDate(SpdlogContext& log, const CommonFlags& flags, const std::string& output, bool have_stamp,
                     const AssetStamp& expected, const std::vector<std::string>& also = {});
+// The whole --if-changed step of a tool: false without --if-changed; else skipIfUpToDate with the
+// stamp `stamp_of` computes for the request (one of the *Stamp functions above).
+template <typename Request>
+bool skipUnchanged(SpdlogContext& log, const CommonFlags& flags, const Request& request,
+                   bool (*stamp_of)(const Request&, AssetStamp*), const std::vector<std::string>& also = {}) {
+    if (!flags.if_changed) return false;
+    AssetStamp stamp;
+    const bool have = stamp_of(request, &stamp);
+    return skipIfUpToDate(log, flags, request.output_path, have, stamp, also);
+}
 
 // ----- options shared by several tools -----
 
