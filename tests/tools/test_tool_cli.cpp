@@ -270,3 +270,29 @@ TEST_SUITE("tools: progress bar") {
         CHECK(contains(terminal, "vertices")); // the summary still follows
     }
 }
+
+TEST_SUITE("tools: one preview") {
+    TEST_CASE("cw-bake --svg draws exactly cw-inspect's picture of the asset, and --html its page") {
+        const std::string dir = makeTempDir("cw-preview-one");
+        const std::string level = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
+        REQUIRE(runTool(tool("cw-bake") + " -q " + level + " -o " + dir + "/l.cwrm --svg " + dir + "/bake.svg --html " +
+                        dir + "/bake.html") == 0);
+        REQUIRE(runTool(tool("cw-inspect") + " -q " + dir + "/l.cwrm --svg " + dir + "/inspect.svg") == 0);
+        // The same renderer (legend, scale bar, layer tints); only the title differs: the level
+        // for cw-bake, the asset file for cw-inspect.
+        const std::vector<uint8_t> a = readFile(dir + "/bake.svg"), b = readFile(dir + "/inspect.svg");
+        std::string baked(a.begin(), a.end()), inspected(b.begin(), b.end());
+        CHECK(baked.find(">two_storey.obj</text>") != std::string::npos);
+        CHECK(inspected.find(">l.cwrm</text>") != std::string::npos);
+        const std::string level_title = ">two_storey.obj</text>";
+        baked.replace(baked.find(level_title), level_title.size(), ">l.cwrm</text>");
+        CHECK(baked == inspected);
+        const std::vector<uint8_t> page = readFile(dir + "/bake.html");
+        const std::string html(page.begin(), page.end());
+        CHECK(html.find("const ASSET = \"") != std::string::npos);
+        CHECK(html.find("var ClearwayRuntime") != std::string::npos);
+        // --html is an output like the others: never the asset's own path.
+        CHECK(runTool(tool("cw-bake") + " -q " + level + " -o " + dir + "/l.cwrm --html " + dir + "/l.cwrm") == 2);
+        runTool("rm -rf " + dir);
+    }
+}

@@ -7,15 +7,16 @@ int main(int argc, char** argv) {
         "Bake a level mesh into a roadmap asset (import + exact medial axis + blends) in one process.\n" +
         std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
-    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg is given
+    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg / --html is given
+    request.roadmap_html = bake::roadmapHtml;
     cli::CommonFlags flags;
     app.add_option("mesh", request.input_path,
                    "Level mesh: any format Assimp reads (OBJ, glTF/GLB, FBX, PLY, ...)")
         ->required();
     app.add_option("-o,--output", request.output_path, "Roadmap asset to write (.cwrm), atomically")
         ->required();
-    app.add_option("--svg", request.svg_path,
-                   "Also write an SVG preview: walls, roadmap coloured by clearance, blends");
+    app.add_option("--svg", request.svg_path, "Also write cw-inspect's SVG of the asset (legend, layers, clearance)");
+    app.add_option("--html", request.html_path, "Also write cw-inspect's page: pan, zoom, paths by the runtime");
     cli::addImportOptions(app, request.import_options);
     cli::addRoadmapOptions(app, request.roadmap_options);
     cli::addTileOptions(app, request);
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-bake");
     log.configure(flags);
-    if (cli::skipUnchanged(log, flags, request, cli::meshRoadmapStamp, {request.svg_path})) return 0;
+    if (cli::skipUnchanged(log, flags, request, cli::meshRoadmapStamp, {request.svg_path, request.html_path})) return 0;
     bake::RoadmapResult result;
     if (bake::Error error = cli::runWithProgress(log, request.input_path,
                                                  [&] { return bake::bakeLevel(request, &result, log); }))

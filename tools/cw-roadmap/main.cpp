@@ -8,14 +8,15 @@ int main(int argc, char** argv) {
         "one bake for every agent radius. " +
         std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
-    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg is given
+    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg / --html is given
+    request.roadmap_html = bake::roadmapHtml;
     cli::CommonFlags flags;
     app.add_option("footprint", request.input_path, "Footprint asset written by cw-import (.cwfp)")
         ->required();
     app.add_option("-o,--output", request.output_path, "Roadmap asset to write (.cwrm), atomically")
         ->required();
-    app.add_option("--svg", request.svg_path,
-                   "Also write an SVG preview: walls, roadmap coloured by clearance, blends");
+    app.add_option("--svg", request.svg_path, "Also write cw-inspect's SVG of the asset (legend, layers, clearance)");
+    app.add_option("--html", request.html_path, "Also write cw-inspect's page: pan, zoom, paths by the runtime");
     cli::addRoadmapOptions(app, request.roadmap_options);
     cli::addIfChangedFlag(app, flags);
     cli::addCommonFlags(app, flags);
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-roadmap");
     log.configure(flags);
-    if (cli::skipUnchanged(log, flags, request, cli::footprintRoadmapStamp, {request.svg_path})) return 0;
+    if (cli::skipUnchanged(log, flags, request, cli::footprintRoadmapStamp, {request.svg_path, request.html_path})) return 0;
     bake::RoadmapResult result;
     if (bake::Error error = cli::runWithProgress(
             log, request.input_path, [&] { return bake::roadmapFromFootprint(request, &result, log); }))

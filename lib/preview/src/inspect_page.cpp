@@ -215,8 +215,8 @@ if (ASSET) start(); else document.getElementById('query').style.display = 'none'
 
 } // namespace
 
-std::string inspectSvg(const void* data, size_t size) {
-    return picture(data, size, "asset").svg;
+std::string inspectSvg(const void* data, size_t size, const std::string& title) {
+    return picture(data, size, fileTitle(title)).svg;
 }
 
 std::string inspectHtml(const void* data, size_t size, const std::string& title) {

@@ -133,8 +133,9 @@ TEST_SUITE("outputs") {
     TEST_CASE("empty, directory and device outputs are refused") {
         const std::string dir = test::makeTempDir("clearway-outputs");
         auto refusal = [](const std::string& path) {
+            const std::string bytes = "bytes";
             OutputSet outputs;
-            outputs.add(path, "bytes", "-o");
+            outputs.add(path, bytes, "-o");
             return outputs.write();
         };
         Error e = refusal("");

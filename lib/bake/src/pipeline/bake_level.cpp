@@ -12,24 +12,29 @@
 namespace clearway::bake {
 
 Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
-                       const std::string& svg_path) {
+                       const std::string& svg_path, const std::string& html_path) {
     OutputSet outputs(inputs);
     if (!output_path.empty()) outputs.add(output_path, nullptr, 0, "-o");
     if (!svg_path.empty()) outputs.add(svg_path, nullptr, 0, "--svg");
+    if (!html_path.empty()) outputs.add(html_path, nullptr, 0, "--html");
     return outputs.check();
 }
 
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
-                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs) {
-    if (!svg_path.empty() && !render_svg)
-        return {ErrorCode::InvalidOption, "an SVG preview needs a roadmap renderer (clearway/preview.h)"};
-    if (Error e = checkOutputPaths(inputs, output_path, svg_path)) return e;
+                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs,
+                          const std::string& html_path, RoadmapRenderer render_html) {
+    if ((!svg_path.empty() && !render_svg) || (!html_path.empty() && !render_html))
+        return {ErrorCode::InvalidOption, "a preview needs a roadmap renderer (clearway/preview.h)"};
+    if (Error e = checkOutputPaths(inputs, output_path, svg_path, html_path)) return e;
     const std::vector<uint8_t> asset = serializeRoadmap(rm);
     *bytes = asset.size();
+    // OutputSet keeps pointers to the bytes: they live here until write() returns.
     const std::string svg = svg_path.empty() ? std::string() : render_svg(rm);
+    const std::string html = html_path.empty() ? std::string() : render_html(rm);
     OutputSet outputs(inputs);
     if (!output_path.empty()) outputs.add(output_path, asset.data(), asset.size(), "-o");
     if (!svg_path.empty()) outputs.add(svg_path, svg, "--svg");
+    if (!html_path.empty()) outputs.add(html_path, html, "--html");
     return outputs.write();
 }
 
@@ -51,7 +56,7 @@ Error finishRoadmap(const RoadmapRequest& request, const std::vector<std::string
     result->stats.edges = result->roadmap.edges.size();
     const auto write_start = Clock::now();
     if (Error e = writeRoadmapOutputs(result->roadmap, request.output_path, request.svg_path, request.roadmap_svg,
-                                        &result->bytes, inputs))
+                                      &result->bytes, inputs, request.html_path, request.roadmap_html))
         return e;
     result->seconds_write = secondsSince(write_start);
     result->seconds_total = secondsSince(start);
@@ -61,7 +66,7 @@ Error finishRoadmap(const RoadmapRequest& request, const std::vector<std::string
 Error roadmapFromFootprintUnguarded(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
     const auto start = Clock::now();
     const std::vector<std::string> inputs = {request.input_path};
-    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path)) return e;
+    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path, request.html_path)) return e;
     Footprint footprint;
     if (Error e = readFootprintFile(request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
@@ -73,7 +78,7 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
     const std::vector<std::string> inputs = {request.input_path, edits_path};
     // Refused in a second, not after the bake: an output that would replace the level, its
     // sidecar or the other output.
-    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path)) return e;
+    if (Error e = checkOutputPaths(inputs, request.output_path, request.svg_path, request.html_path)) return e;
     if (request.tile_size != 0) return bakeTile(request, result, log); // cw-bake --tile-size (bake_tile.cpp)
     const auto start = Clock::now();
     LevelEdits edits; // designer sidecar (edits.cpp), read first so its errors come before the import

@@ -116,7 +116,7 @@ Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext&
         result->stats.blends += b.radius > 0;
     const auto write_start = Clock::now();
     if (Error e = writeRoadmapOutputs(rm, request.output_path, request.svg_path, request.roadmap_svg,
-                                      &result->bytes))
+                                      &result->bytes, {}, request.html_path, request.roadmap_html))
         return e;
     result->roadmap = std::move(rm);
     result->seconds_write = secondsSince(write_start);

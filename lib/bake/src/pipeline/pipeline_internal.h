@@ -18,7 +18,8 @@ inline double secondsSince(Clock::time_point t) {
 // refused before anything is written, and so is an output that would replace one of `inputs`
 // (the level and its designer-edits sidecar) or the other output.
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
-                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs);
+                          RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs,
+                          const std::string& html_path = {}, RoadmapRenderer render_html = nullptr);
 // Without inputs to protect (bakeTile, whose inputs bakeLevel checks first).
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           RoadmapRenderer render_svg, size_t* bytes);
@@ -26,7 +27,7 @@ Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, con
 // OutputSet::check for a run's asset (-o) and preview (--svg) before any work is done. Empty paths
 // are not outputs: library callers leave them empty to get the result without files.
 Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
-                       const std::string& svg_path);
+                       const std::string& svg_path, const std::string& html_path = {});
 
 // The level's size and plausibility warnings, logged (Info: size; Warn: each warning).
 void reportLevelSize(const Footprint& footprint, const std::string& name, LevelSize* size,

@@ -7,11 +7,15 @@
 
 namespace clearway::bake {
 
+// The previews every tool writes next to its asset: the asset itself (serialized) drawn by
+// cw-inspect's renderer, so cw-import --svg, cw-bake --svg/--html and cw-inspect show the same
+// picture (renderers for ImportRequest::footprint_svg, RoadmapRequest::roadmap_svg / roadmap_html).
 std::string footprintSvg(const Footprint& footprint);
+std::string roadmapSvg(const Roadmap& roadmap);
+std::string roadmapHtml(const Roadmap& roadmap);
 // One JSON object, the shape documented for `cw-import --json`.
 std::string footprintJson(const Footprint& footprint, double seconds);
 
-std::string roadmapSvg(const Roadmap& roadmap);
 std::string roadmapJson(const RoadmapResult& result);
 // `"size": {...}, "warnings": [...]` for the bake summaries (no braces around: a fragment).
 std::string levelSizeJson(const LevelSize& size, const std::vector<std::string>& warnings);
@@ -137,7 +141,7 @@ std::string inspectVerifyJson(const InspectSummary& summary);
 // (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
 // selection), every trajectory from it in top view. The drawing group carries
 // data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
-std::string inspectSvg(const void* data, size_t size);
+std::string inspectSvg(const void* data, size_t size, const std::string& title = "asset");
 // The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
 // checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
 // the page over the exported roadmap graph, edges usable when min clearance >= radius).

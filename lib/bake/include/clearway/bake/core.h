@@ -119,6 +119,7 @@ class OutputSet {
     // output in messages ("-o", "--svg").
     void add(const std::string& path, const void* data, size_t size, const std::string& what = "output");
     void add(const std::string& path, const std::string& text, const std::string& what = "output");
+    void add(const std::string& path, std::string&& text, const std::string& what = "output") = delete; // would dangle
     // Validation only (run it before a long bake, so a bad path fails in a second, not an hour).
     Error check() const;
     Error write();

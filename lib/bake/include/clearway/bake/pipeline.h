@@ -20,7 +20,7 @@ struct ImportRequest {
     std::string mesh_path;
     std::string output_path; // .cwfp
     std::string svg_path;    // optional
-    FootprintRenderer footprint_svg = nullptr; // draws svg_path (preview::footprintSvg)
+    FootprintRenderer footprint_svg = nullptr; // draws svg_path (footprintSvg from clearway/preview.h)
     ImportOptions options;
     std::string edits_path; // designer edits; empty: <mesh without extension>.cwedit when it exists
     bool use_edits = true;  // false: ignore every sidecar (--no-edits)
@@ -40,6 +40,8 @@ struct RoadmapRequest {
     std::string output_path; // .cwrm
     std::string svg_path;
     RoadmapRenderer roadmap_svg = nullptr; // draws svg_path (roadmapSvg from clearway/preview.h)
+    std::string html_path;                 // optional: the interactive page (cw-inspect --html's)
+    RoadmapRenderer roadmap_html = nullptr; // draws html_path (roadmapHtml from clearway/preview.h)
     ImportOptions import_options;
     RoadmapOptions roadmap_options;
     std::string edits_path; // cw-bake: designer edits; empty: <mesh without extension>.cwedit if present
