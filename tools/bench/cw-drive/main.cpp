@@ -7,43 +7,6 @@
 // route with reverse moves (a planned multi-point turn) instead.
 #include "suite.h"
 
-#include <cstdlib>
-
-namespace clearway::drive {
-
-bool parseSeeds(const std::string& text, uint64_t first, std::vector<uint64_t>* seeds) {
-    seeds->clear();
-    unsigned long long a = 0, b = 0;
-    int used = 0;
-    if (std::sscanf(text.c_str(), "%llu-%llu%n", &a, &b, &used) == 2 && size_t(used) == text.size()) {
-        if (b < a || b - a >= 100000) return false;
-        for (unsigned long long s = a; s <= b; ++s)
-            seeds->push_back(s);
-        return true;
-    }
-    if (text.find(',') != std::string::npos) {
-        size_t begin = 0;
-        while (begin <= text.size()) {
-            const size_t end = std::min(text.find(',', begin), text.size());
-            char* stop = nullptr;
-            const std::string item = text.substr(begin, end - begin);
-            const unsigned long long s = std::strtoull(item.c_str(), &stop, 10);
-            if (item.empty() || *stop != 0) return false;
-            seeds->push_back(s);
-            begin = end + 1;
-        }
-        return true;
-    }
-    if (std::sscanf(text.c_str(), "%llu%n", &a, &used) != 1 || size_t(used) != text.size() || a == 0 ||
-        a > 100000)
-        return false;
-    for (unsigned long long i = 0; i < a; ++i)
-        seeds->push_back(first + i);
-    return true;
-}
-
-} // namespace clearway::drive
-
 int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{

@@ -3,6 +3,7 @@
 #include "scenes.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -308,6 +309,41 @@ bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogConte
                                          table.trial_lines.end());
     }
     return {};
+}
+
+} // namespace clearway::drive
+
+namespace clearway::drive {
+
+bool parseSeeds(const std::string& text, uint64_t first, std::vector<uint64_t>* seeds) {
+    seeds->clear();
+    unsigned long long a = 0, b = 0;
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%llu-%llu%n", &a, &b, &used) == 2 && size_t(used) == text.size()) {
+        if (b < a || b - a >= 100000) return false;
+        for (unsigned long long s = a; s <= b; ++s)
+            seeds->push_back(s);
+        return true;
+    }
+    if (text.find(',') != std::string::npos) {
+        size_t begin = 0;
+        while (begin <= text.size()) {
+            const size_t end = std::min(text.find(',', begin), text.size());
+            char* stop = nullptr;
+            const std::string item = text.substr(begin, end - begin);
+            const unsigned long long s = std::strtoull(item.c_str(), &stop, 10);
+            if (item.empty() || *stop != 0) return false;
+            seeds->push_back(s);
+            begin = end + 1;
+        }
+        return true;
+    }
+    if (std::sscanf(text.c_str(), "%llu%n", &a, &used) != 1 || size_t(used) != text.size() || a == 0 ||
+        a > 100000)
+        return false;
+    for (unsigned long long i = 0; i < a; ++i)
+        seeds->push_back(first + i);
+    return true;
 }
 
 } // namespace clearway::drive

@@ -107,7 +107,7 @@ struct Spread {
     double mean = 0, sd = 0, min = 0, max = 0; // sd: sample standard deviation (0 for one value)
 };
 Spread spreadOf(const std::vector<double>& values); // report.cpp
-// "A-B" (inclusive), "N" (N seeds from `first`) or "a,b,c"; false when malformed (main.cpp).
+// "A-B" (inclusive), "N" (N seeds from `first`) or "a,b,c"; false when malformed (suite.cpp).
 bool parseSeeds(const std::string& text, uint64_t first, std::vector<uint64_t>* seeds);
 
 } // namespace clearway::drive
