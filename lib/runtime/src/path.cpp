@@ -1,7 +1,8 @@
 // findPath: A* over the roadmap between snapped endpoints, the corner list, blends and arcs.
 // Everything runs on a view verified by loadRoadmap, so indices are trusted; work is in double.
-#include "path_internal.h"
+#include "path_query.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -91,20 +92,6 @@ void pushInterior(CornerList& list, const fb::Roadmap& rm, uint32_t edge, int64_
     }
 }
 
-uint32_t otherEnd(const fb::RoadmapEdge& e, uint32_t v) {
-    return e.a() == v ? e.b() : e.a();
-}
-
-// Turn at a corner from unit u to unit w: signed angle, + counter-clockwise.
-double turnAngle(P u, P w) {
-    return std::atan2(cross(u, w), dot(u, w));
-}
-
-P unit(P d) {
-    const double n = norm(d);
-    return n > 0.0 ? d * (1.0 / n) : P{0, 0};
-}
-
 // Distance from `point` to the arc that leaves corner - u*trim along u and turns by `turn` onto
 // the next piece (the arc findPath emits for that corner).
 double focusToArc(P corner, P u, double turn, double trim, P point) {
@@ -123,100 +110,6 @@ double focusToArc(P corner, P u, double turn, double trim, P point) {
     const double ds = norm(point - start), de = norm(point - end);
     return ds < de ? ds : de;
 }
-
-struct Emitter {
-    PathSegment* out;
-    uint32_t max, count;
-    double length = 0; // of every segment emitted, stored or not
-    void emit(const PathSegment& s) {
-        if (count < max) out[count] = s;
-        ++count;
-        length += s.length;
-    }
-};
-
-// A path along the roadmap longer than this times the straight line between the ends gives way
-// to that line when it keeps the radius: the preferred clearance is worth a bend, not a detour
-// (a 2.8 m hop past a wall corner came out as a 17.5 m tour round the roadmap). The factor is the
-// length bound the roadmap paper sets for paths kept at twice the radius (Nieuwenhuisen et al. 2004).
-constexpr double kDetourFactor = 1.10;
-
-// One findPath query: its arguments, what the ends allow of the straight line, and what each
-// step hands on to the next (the snapped ends, the A* result, the corner list).
-struct PathQuery {
-    const fb::Roadmap& rm;
-    PathScratch& s;
-    PathEndpoint start, goal;
-    double radius, preferred_clearance;
-    P ps, pg;
-    Emitter emitter;
-    uint32_t* out_count;
-    // +infinity asks for the medial-axis path itself: retract onto the axis, follow it, retract to
-    // the goal. No straight line stands in for it, however clear (in a convex room the line keeps
-    // only the smaller clearance of its ends), except as the answer where the roadmap has none or
-    // where the medial path would turn back on itself (no arc fits a reversal).
-    bool medial;
-    // Visible in a straight line: nothing shorter exists.
-    // Above the radius, the line must also keep the preferred clearance the two ends allow.
-    double line_clearance;
-    KnownClearance known[2]; // shortening needs them again
-    // The line at the radius alone, asked only when the roadmap gives no path or a detour (or, for
-    // the medial path, no path or a reversal).
-    bool line_may_do;
-    // Snapped ends, their edges and how far along them.
-    RoadmapPoint qs, qg;
-    uint8_t dirs_s, dirs_g;
-    const fb::RoadmapEdge* es;
-    const fb::RoadmapEdge* eg;
-    double s_along, g_along, len_s, len_g;
-    P goal_snap;
-    // A*: the best cost, the vertex the goal is reached from (kNone: along the shared edge).
-    double best;
-    uint32_t best_vertex;
-    bool goal_from_a;
-    uint32_t route_count;
-    bool start_forward;
-    // The corner list, each final corner's turn (NaN: not computed yet) and piece geometry.
-    Corner* c;
-    uint32_t n;
-    bool shorten;
-    double* turns;
-    PieceGeom* pieces;
-
-    PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
-              double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
-              uint32_t* count)
-        : rm(roadmap), s(scratch), start(from), goal(to), radius(clearance_radius),
-          preferred_clearance(preferred), ps{from.x, from.y}, pg{to.x, to.y}, emitter{out, max_segments, 0},
-          out_count(count), medial(!(preferred < kInf)) {}
-
-    Status finish() {
-        *out_count = emitter.count;
-        return emitter.count > emitter.max ? Status::BufferTooSmall : Status::Ok;
-    }
-    Status emitLine() {
-        PathSegment seg{};
-        seg.type = PathSegmentType::Line;
-        seg.layer = start.layer;
-        seg.start = Vec2d{ps.x, ps.y};
-        seg.end = Vec2d{pg.x, pg.y};
-        seg.length = norm(pg - ps);
-        emitter = Emitter{emitter.out, emitter.max, 0};
-        emitter.emit(seg);
-        return finish();
-    }
-    bool lineAtRadius() const {
-        return line_may_do && segmentClear(LayerWalls{rm, s, start.layer}, ps, pg, radius) &&
-               areasAllow(rm, s, start.layer, ps, pg);
-    }
-    double turnAt(uint32_t i, P u, P w) { // u, w: the unit pieces into and out of corner i
-        if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
-        return turns[i];
-    }
-    double pieceLength(uint32_t i) const {
-        return pieces[i].length;
-    }
-};
 
 // The ends' wall distances and the clearance the straight line must keep; the designer areas the
 // ends lie in. True when the straight line is the path.
@@ -419,7 +312,7 @@ void measurePieces(PathQuery& q) {
     for (uint32_t i = 0; i + 1 < n; ++i) {
         const P d{c[i + 1].x - c[i].x, c[i + 1].y - c[i].y};
         const double len = norm(d);
-        new (&q.pieces[i]) PieceGeom{len > 0.0 ? d * (1.0 / len) : P{0, 0}, len}; // unit(d), as below
+        new (&q.pieces[i]) PieceGeom{len > 0.0 ? d * (1.0 / len) : P{0, 0}, len}; // the unit direction
     }
 }
 
@@ -575,7 +468,46 @@ bool validArguments(const fb::Roadmap* rm, const RoadmapView& view, const PathSc
     return start.layer < layer_count && goal.layer < layer_count;
 }
 
+struct PhaseState {
+    bool on;
+    std::chrono::steady_clock::time_point last;
+    PathPhaseTimes times;
+};
+thread_local PhaseState t_phases{};
+
 } // namespace
+
+void detail::phaseStart() {
+    if (t_phases.on) t_phases.last = std::chrono::steady_clock::now();
+}
+
+void detail::phaseMark(Phase phase) {
+    if (!t_phases.on) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double us = std::chrono::duration<double, std::micro>(now - t_phases.last).count();
+    t_phases.last = now;
+    PathPhaseTimes& t = t_phases.times;
+    double* slots[] = {&t.line_us, &t.snap_us, &t.search_us, &t.corridor_us,
+                       &t.funnel_us, &t.output_us, &t.fallback_us};
+    *slots[size_t(phase)] += us;
+}
+
+void detail::phaseCount(PathKind kind) {
+    if (!t_phases.on) return;
+    PathPhaseTimes& t = t_phases.times;
+    ++(kind == PathKind::StraightLine ? t.straight_lines : kind == PathKind::Funnel ? t.funnel_paths
+                                                                                    : t.fallback_paths);
+}
+
+void pathPhaseTiming(bool enable) {
+    t_phases.on = enable;
+}
+
+PathPhaseTimes pathPhaseTimesTake() {
+    const PathPhaseTimes t = t_phases.times;
+    t_phases.times = PathPhaseTimes{};
+    return t;
+}
 
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
@@ -586,13 +518,20 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         return Status::InvalidArgument;
     *out_count = 0;
 
+    phaseStart();
+    if (t_phases.on) ++t_phases.times.queries;
     PathScratch& s = *scratch;
     const P ps{start.x, start.y}, pg{goal.x, goal.y};
     if (!wallsInside(*rm, s, start.layer, ps) || !wallsInside(*rm, s, goal.layer, pg))
         return Status::NotFound;
 
     PathQuery q(*rm, s, start, goal, radius, preferred_clearance, out, max_segments, out_count);
-    if (straightLineWillDo(q)) return q.emitLine();
+    if (straightLineWillDo(q)) {
+        phaseMark(Phase::Line);
+        phaseCount(PathKind::StraightLine);
+        return q.emitLine();
+    }
+    phaseMark(Phase::Line);
     q.line_may_do = start.layer == goal.layer && (q.medial || q.line_clearance > radius);
 
     if (!snap(*rm, s, start.layer, ps, radius, q.medial, &q.qs, &q.dirs_s) ||
@@ -608,12 +547,20 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     q.len_s = s.edge_length[q.qs.edge], q.len_g = s.edge_length[q.qg.edge];
     q.goal_snap = P{q.qg.position.x, q.qg.position.y};
 
+    phaseMark(Phase::Snap);
     searchRoadmap(q);
     if (!(q.best < kInf)) return q.lineAtRadius() ? q.emitLine() : Status::NotFound;
     if (!traceRoute(q)) return Status::NotFound;
+    phaseMark(Phase::Search);
+    q.shorten = preferred_clearance < kInf;
+    if (q.shorten && corridorPath(q)) {
+        phaseCount(PathKind::Funnel);
+        if (q.line_may_do && q.emitter.length > kDetourFactor * norm(pg - ps) && q.lineAtRadius())
+            return q.emitLine();
+        return q.finish();
+    }
     if (!listCorners(q)) return Status::NotFound;
 
-    q.shorten = preferred_clearance < kInf;
     if (q.shorten)
         shortenCorners(*rm, &s, &q.n, radius, preferred_clearance, q.known);
     else
@@ -632,6 +579,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     if (q.medial && q.line_may_do && anySharpTurn(q) && q.lineAtRadius()) return q.emitLine();
 
     emitSegments(q);
+    phaseMark(Phase::Fallback);
+    phaseCount(PathKind::Fallback);
     if (!q.medial && q.line_may_do && q.emitter.length > kDetourFactor * norm(pg - ps) && q.lineAtRadius())
         return q.emitLine();
     return q.finish();

@@ -403,6 +403,29 @@ void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b);
 // No unmarked avoided area of `layer` touches a-b.
 bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b);
 
+// corridor_funnel.cpp: the Explicit Corridor Map's funnel (Geraerts 2010). A portal joins the
+// nearest wall points left and right of one route point (direction of travel); the path keeps
+// left_radius from `left` and right_radius from `right`.
+struct CorridorPortal {
+    P left, right;
+    double left_radius, right_radius;
+};
+// A disc the path wraps: centre, radius, side (+1 kept on the path's left, -1 right).
+struct CorridorWrap {
+    P c;
+    double r;
+    double side;
+};
+// The line from disc `from` to disc `to` keeping each on its side: touch points, unit direction.
+struct CorridorTangent {
+    P from, to, u;
+};
+// The discs the shortest path from `start` to `goal` through portals[0..count) wraps, in order,
+// into wraps (at most one per portal); kNone when `capacity` is too small.
+uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
+                        uint32_t capacity);
+CorridorTangent corridorTangent(const CorridorWrap& from, const CorridorWrap& to);
+
 inline bool finiteD(double v) {
     return std::isfinite(v);
 }

@@ -62,6 +62,7 @@ class MeshQueries {
     bake::Error load(const std::string& mesh_path);
     std::vector<Pair> drawPairs();
     bake::PathMetrics detourMetrics(const Endpoint& a, const Endpoint& b);
+    MonotoneCheck checkMonotone(const std::vector<Pair>& pairs);
     QueryPass runPass(double preferred, const std::vector<Pair>& pairs,
                       const std::vector<bake::PathMetrics>& dt_metrics);
 
@@ -280,6 +281,31 @@ void MeshQueries::timePass(const std::vector<Pair>& pairs, QueryPass* pass, std:
         }
     }
     pass->cw_locate_mean_us = mean(locate);
+    // findPath's phases: one more run with its clock on (it reads the clock between phases, so
+    // these runs are not the timed ones above).
+    clearway::pathPhaseTiming(true);
+    clearway::pathPhaseTimesTake();
+    for (const Pair& pair : pairs)
+        clearwayPath(pair.first, pair.second, pass->preferred);
+    pass->phases = clearway::pathPhaseTimesTake();
+    clearway::pathPhaseTiming(false);
+}
+
+// Lengths at the radius against lengths at every larger preferred clearance, pair by pair.
+MonotoneCheck MeshQueries::checkMonotone(const std::vector<Pair>& pairs) {
+    MonotoneCheck check;
+    for (const Pair& pair : pairs) {
+        if (clearwayPath(pair.first, pair.second, args_.radius) != clearway::Status::Ok) continue;
+        const double at_radius = clearway::pathTotalLength(segments_.data(), count_);
+        for (const double factor : kMonotoneFactors) {
+            if (clearwayPath(pair.first, pair.second, factor * args_.radius) != clearway::Status::Ok) continue;
+            const double excess = at_radius - clearway::pathTotalLength(segments_.data(), count_);
+            ++check.comparisons;
+            check.violations += excess > 1e-6;
+            check.worst_excess = std::max(check.worst_excess, excess);
+        }
+    }
+    return check;
 }
 
 // Untimed: clearway's paths again, measured, next to Detour's (measured once for every pass).
@@ -372,6 +398,7 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
     // far the clearance target is reachable at all.
     for (const double preferred : {args.radius, 2 * args.radius, double(INFINITY)})
         out->passes.push_back(queries.runPass(preferred, pairs, dt_metrics));
+    out->monotone = queries.checkMonotone(pairs);
     return {};
 }
 

@@ -37,6 +37,7 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                     r.rejected_detour, r.rejected_both, r.pairs);
         for (size_t k = 0; k < r.passes.size(); ++k) {
             const QueryPass& p = r.passes[k];
+            const double q = p.phases.queries ? double(p.phases.queries) : NAN;
             std::printf(
                 "%s{\"preferred_clearance\":%s,\"medial\":%s,\"clearway_failures\":%zu,\"clearway_mean_"
                 "us\":%s,"
@@ -48,7 +49,10 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 "\"detour_mean_min_clearance\":%s,\"detour_mean_clearance\":%s,\"clearance_ratio\":%s,"
                 "\"clearway_discontinuities\":%zu,\"clearway_paths_with_discontinuity\":%zu,"
                 "\"clearway_max_jump_deg\":%s,\"detour_discontinuities\":%zu,"
-                "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s}",
+                "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s,"
+                "\"phases_us\":{\"line\":%s,\"snap\":%s,\"search\":%s,\"corridor\":%s,\"funnel\":%s,"
+                "\"output\":%s,\"fallback\":%s},\"funnel_paths\":%llu,\"fallback_paths\":%llu,"
+                "\"straight_lines\":%llu}",
                 k ? "," : "", n(p.preferred).c_str(), p.medial ? "true" : "false", p.clearway_failures,
                 n(p.cw_mean_us).c_str(), n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(),
                 n(p.dt_mean_us).c_str(), n(p.dt_p99_us).c_str(), n(p.time_ratio).c_str(),
@@ -58,11 +62,41 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 n(p.dt_mean_min_clearance).c_str(), n(p.dt_mean_clearance).c_str(),
                 n(p.clearance_ratio).c_str(), p.cw_discontinuities, p.cw_paths_with_discontinuity,
                 n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities, p.dt_paths_with_discontinuity,
-                n(p.dt_max_jump_deg).c_str());
+                n(p.dt_max_jump_deg).c_str(), n(p.phases.line_us / q).c_str(), n(p.phases.snap_us / q).c_str(),
+                n(p.phases.search_us / q).c_str(), n(p.phases.corridor_us / q).c_str(),
+                n(p.phases.funnel_us / q).c_str(), n(p.phases.output_us / q).c_str(),
+                n(p.phases.fallback_us / q).c_str(), static_cast<unsigned long long>(p.phases.funnel_paths),
+                static_cast<unsigned long long>(p.phases.fallback_paths),
+                static_cast<unsigned long long>(p.phases.straight_lines));
         }
-        std::printf("]}");
+        std::printf("],\"monotone\":{\"comparisons\":%zu,\"violations\":%zu,\"worst_excess\":%s}}",
+                    r.monotone.comparisons, r.monotone.violations, n(r.monotone.worst_excess).c_str());
     }
     std::printf("]}\n");
+}
+
+std::string monotoneFactors() {
+    std::string list;
+    for (const double f : kMonotoneFactors)
+        list += (list.empty() ? "" : ", ") + show(f, "%g");
+    return list;
+}
+
+// findPath's phases per query, and how each pass's queries were answered.
+void printPhases(const std::vector<QueryMesh>& rows) {
+    std::printf("\n| mesh | preferred | findPath phases µs per query: line / snap / search / corridor / funnel / "
+                "output / fallback | straight lines / funnel paths / fallback paths |\n|---|---:|---|---|\n");
+    for (const QueryMesh& r : rows)
+        for (const QueryPass& p : r.passes) {
+            const PathPhaseTimes& t = p.phases;
+            const double q = t.queries ? double(t.queries) : NAN;
+            std::printf("| %s | %s | %.2f / %.2f / %.2f / %.2f / %.2f / %.2f / %.2f | %llu / %llu / %llu |\n",
+                        r.name.c_str(), p.medial ? "∞" : show(p.preferred, "%.2f").c_str(), t.line_us / q,
+                        t.snap_us / q, t.search_us / q, t.corridor_us / q, t.funnel_us / q, t.output_us / q,
+                        t.fallback_us / q, static_cast<unsigned long long>(t.straight_lines),
+                        static_cast<unsigned long long>(t.funnel_paths),
+                        static_cast<unsigned long long>(t.fallback_paths));
+        }
 }
 
 void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
@@ -109,6 +143,13 @@ void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 spdlog::warn("{}: findPath failed on {} accepted pairs at preferred clearance {}", r.name,
                              p.clearway_failures, p.preferred);
         }
+    printPhases(rows);
+    for (const QueryMesh& r : rows)
+        std::printf("\n%s: monotone in the preferred clearance: %zu violations in %zu comparisons (length at the "
+                    "radius vs %s× radius), worst excess %.3g m.",
+                    r.name.c_str(), r.monotone.violations, r.monotone.comparisons, monotoneFactors().c_str(),
+                    r.monotone.worst_excess);
+    std::printf("\n");
     std::printf(
         "\nSeed %llu, agent radius %g m, Recast cell size %g m (RecastDemo defaults otherwise), max step / "
         "climb %g m. Times: per query, the fastest of %d runs, whole query (clearway 2× locatePoint + "

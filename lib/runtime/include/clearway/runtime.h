@@ -262,6 +262,20 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments);
 
+// Diagnostics for benchmarks: findPath's wall-clock time split by phase, accumulated per thread
+// while enabled (off by default: then each phase costs one branch). line: arguments, the ends'
+// inside tests and the straight line; snap: both ends onto the roadmap; search: A* and the route;
+// corridor: the route's portals; funnel: the funnel and its two end checks; output: the segments
+// of a funnel path; fallback: the polyline shortening, for assets without corridor sides and
+// routes across layers or near avoided areas.
+struct PathPhaseTimes {
+    double line_us, snap_us, search_us, corridor_us, funnel_us, output_us, fallback_us;
+    uint64_t queries, straight_lines, funnel_paths, fallback_paths;
+};
+void pathPhaseTiming(bool enable);
+// The times since the last call (or since timing was enabled), then reset to zero.
+PathPhaseTimes pathPhaseTimesTake();
+
 // findPath with Detour's partial results (DT_PARTIAL_RESULT): where findPath gives NotFound but the
 // start itself is usable (inside its layer, a clear line to the roadmap at this radius), the goal is
 // replaced by the point nearest to it in the ground plane (goal's layer first, then any layer) among

@@ -1,0 +1,130 @@
+// Internal to lib/runtime: one findPath query's state, shared by path.cpp (snaps, A*, the corner
+// list, blends) and path_corridor.cpp (the corridor funnel's path).
+#pragma once
+
+#include "path_internal.h"
+
+#include <cmath>
+
+namespace clearway {
+namespace detail {
+
+using Corner = PathCorner;
+
+inline uint32_t otherEnd(const fb::RoadmapEdge& e, uint32_t v) {
+    return e.a() == v ? e.b() : e.a();
+}
+
+// Turn at a corner from unit u to unit w: signed angle, + counter-clockwise.
+inline double turnAngle(P u, P w) {
+    return std::atan2(cross(u, w), dot(u, w));
+}
+
+struct Emitter {
+    PathSegment* out;
+    uint32_t max, count;
+    double length = 0; // of every segment emitted, stored or not
+    void emit(const PathSegment& s) {
+        if (count < max) out[count] = s;
+        ++count;
+        length += s.length;
+    }
+};
+
+// A path along the roadmap longer than this times the straight line between the ends gives way
+// to that line when it keeps the radius: the preferred clearance is worth a bend, not a detour
+// (a 2.8 m hop past a wall corner came out as a 17.5 m tour round the roadmap). The factor is the
+// length bound the roadmap paper sets for paths kept at twice the radius (Nieuwenhuisen et al. 2004).
+constexpr double kDetourFactor = 1.10;
+
+// One findPath query: its arguments, what the ends allow of the straight line, and what each
+// step hands on to the next (the snapped ends, the A* result, the corner list).
+struct PathQuery {
+    const fb::Roadmap& rm;
+    PathScratch& s;
+    PathEndpoint start, goal;
+    double radius, preferred_clearance;
+    P ps, pg;
+    Emitter emitter;
+    uint32_t* out_count;
+    // +infinity asks for the medial-axis path itself: retract onto the axis, follow it, retract to
+    // the goal. No straight line stands in for it, however clear (in a convex room the line keeps
+    // only the smaller clearance of its ends), except as the answer where the roadmap has none or
+    // where the medial path would turn back on itself (no arc fits a reversal).
+    bool medial;
+    // Visible in a straight line: nothing shorter exists.
+    // Above the radius, the line must also keep the preferred clearance the two ends allow.
+    double line_clearance;
+    KnownClearance known[2]; // shortening needs them again
+    // The line at the radius alone, asked only when the roadmap gives no path or a detour (or, for
+    // the medial path, no path or a reversal).
+    bool line_may_do;
+    // Snapped ends, their edges and how far along them.
+    RoadmapPoint qs, qg;
+    uint8_t dirs_s, dirs_g;
+    const fb::RoadmapEdge* es;
+    const fb::RoadmapEdge* eg;
+    double s_along, g_along, len_s, len_g;
+    P goal_snap;
+    // A*: the best cost, the vertex the goal is reached from (kNone: along the shared edge).
+    double best;
+    uint32_t best_vertex;
+    bool goal_from_a;
+    uint32_t route_count;
+    bool start_forward;
+    // The corner list, each final corner's turn (NaN: not computed yet) and piece geometry.
+    Corner* c;
+    uint32_t n;
+    bool shorten;
+    double* turns;
+    PieceGeom* pieces;
+
+    PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
+              double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
+              uint32_t* count)
+        : rm(roadmap), s(scratch), start(from), goal(to), radius(clearance_radius),
+          preferred_clearance(preferred), ps{from.x, from.y}, pg{to.x, to.y}, emitter{out, max_segments, 0},
+          out_count(count), medial(!(preferred < kInf)) {}
+
+    Status finish() {
+        *out_count = emitter.count;
+        return emitter.count > emitter.max ? Status::BufferTooSmall : Status::Ok;
+    }
+    Status emitLine() {
+        PathSegment seg{};
+        seg.type = PathSegmentType::Line;
+        seg.layer = start.layer;
+        seg.start = Vec2d{ps.x, ps.y};
+        seg.end = Vec2d{pg.x, pg.y};
+        seg.length = norm(pg - ps);
+        emitter = Emitter{emitter.out, emitter.max, 0};
+        emitter.emit(seg);
+        return finish();
+    }
+    bool lineAtRadius() const {
+        return line_may_do && segmentClear(LayerWalls{rm, s, start.layer}, ps, pg, radius) &&
+               areasAllow(rm, s, start.layer, ps, pg);
+    }
+    double turnAt(uint32_t i, P u, P w) { // u, w: the unit pieces into and out of corner i
+        if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
+        return turns[i];
+    }
+    double pieceLength(uint32_t i) const {
+        return pieces[i].length;
+    }
+};
+
+// pathPhaseTiming's clock (path.cpp): phaseMark charges the time since the previous mark to
+// `phase`; nothing happens while timing is off.
+enum class Phase : uint8_t { Line, Snap, Search, Corridor, Funnel, Output, Fallback, Count };
+enum class PathKind : uint8_t { StraightLine, Funnel, Fallback };
+void phaseStart();
+void phaseMark(Phase phase);
+void phaseCount(PathKind kind);
+
+// path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
+// (nothing emitted) when the asset has no corridor sides or the route leaves one layer.
+bool corridorPath(PathQuery& q);
+
+} // namespace detail
+} // namespace clearway
