@@ -21,6 +21,9 @@ namespace fb = ::clearway::schema;
 
 static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb::Vec2),
               "Vec2f must match schema Vec2 for zero-copy polylines");
+static_assert(sizeof(RoadmapPointSides) == sizeof(fb::PointSides) &&
+                  alignof(RoadmapPointSides) == alignof(fb::PointSides),
+              "RoadmapPointSides must match schema PointSides for zero-copy sides");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
 using detail::finite;
@@ -115,6 +118,14 @@ Status checkSemantics(const fb::Roadmap& rm) {
     for (uint32_t i = 0; i < point_count; ++i) {
         const fb::Vec2* p = points->Get(i);
         if (!finite(p->x()) || !finite(p->y())) return Status::CorruptAsset;
+    }
+
+    // Wall sides: optional (older assets), else one finite entry per point.
+    if (const auto* sides = rm.point_sides()) {
+        if (sides->size() != point_count) return Status::CorruptAsset;
+        for (const fb::PointSides* s : *sides)
+            if (!finite(s->left_x()) || !finite(s->left_y()) || !finite(s->right_x()) || !finite(s->right_y()))
+                return Status::CorruptAsset;
     }
 
     const auto* edges = rm.edges();
@@ -217,6 +228,18 @@ Status roadmapEdge(const RoadmapView& view, uint32_t index, RoadmapEdgeInfo* out
     out->right_a = vec(e->right_ax(), e->right_ay());
     out->left_b = vec(e->left_bx(), e->left_by());
     out->right_b = vec(e->right_bx(), e->right_by());
+    return Status::Ok;
+}
+
+Status roadmapEdgeSides(const RoadmapView& view, uint32_t index, const RoadmapPointSides** sides,
+                        uint32_t* count) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !sides || !count || index >= sizeOf(rm->edges())) return Status::InvalidArgument;
+    if (!rm->point_sides()) return Status::NotFound;
+    const fb::RoadmapEdge* e = rm->edges()->Get(index);
+    // One per point (checked at load), so the edge's range lies inside the list.
+    *sides = reinterpret_cast<const RoadmapPointSides*>(rm->point_sides()->Get(e->first_point()));
+    *count = e->point_count();
     return Status::Ok;
 }
 

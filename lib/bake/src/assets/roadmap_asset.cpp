@@ -45,6 +45,20 @@ flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::Fla
     return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
 }
 
+// One struct per polyline point of every edge, in edge order, from each edge's `list` (points or
+// sides, point_count entries in all).
+template <class T, class L, class Make>
+flatbuffers::Offset<flatbuffers::Vector<const T*>> pointVector(flatbuffers::FlatBufferBuilder& builder,
+                                                               const Roadmap& rm, size_t point_count,
+                                                               std::vector<L> RoadmapEdge::*list, Make&& make) {
+    size_t edge = rm.edges.size(), k = 0; // walks the points backwards
+    return structVector<T>(builder, point_count, [&](size_t) {
+        while (k == 0)
+            k = (rm.edges[--edge].*list).size();
+        return make((rm.edges[edge].*list)[--k]);
+    });
+}
+
 // The builder's memory as std::vector blocks, so the finished buffer becomes the returned vector
 // without a copy of the whole asset.
 class VectorAllocator : public flatbuffers::Allocator {
@@ -138,6 +152,11 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     vector_bytes(rm.vertices.size(), sizeof(fb::RoadmapVertex));
     vector_bytes(rm.edges.size(), sizeof(fb::RoadmapEdge));
     vector_bytes(point_count, sizeof(fb::Vec2));
+    // Wall sides (Geraerts 2010): absent when an edge does not track them (read from an older asset).
+    const bool with_sides = std::all_of(rm.edges.begin(), rm.edges.end(), [](const RoadmapEdge& e) {
+        return e.sides.size() == e.points.size();
+    });
+    if (with_sides) vector_bytes(point_count, sizeof(fb::PointSides));
     vector_bytes(rm.blends.size(), sizeof(fb::Blend));
     vector_bytes(cell_start.size(), sizeof(uint32_t));
     vector_bytes(cell_edges.size(), sizeof(uint32_t));
@@ -204,12 +223,13 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
         });
     };
     auto points = [&] {
-        size_t edge = rm.edges.size(), k = 0; // walks the points backwards
-        return structVector<fb::Vec2>(builder, point_count, [&](size_t) {
-            while (k == 0)
-                k = rm.edges[--edge].points.size();
-            const Vec2& p = rm.edges[edge].points[--k];
-            return fb::Vec2(float(p.x), float(p.y));
+        return pointVector<fb::Vec2>(builder, rm, point_count, &RoadmapEdge::points,
+                                     [](const Vec2& p) { return fb::Vec2(float(p.x), float(p.y)); });
+    };
+    auto point_sides = [&]() -> flatbuffers::Offset<flatbuffers::Vector<const fb::PointSides*>> {
+        if (!with_sides) return 0;
+        return pointVector<fb::PointSides>(builder, rm, point_count, &RoadmapEdge::sides, [](const WallSides& s) {
+            return fb::PointSides(float(s.left.x), float(s.left.y), float(s.right.x), float(s.right.y));
         });
     };
     auto blends = [&] {
@@ -222,7 +242,8 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     };
     const auto root = fb::CreateRoadmap(
         builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
-        footprint, vertices(), edges(), points(), blends(), grid, edge_weights, areas, area_vertices, tile);
+        footprint, vertices(), edges(), points(), blends(), grid, edge_weights, areas, area_vertices, tile,
+        point_sides());
     fb::FinishRoadmapBuffer(builder, root);
     return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }

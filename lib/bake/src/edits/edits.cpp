@@ -777,6 +777,7 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         // As the bake's own joins: the wall points are not tracked for straight designer edges.
         e.left_a = e.right_a = pa;
         e.left_b = e.right_b = pb;
+        e.setSidesFromEnds();
         rm.edges.push_back(e);
     };
     std::vector<uint32_t> vertex_of(edits.nodes.size());

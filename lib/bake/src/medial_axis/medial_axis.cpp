@@ -87,20 +87,24 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     if (min_clearance < options.min_clearance) return false;
     edge.a = v1;
     edge.b = v2;
-    // Nearest wall points on either side at both ends (Explicit Corridor Map event data).
-    auto sides = [&](Vec2 at, Vec2 towards, Vec2* left, Vec2* right) {
+    // Nearest wall points on either side of every point (Explicit Corridor Map event data),
+    // relative to the direction towards the next point.
+    auto sides = [&](Vec2 at, Vec2 towards) {
         const Vec2 qa = siteClosest(sa, at), qb = siteClosest(sb, at);
         const bool a_left =
             cross(at, towards, qa) > 0 || (cross(at, towards, qa) == 0 && cross(at, towards, qb) < 0);
-        *left = a_left ? qa : qb;
-        *right = a_left ? qb : qa;
+        return a_left ? WallSides{qa, qb} : WallSides{qb, qa};
     };
-    const Vec2 next_a = edge.points[1], next_b = edge.points[edge.points.size() - 2];
-    sides(c1, next_a, &edge.left_a, &edge.right_a);
-    Vec2 l, r;
-    sides(c2, next_b, &l, &r); // looking back from b: swap to keep "left" relative to a -> b
-    edge.left_b = r;
-    edge.right_b = l;
+    const size_t n = edge.points.size();
+    edge.sides.resize(n);
+    edge.sides[0] = sides(c1, edge.points[1]);
+    for (size_t k = 1; k + 1 < n; ++k)
+        edge.sides[k] = sides(edge.points[k], edge.points[k + 1]);
+    // Looking back from b: swapped to keep "left" relative to a -> b.
+    const WallSides back = sides(c2, edge.points[n - 2]);
+    edge.sides[n - 1] = {back.right, back.left};
+    edge.left_a = edge.sides[0].left, edge.right_a = edge.sides[0].right;
+    edge.left_b = edge.sides[n - 1].left, edge.right_b = edge.sides[n - 1].right;
     for (uint32_t v : {edge.a, edge.b}) {
         RoadmapVertex& vx = (*vertices)[v];
         vx.clearance = std::min(vx.clearance, siteDistance(clearance_site, {vx.position.x, vx.position.y}));

@@ -86,22 +86,22 @@ void countRoadmap(const Footprint& footprint, const Roadmap& rm, RoadmapStats* s
 #ifdef __GLIBC__
 // The edges' point lists were allocated by the medial axis among blocks the stages have freed
 // since (merging freed many of the lists too): they pin pages that are mostly holes. Freed
-// together and taken again in order, they fill the heap densely.
-void repackEdgePoints(Roadmap& rm) {
+// together and taken again in order, they fill the heap densely. `list`: points or sides.
+template <class T> void repackEdgeLists(Roadmap& rm, std::vector<T> RoadmapEdge::*list) {
     std::vector<uint32_t> sizes(rm.edges.size());
     size_t count = 0;
     for (size_t e = 0; e < rm.edges.size(); ++e)
-        sizes[e] = uint32_t(rm.edges[e].points.size()), count += sizes[e];
-    std::vector<Vec2> all;
+        sizes[e] = uint32_t((rm.edges[e].*list).size()), count += sizes[e];
+    std::vector<T> all;
     all.reserve(count);
     for (RoadmapEdge& e : rm.edges) {
-        all.insert(all.end(), e.points.begin(), e.points.end());
-        std::vector<Vec2>().swap(e.points);
+        all.insert(all.end(), (e.*list).begin(), (e.*list).end());
+        std::vector<T>().swap(e.*list);
     }
     malloc_trim(0);
-    const Vec2* next = all.data();
+    const T* next = all.data();
     for (size_t e = 0; e < rm.edges.size(); ++e) {
-        rm.edges[e].points.assign(next, next + sizes[e]);
+        (rm.edges[e].*list).assign(next, next + sizes[e]);
         next += sizes[e];
     }
 }
@@ -164,7 +164,8 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
                                      " vertices, " + std::to_string(local.edges) + " edges, " +
                                      std::to_string(local.walls) + " walls");
 #ifdef __GLIBC__
-        repackEdgePoints(rm);
+        repackEdgeLists(rm, &RoadmapEdge::points);
+        repackEdgeLists(rm, &RoadmapEdge::sides);
 #endif
         rm.footprint = footprint;
         *out = std::move(rm);

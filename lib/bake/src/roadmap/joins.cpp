@@ -44,6 +44,7 @@ void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& wall
             e.min_clearance = best_clearance;
             e.site = ClearanceSite::Walls;
             e.left_a = e.right_a = e.left_b = e.right_b = m;
+            e.setSidesFromEnds();
             rm.edges.push_back(e);
         }
         if (ends[0] == UINT32_MAX || ends[1] == UINT32_MAX) continue;
@@ -56,6 +57,7 @@ void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& wall
         across.site = ClearanceSite::Walls;
         across.left_a = across.left_b = c.p0;
         across.right_a = across.right_b = c.p1;
+        across.setSidesFromEnds();
         rm.edges.push_back(across);
     }
 }

@@ -46,6 +46,7 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
             merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
             merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
+            if (!e1.sides.empty() && !e2.sides.empty()) merged.setSidesFromEnds();
             removed[incident[0]] = removed[incident[1]] = true;
             touched[u] = touched[v] = touched[w] = true;
             rejected[u] = rejected[w] = false; // their edges change

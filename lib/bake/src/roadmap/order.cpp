@@ -156,6 +156,9 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             std::reverse(e.points.begin(), e.points.end());
             std::swap(e.left_a, e.right_b);
             std::swap(e.right_a, e.left_b);
+            std::reverse(e.sides.begin(), e.sides.end());
+            for (WallSides& s : e.sides)
+                std::swap(s.left, s.right);
         }
         keys[i] = {
             e.a, e.b, e.points.size(), e.points[e.points.size() / 2].x, e.points[e.points.size() / 2].y, i};

@@ -76,13 +76,26 @@ class WallIndex {
 };
 
 // The parts of an edge's polyline inside the core, cut at the border; from_a / to_b: the piece
-// starts at the edge's first point / ends at its last.
+// starts at the edge's first point / ends at its last. sides: the points' wall sides (when the
+// edge has them).
 struct Piece {
     std::vector<Vec2> points;
+    std::vector<WallSides> sides;
     bool from_a = false, to_b = false;
 };
 
-std::vector<Piece> piecesInCore(const std::vector<Vec2>& P, const Rect& core) {
+// Between two points both sides stay on one wall feature, whose nearest point moves linearly
+// along the chord: the sides at a cut are interpolated exactly.
+WallSides sidesAt(const std::vector<WallSides>& S, size_t k, double t) {
+    auto lerp = [t](Vec2 p, Vec2 q) { return Vec2{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)}; };
+    if (t == 0) return S[k];
+    if (t == 1) return S[k + 1];
+    return {lerp(S[k].left, S[k + 1].left), lerp(S[k].right, S[k + 1].right)};
+}
+
+std::vector<Piece> piecesInCore(const std::vector<Vec2>& P, const std::vector<WallSides>& S,
+                                const Rect& core) {
+    const bool with_sides = S.size() == P.size();
     std::vector<Piece> pieces;
     bool open = false;
     for (size_t k = 0; k + 1 < P.size(); ++k) {
@@ -115,10 +128,12 @@ std::vector<Piece> piecesInCore(const std::vector<Vec2>& P, const Rect& core) {
             continue;
         }
         if (!open || t0 > 0) {
-            pieces.push_back({{s}, k == 0 && t0 == 0, false});
+            pieces.push_back({{s}, {}, k == 0 && t0 == 0, false});
+            if (with_sides) pieces.back().sides.push_back(sidesAt(S, k, t0));
             open = true;
         }
         pieces.back().points.push_back(f);
+        if (with_sides) pieces.back().sides.push_back(sidesAt(S, k, t1));
         if (t1 < 1) {
             open = false;
         } else if (k + 2 == P.size()) {
@@ -168,7 +183,7 @@ void cutRoadmap(Roadmap& rm, const Rect& core, double margin, uint32_t* margin_r
     *margin_reached = 0;
     for (const RoadmapEdge& e : rm.edges) {
         const uint32_t layer = rm.vertices[e.a].layer;
-        const std::vector<Piece> pieces = piecesInCore(e.points, core);
+        const std::vector<Piece> pieces = piecesInCore(e.points, e.sides, core);
         for (const Piece& piece : pieces) {
             if (piece.points.size() < 2) continue;
             const bool zero_length = piece.points.front().x == piece.points.back().x &&
@@ -177,6 +192,7 @@ void cutRoadmap(Roadmap& rm, const Rect& core, double margin, uint32_t* margin_r
             if (zero_length) continue;
             RoadmapEdge c = e;
             c.points = piece.points;
+            c.sides = piece.sides;
             c.a = piece.from_a ? keepVertex(e.a) : borderVertex(c.points.front(), layer, e);
             c.b = piece.to_b ? keepVertex(e.b) : borderVertex(c.points.back(), layer, e);
             if (!(piece.from_a && piece.to_b)) {

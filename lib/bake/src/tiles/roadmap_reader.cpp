@@ -33,6 +33,7 @@ Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& nam
             x.layer = v->layer();
             rm.vertices.push_back(x);
         }
+    const auto* sides = root->point_sides(); // absent in older assets (loadRoadmap checked its size)
     if (root->edges())
         for (const fb::RoadmapEdge* e : *root->edges()) {
             RoadmapEdge x;
@@ -40,6 +41,9 @@ Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& nam
             for (uint32_t k = 0; k < e->point_count(); ++k) {
                 const fb::Vec2* p = root->points()->Get(e->first_point() + k);
                 x.points.push_back({p->x(), p->y()});
+                if (!sides) continue;
+                const fb::PointSides* s = sides->Get(e->first_point() + k);
+                x.sides.push_back({{s->left_x(), s->left_y()}, {s->right_x(), s->right_y()}});
             }
             x.min_clearance = e->min_clearance();
             x.site = static_cast<ClearanceSite>(e->site());

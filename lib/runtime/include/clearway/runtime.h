@@ -173,6 +173,20 @@ struct RoadmapEdgeInfo {
 };
 Status roadmapEdge(const RoadmapView& view, uint32_t index, RoadmapEdgeInfo* out);
 
+// Nearest wall points left and right of one polyline point, relative to its edge's direction
+// a -> b (the Explicit Corridor Map's closest obstacle points, Geraerts 2010). On medial-axis
+// edges both lie the point's clearance away; between two points each stays on one wall feature.
+// Not wall points on straight links: a portal edge holds the portal's two ends, a link to a portal
+// vertex the portal's midpoint, a designer edge its own end points.
+struct RoadmapPointSides {
+    Vec2f left, right;
+};
+// Edge `index`'s sides, one per polyline point: *sides points into the asset (zero-copy), *count
+// = the edge's point_count. NotFound for assets baked before sides were stored; InvalidArgument
+// for a bad index or null outputs.
+Status roadmapEdgeSides(const RoadmapView& view, uint32_t index, const RoadmapPointSides** sides,
+                        uint32_t* count);
+
 // Arc joining edge_in (arriving at vertex) and edge_out (leaving it), tangent to both; radius 0:
 // no arc (collinear, or none keeps the clearance).
 struct RoadmapBlend {

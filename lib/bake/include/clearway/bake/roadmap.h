@@ -30,14 +30,27 @@ struct RoadmapVertex {
     double clearance = 0; // distance to the nearest wall
 };
 
+// Nearest wall points left and right of a polyline point, relative to its edge's direction a -> b
+// (the Explicit Corridor Map's closest obstacle points, Geraerts, "Planning short paths with
+// clearance using explicit corridors", 2010).
+struct WallSides {
+    Vec2 left, right;
+};
+
 struct RoadmapEdge {
     uint32_t a = 0, b = 0;                 // vertex indices
     std::vector<Vec2> points;              // polyline from a to b (both included)
+    // One per entry of points (empty: not tracked, the asset then has no point_sides). On
+    // medial-axis edges both are the clearance away; joins and designer edges use the point itself.
+    std::vector<WallSides> sides;
     double min_clearance = 0;              // minimum over the whole polyline (exact)
     ClearanceSite site = ClearanceSite::Walls;
     Vec2 site_p0, site_p1;                 // the point (p0) or segment (p0-p1)
     Vec2 left_a, right_a, left_b, right_b; // nearest wall points left/right of the edge at a and at b
     bool portal = false;                   // crosses a connection between layers
+
+    // A two-point edge's sides from its end values (merged chains, joins, designer edges).
+    void setSidesFromEnds() { sides = {{left_a, right_a}, {left_b, right_b}}; }
 };
 
 // Circular blend joining edge_in (arriving at vertex) to edge_out (leaving it): an arc tangent to
