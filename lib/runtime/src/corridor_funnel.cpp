@@ -1,11 +1,18 @@
-// The shortest path with clearance inside an A* route's corridor: the Explicit Corridor Map's
-// funnel (Geraerts, "Planning short paths with clearance using explicit corridors", 2010).
-// Every polyline point of the route carries its nearest wall points on the left and right
-// (Roadmap.point_sides); between two points each side stays on one wall feature, so the
-// corridor is cut into cells by the segments joining them (portals). The path crosses every
-// portal in order and keeps its clearance from every wall point: a funnel whose vertices are
-// discs round those points, walked once (linear in the corridor, no wall-grid queries), gives
-// lines tangent to the discs and arcs round them.
+// The shortest path with clearance inside an A* route's corridor, after the Explicit Corridor Map
+// (Geraerts, "Planning short paths with clearance using explicit corridors", 2010). Every route
+// point carries its nearest wall points on the left and right (Roadmap.point_sides); a portal
+// joins them, each end moved towards the route point by the clearance kept there, so the portals
+// cut the corridor shrunk by the clearance into cells, and between two portals each side stays on
+// one wall feature (a vertex: an arc of the shrunk boundary; a wall: a straight offset line).
+//   1. The funnel over the portals' ends (Lee and Preparata's, in Mononen's "simple stupid"
+//      form) gives the shortest polyline through them: the wall vertices it bends at.
+//   2. Tightening: the path becomes lines tangent to discs of the clearance round those vertices
+//      and arcs round them. A disc the taut path no longer touches (it would wrap it backwards)
+//      leaves; a boundary piece a line comes too close to joins, at its point nearest the line.
+//      Both look only at the portals between the line's two discs, so the work stays linear in
+//      the corridor: no wall-grid queries.
+// The result wraps every disc it touches forwards and keeps the clearance from every boundary
+// piece: a locally shortest path in a simple polygon, hence the shortest.
 #include "path_internal.h"
 
 #include <cmath>
@@ -15,99 +22,231 @@ namespace detail {
 
 namespace {
 
-// A funnel vertex: the disc of radius r round wall point c that the path keeps on its `side`
-// (+1 left, -1 right; 0 for the start and goal, r = 0).
-struct Disc {
-    P c;
-    double r;
-    double side;
-};
+constexpr uint32_t kTightenRounds = 24;
+constexpr double kTouchSlack = 1e-9; // metres: closer than the clearance by more is a violation
+constexpr double kWrapSlack = 1e-9;  // radians: a wrap this far backwards is not a wrap
 
-bool sameDisc(const Disc& a, const Disc& b) {
-    return a.c.x == b.c.x && a.c.y == b.c.y && a.side == b.side && a.r == b.r;
+bool samePoint(P a, P b) {
+    return a.x == b.x && a.y == b.y;
+}
+
+// The funnel over the portals' ends: each bend as (portal, side) into wraps (+1 left, -1 right).
+uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
+                     uint32_t capacity) {
+    uint32_t n = 0;
+    P apex = start, left = start, right = start;
+    uint32_t apex_i = kNone, left_i = kNone, right_i = kNone;
+    for (uint32_t i = apex_i + 1; i <= count; ++i) {
+        const P pl = i == count ? goal : portals[i].left_end;
+        const P pr = i == count ? goal : portals[i].right_end;
+        if (!samePoint(pr, apex) && cross(right - apex, pr - apex) >= 0.0) {
+            if (samePoint(left, apex) || samePoint(pr, left) || cross(left - apex, pr - apex) < 0.0) {
+                right = pr, right_i = i;
+            } else { // the right side crossed the left: the path bends at the left end
+                if (n == capacity) return kNone;
+                wraps[n++] = CorridorWrap{portals[left_i].left, portals[left_i].left_radius, left_i, 1, false};
+                apex = left, apex_i = left_i;
+                right = left = apex, right_i = left_i = apex_i;
+                i = apex_i;
+                continue;
+            }
+        }
+        if (!samePoint(pl, apex) && cross(left - apex, pl - apex) <= 0.0) {
+            if (samePoint(right, apex) || samePoint(pl, right) || cross(right - apex, pl - apex) > 0.0) {
+                left = pl, left_i = i;
+            } else {
+                if (n == capacity) return kNone;
+                wraps[n++] = CorridorWrap{portals[right_i].right, portals[right_i].right_radius, right_i, -1, false};
+                apex = right, apex_i = right_i;
+                right = left = apex, right_i = left_i = apex_i;
+                i = apex_i;
+                continue;
+            }
+        }
+    }
+    return n;
 }
 
 // Unit direction of the line that leaves disc a with a on its side and reaches disc b with b on
 // its side. The touch points are c - n * (r * side), n the line's left normal, so the line
-// satisfies n . (cb - ca) = kb - ka: a rotation of cb - ca by asin(-k / L). Discs too close for
-// such a line (rounding, or preferred radii that overlap) get the limit, a perpendicular.
-P tangentDirection(const Disc& a, const Disc& b) {
+// satisfies n . (cb - ca) = kb - ka. Discs too close for such a line get the limit.
+P tangentDirection(const CorridorWrap& a, const CorridorWrap& b) {
     const P d = b.c - a.c;
     const double l2 = dot(d, d);
     if (!(l2 > 0.0)) return P{0, 0};
-    const double k = b.r * b.side - a.r * a.side;
+    const double k = b.r * double(b.side) - a.r * double(a.side);
     const double along = l2 > k * k ? std::sqrt(l2 - k * k) : 0.0;
     const P perp{-d.y, d.x};
     const P u = (d * along - perp * k) * (1.0 / l2);
-    const double n = norm(u);
-    return n > 0.0 ? u * (1.0 / n) : P{0, 0};
+    const double length = norm(u);
+    return length > 0.0 ? u * (1.0 / length) : P{0, 0};
 }
 
-// Where a line of unit direction u touches disc a.
-P touchPoint(const Disc& a, P u) {
-    const P left{-u.y, u.x};
-    return a.c - left * (a.r * a.side);
+P touchPoint(const CorridorWrap& a, P u) {
+    return a.c - P{-u.y, u.x} * (a.r * double(a.side));
 }
 
-struct Funnel {
+// Closest points of segments a-b and c-d (a segment c-d of length 0 is a point): *on_cd.
+double segmentGap(P a, P b, P c, P d, P* on_cd) {
+    double best = kInf;
+    auto consider = [&](P p, P seg0, P seg1, bool p_on_ab) {
+        double t = 0.0;
+        const double d2 = pointSegment2(p, seg0, seg1, &t);
+        if (d2 < best) {
+            best = d2;
+            *on_cd = p_on_ab ? seg0 + (seg1 - seg0) * t : p;
+        }
+    };
+    if (segmentsIntersect(a, b, c, d)) {
+        // A line across a wall must go round one of its ends: the one nearer the line.
+        const P u = b - a;
+        const double lu = norm(u);
+        const double dc = lu > 0.0 ? std::fabs(cross(u, c - a)) / lu : 0.0;
+        const double dd = lu > 0.0 ? std::fabs(cross(u, d - a)) / lu : 0.0;
+        *on_cd = dc <= dd ? c : d;
+        return 0.0;
+    }
+    consider(a, c, d, true);
+    consider(b, c, d, true);
+    consider(c, a, b, false);
+    consider(d, a, b, false);
+    return std::sqrt(best);
+}
+
+struct Tightening {
     const CorridorPortal* portals;
-    uint32_t count; // portals; index `count` is the goal
-    P start, goal;
+    uint32_t count;
+    CorridorWrap start, goal;
+    CorridorWrap* w; // wraps[0..n)
+    uint32_t n, capacity;
+    bool goal_clean; // the line arriving at the goal, as CorridorWrap::clean
 
-    Disc left(uint32_t i) const {
-        if (i == count) return Disc{goal, 0.0, 0.0};
-        return Disc{portals[i].left, portals[i].left_radius, 1.0};
-    }
-    Disc right(uint32_t i) const {
-        if (i == count) return Disc{goal, 0.0, 0.0};
-        return Disc{portals[i].right, portals[i].right_radius, -1.0};
+    const CorridorWrap& at(uint32_t j) const { // j = 0: start, 1..n: wraps, n + 1: goal
+        return j == 0 ? start : j == n + 1 ? goal : w[j - 1];
     }
 
-    // Simple stupid funnel (Mononen's formulation of Lee and Preparata's) over discs: the apex
-    // and both sides are discs, directions are tangents from the apex. When one side crosses
-    // the other, the other side's disc becomes the next apex and the scan restarts after it.
-    uint32_t run(CorridorWrap* wraps, uint32_t capacity) const {
-        uint32_t n = 0;
-        Disc apex{start, 0.0, 0.0}, l = apex, r = apex;
-        uint32_t apex_i = 0, l_i = 0, r_i = 0;
-        // A side that is the apex disc itself bounds nothing: the path may leave that disc in
-        // any direction round it. The goal closes both sides at once.
-        for (uint32_t i = 0; i <= count; ++i) {
-            const Disc cr = right(i), cl = left(i);
-            if (!sameDisc(cr, apex)) {
-                const P d = tangentDirection(apex, cr);
-                const bool r_apex = sameDisc(r, apex), l_apex = sameDisc(l, apex);
-                if (r_apex || cross(tangentDirection(apex, r), d) >= 0.0) {
-                    if (l_apex || sameDisc(cr, l) || cross(tangentDirection(apex, l), d) < 0.0) {
-                        r = cr, r_i = i;
-                    } else { // the right side crossed the left: the left disc is wrapped
-                        if (n == capacity) return kNone;
-                        wraps[n++] = CorridorWrap{l.c, l.r, l.side};
-                        apex = l, apex_i = l_i;
-                        r = l = apex, r_i = l_i = apex_i;
-                        i = apex_i;
-                        continue;
-                    }
+    // The wrap turned most backwards (its disc left behind), if any.
+    bool dropBackwardWrap() {
+        double worst = -kWrapSlack;
+        uint32_t drop = kNone;
+        P u_in = tangentDirection(at(0), at(1));
+        for (uint32_t j = 1; j <= n; ++j) {
+            const P u_out = tangentDirection(at(j), at(j + 1));
+            const double turn = std::atan2(cross(u_in, u_out), dot(u_in, u_out)) * double(w[j - 1].side);
+            if (turn < worst) worst = turn, drop = j - 1;
+            u_in = u_out;
+        }
+        if (drop == kNone) return false;
+        for (uint32_t k = drop; k + 1 < n; ++k)
+            w[k] = w[k + 1];
+        --n;
+        markChanged(drop); // the line from the wrap before the dropped one to the one after
+        return true;
+    }
+
+    // The line arriving at at(j + 1) is new: check it again.
+    void markChanged(uint32_t j) {
+        if (j < n)
+            w[j].clean = false;
+        else
+            goal_clean = false;
+    }
+
+    // The corridor's boundary on one side (0 left) between portals i and next: the wall piece
+    // between their wall points when both lie on one wall (each end's way to the route point is
+    // square to it); where the side changes walls (at a roadmap vertex, a branch pruned into a
+    // concave corner) the chord between the two wall points, which a taut path never crosses.
+    // False for a chord: only its ends are wall points.
+    bool boundaryPiece(uint32_t i, uint32_t next, int side, P* c, P* d, double* r) const {
+        const CorridorPortal &p = portals[i], &q = portals[next];
+        *c = side == 0 ? p.left : p.right;
+        *d = side == 0 ? q.left : q.right;
+        *r = minOf(side == 0 ? p.left_radius : p.right_radius, side == 0 ? q.left_radius : q.right_radius);
+        const P along = *d - *c;
+        const double length = norm(along);
+        if (!(length > 0.0)) return true;
+        const P to_p = (side == 0 ? p.left_end : p.right_end) - *c;
+        const P to_q = (side == 0 ? q.left_end : q.right_end) - *d;
+        const double square = 1e-6 * length;
+        return std::fabs(dot(to_p, along)) <= square * norm(to_p) && std::fabs(dot(to_q, along)) <= square * norm(to_q);
+    }
+
+    // The boundary piece line j (from at(j) to at(j + 1)) comes closest to, below its clearance.
+    bool deepestViolation(uint32_t j, CorridorWrap* out) const {
+        const P u = tangentDirection(at(j), at(j + 1));
+        const P a = touchPoint(at(j), u), b = touchPoint(at(j + 1), u);
+        const uint32_t first = j == 0 ? 0 : at(j).portal;
+        const uint32_t last = j == n ? count - 1 : at(j + 1).portal;
+        double depth = kTouchSlack;
+        bool found = false;
+        for (uint32_t i = first; i <= last && i < count; ++i) {
+            const CorridorPortal &p = portals[i], &q = portals[i < last ? i + 1 : i];
+            for (int side = 0; side < 2; ++side) {
+                // A piece whose two ends lie on their side of the line, at least the clearance
+                // away from it, is that far from the whole line: most pieces end here.
+                const double sign = side == 0 ? 1.0 : -1.0;
+                const double r_max = maxOf(side == 0 ? p.left_radius : p.right_radius,
+                                           side == 0 ? q.left_radius : q.right_radius);
+                if (sign * cross(u, (side == 0 ? p.left : p.right) - a) >= r_max - depth &&
+                    sign * cross(u, (side == 0 ? q.left : q.right) - a) >= r_max - depth)
+                    continue;
+                P c, d;
+                double r;
+                const bool wall = boundaryPiece(i, i < last ? i + 1 : i, side, &c, &d, &r);
+                P nearest;
+                double gap = segmentGap(a, b, c, d, &nearest);
+                if (!wall && gap > 0.0) {
+                    // Near a chord only its ends count (the wall points); across it, the line
+                    // must go round the nearer end.
+                    const double gc = std::sqrt(pointSegment2(c, a, b, nullptr));
+                    const double gd = std::sqrt(pointSegment2(d, a, b, nullptr));
+                    gap = minOf(gc, gd);
+                    nearest = gc <= gd ? c : d;
                 }
-            }
-            if (!sameDisc(cl, apex)) {
-                const P d = tangentDirection(apex, cl);
-                const bool r_apex = sameDisc(r, apex), l_apex = sameDisc(l, apex);
-                if (l_apex || cross(tangentDirection(apex, l), d) <= 0.0) {
-                    if (r_apex || sameDisc(cl, r) || cross(tangentDirection(apex, r), d) > 0.0) {
-                        l = cl, l_i = i;
-                    } else {
-                        if (n == capacity) return kNone;
-                        wraps[n++] = CorridorWrap{r.c, r.r, r.side};
-                        apex = r, apex_i = r_i;
-                        r = l = apex, r_i = l_i = apex_i;
-                        i = apex_i;
-                        continue;
-                    }
+                if (r - gap > depth) {
+                    depth = r - gap, found = true;
+                    *out = CorridorWrap{nearest, r, i, int8_t(side == 0 ? 1 : -1), false};
                 }
             }
         }
-        return n;
+        return found;
+    }
+
+    // One round: a backward wrap leaves, else every line's deepest violation joins. False when
+    // the path is taut and clear, or out of room.
+    bool round(bool* overflow) {
+        if (dropBackwardWrap()) return true;
+        bool changed = false;
+        for (uint32_t j = n + 1; j-- > 0;) { // from the goal back, so indices below stay valid
+            bool& clean = j < n ? w[j].clean : goal_clean;
+            if (clean) continue;
+            CorridorWrap add;
+            clean = true;
+            if (!deepestViolation(j, &add)) continue;
+            clean = false;
+            changed = true;
+            // The same wall vertex as a neighbour (a larger preferred radius elsewhere): one disc.
+            CorridorWrap* twin = j > 0 && samePoint(w[j - 1].c, add.c) && w[j - 1].side == add.side ? &w[j - 1]
+                                 : j < n && samePoint(w[j].c, add.c) && w[j].side == add.side ? &w[j]
+                                                                                                : nullptr;
+            if (twin) {
+                twin->r = maxOf(twin->r, add.r);
+                const uint32_t k = uint32_t(twin - w); // both lines at the twin change
+                markChanged(k);
+                markChanged(k + 1);
+                continue;
+            }
+            if (n == capacity) {
+                *overflow = true;
+                return false;
+            }
+            for (uint32_t k = n; k > j; --k)
+                w[k] = w[k - 1];
+            w[j] = add;
+            ++n;
+            markChanged(j + 1); // the line out of the new disc; the one into it is not clean
+        }
+        return changed;
     }
 };
 
@@ -115,14 +254,30 @@ struct Funnel {
 
 uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
                         uint32_t capacity) {
-    const Funnel funnel{portals, count, start, goal};
-    return funnel.run(wraps, capacity);
+    uint32_t n = pointFunnel(portals, count, start, goal, wraps, capacity);
+    if (n == kNone) return kNone;
+    // Consecutive bends at one wall vertex are one disc.
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < n; ++j)
+        if (kept == 0 || !samePoint(wraps[kept - 1].c, wraps[j].c) || wraps[kept - 1].side != wraps[j].side)
+            wraps[kept++] = wraps[j];
+    return corridorTighten(portals, count, start, goal, wraps, kept, capacity);
+}
+
+uint32_t corridorTighten(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
+                         uint32_t n, uint32_t capacity) {
+    Tightening t{portals, count, CorridorWrap{start, 0.0, kNone, 0, true}, CorridorWrap{goal, 0.0, kNone, 0, true},
+                 wraps, n, capacity, false};
+    bool overflow = false;
+    uint32_t rounds = 0;
+    while (t.round(&overflow))
+        if (++rounds == kTightenRounds) return kNone;
+    return overflow ? kNone : t.n;
 }
 
 CorridorTangent corridorTangent(const CorridorWrap& from, const CorridorWrap& to) {
-    const Disc a{from.c, from.r, from.side}, b{to.c, to.r, to.side};
-    const P u = tangentDirection(a, b);
-    return CorridorTangent{touchPoint(a, u), touchPoint(b, u), u};
+    const P u = tangentDirection(from, to);
+    return CorridorTangent{touchPoint(from, u), touchPoint(to, u), u};
 }
 
 } // namespace detail

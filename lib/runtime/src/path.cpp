@@ -487,8 +487,8 @@ void detail::phaseMark(Phase phase) {
     const double us = std::chrono::duration<double, std::micro>(now - t_phases.last).count();
     t_phases.last = now;
     PathPhaseTimes& t = t_phases.times;
-    double* slots[] = {&t.line_us, &t.snap_us, &t.search_us, &t.corridor_us,
-                       &t.funnel_us, &t.output_us, &t.fallback_us};
+    double* slots[] = {&t.line_us,   &t.snap_us,   &t.search_us, &t.corridor_us,
+                       &t.funnel_us, &t.verify_us, &t.output_us, &t.fallback_us};
     *slots[size_t(phase)] += us;
 }
 

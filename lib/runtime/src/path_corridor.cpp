@@ -9,22 +9,40 @@ namespace detail {
 
 namespace {
 
-// Portals along the route, with the clearance of the route point each one crosses.
+// Portals along the route. Each side keeps the preferred clearance where the corridor is that
+// wide, the corridor's own half-width where it is not, never less than the radius, and never so
+// much that its disc would swallow an end (an end nearer the wall than the preferred clearance).
 struct PortalList {
     CorridorPortal* p;
-    double* clearance;
     uint32_t n, capacity;
-    bool overflow;
+    double radius, preferred;
+    P start, goal;
+    bool overflow, narrow;
 
+    double sideRadius(P wall, double clearance) const {
+        const double wide = minOf(minOf(preferred, clearance), minOf(norm(start - wall), norm(goal - wall)));
+        return maxOf(radius, wide);
+    }
+    static P towards(P wall, P at, double r) {
+        const P d = at - wall;
+        const double length = norm(d);
+        return length > 0.0 ? wall + d * (r / length) : wall;
+    }
     void push(P left, P right, P at) {
         if (n == capacity) {
             overflow = true;
             return;
         }
-        p[n] = CorridorPortal{left, right, 0.0, 0.0};
-        clearance[n++] = minOf(norm(left - at), norm(right - at));
+        const double clearance = minOf(norm(left - at), norm(right - at));
+        // A narrower edge near a snap (its clear stretch was checked, not its width).
+        if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
+        const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
+        p[n++] = CorridorPortal{left, right, towards(left, at, rl), towards(right, at, rr), rl, rr};
     }
 };
+
+// Lines checked against the walls, each failure adding one disc, before giving up.
+constexpr uint32_t kLineChecks = 8;
 
 struct Sides {
     P left, right;
@@ -100,47 +118,42 @@ bool listPortals(PathQuery& q, PortalList& list) {
 // the roadmap from the side, and a funnel must not turn back through a portal behind it.
 void trimPortalEnds(PortalList& list, P start, P goal, uint32_t* first) {
     uint32_t a = 0, b = list.n;
-    while (a < b && cross(list.p[a].right - list.p[a].left, start - list.p[a].left) > 0.0)
+    auto ahead = [&](uint32_t i, P point) {
+        return cross(list.p[i].right_end - list.p[i].left_end, point - list.p[i].left_end);
+    };
+    while (a < b && ahead(a, start) > 0.0)
         ++a;
-    while (b > a && cross(list.p[b - 1].right - list.p[b - 1].left, goal - list.p[b - 1].left) < 0.0)
+    while (b > a && ahead(b - 1, goal) < 0.0)
         --b;
     *first = a;
     list.n = b;
 }
 
-// Each side's disc radius: the preferred clearance where the corridor is that wide, the
-// corridor's own half-width where it is not, never below the radius. A wall point that several
-// portals share keeps one disc (the smallest of their radii, so every portal stays open), and
-// a disc never swallows an end (an end closer to the wall than the preferred clearance).
-bool portalRadii(PortalList& list, uint32_t first, double radius, double preferred, P start, P goal) {
-    const double slack = radius * 1e-6 + 1e-9;
-    for (uint32_t i = first; i < list.n; ++i) {
-        if (!(list.clearance[i] >= radius - slack)) return false; // a narrower edge near a snap
-        CorridorPortal& p = list.p[i];
-        const double wide = maxOf(radius, minOf(preferred, list.clearance[i]));
-        p.left_radius = maxOf(radius, minOf(wide, minOf(norm(start - p.left), norm(goal - p.left))));
-        p.right_radius = maxOf(radius, minOf(wide, minOf(norm(start - p.right), norm(goal - p.right))));
-    }
-    if (!(preferred > radius)) return true;
+// One disc per wall point: where consecutive portals share a wall point (a vertex seen along a
+// parabolic stretch) at different preferred radii, all take the smallest, so every portal stays
+// open and the tightening sees one circle there, not several concentric ones.
+void shareWallRadii(PortalList& list, uint32_t first) {
     for (int side = 0; side < 2; ++side) {
+        auto wall = [&](uint32_t k) { return side == 0 ? list.p[k].left : list.p[k].right; };
+        auto radius = [&](uint32_t k) -> double& { return side == 0 ? list.p[k].left_radius : list.p[k].right_radius; };
+        auto end = [&](uint32_t k) -> P& { return side == 0 ? list.p[k].left_end : list.p[k].right_end; };
         for (uint32_t i = first; i < list.n;) {
-            auto centre = [&](uint32_t k) { return side == 0 ? list.p[k].left : list.p[k].right; };
-            auto rad = [&](uint32_t k) -> double& { return side == 0 ? list.p[k].left_radius : list.p[k].right_radius; };
             uint32_t j = i + 1;
-            double smallest = rad(i);
-            while (j < list.n && centre(j).x == centre(i).x && centre(j).y == centre(i).y)
-                smallest = minOf(smallest, rad(j++));
-            for (uint32_t k = i; k < j; ++k)
-                rad(k) = smallest;
+            double smallest = radius(i);
+            while (j < list.n && wall(j).x == wall(i).x && wall(j).y == wall(i).y)
+                smallest = minOf(smallest, radius(j++));
+            for (uint32_t k = i; k < j; ++k) {
+                if (radius(k) > smallest) end(k) = wall(k) + (end(k) - wall(k)) * (smallest / radius(k));
+                radius(k) = smallest;
+            }
             i = j;
         }
     }
-    return true;
 }
 
 // Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
 void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
-    const CorridorWrap start{q.ps, 0.0, 0.0}, goal{q.pg, 0.0, 0.0};
+    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     P cursor = q.ps, u_in{0, 0};
     for (uint32_t j = 0; j <= count; ++j) {
         const CorridorWrap& from = j == 0 ? start : wraps[j - 1];
@@ -179,36 +192,63 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
 
 } // namespace
 
+// Every line against the layer's walls through the wall grid: the start and goal reach the
+// corridor from outside it, and a wall vertex the corridor's sides do not name (a pruned branch's)
+// can still stand near a line. A line that comes too close gets a disc round the wall point
+// nearest it, and the path is tightened again.
+bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, CorridorWrap* wraps, uint32_t* n,
+                 uint32_t capacity) {
+    const LayerWalls walls{q.rm, q.s, q.start.layer};
+    const double check = q.radius * (1.0 - 1e-9);
+    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
+    for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
+        uint32_t bad = kNone;
+        P a{}, b{};
+        for (uint32_t j = 0; j <= *n && bad == kNone; ++j) {
+            const CorridorTangent t = corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
+            a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
+            if (!segmentClear(walls, a, b, check)) bad = j;
+        }
+        if (bad == kNone) return true;
+        P left{}, right{};
+        const bool l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left);
+        const bool r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right);
+        if ((!l && !r) || *n == capacity) return false; // crossing a wall outright: not a corridor path
+        const bool use_left = l && (!r || pointSegment2(left, a, b, nullptr) <= pointSegment2(right, a, b, nullptr));
+        const uint32_t portal = bad > 0 ? wraps[bad - 1].portal : 0;
+        for (uint32_t k = *n; k > bad; --k)
+            wraps[k] = wraps[k - 1];
+        wraps[bad] = CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
+        if (bad + 1 <= *n) wraps[bad + 1].clean = false;
+        *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n + 1, capacity);
+        if (*n == kNone) return false;
+    }
+    return false;
+}
+
 // The corridor path, when the asset has the sides and the route allows it (one layer, no
 // avoided areas); false leaves the emitter untouched for the polyline shortening.
 bool corridorPath(PathQuery& q) {
     PathScratch& s = q.s;
     if (!q.rm.point_sides() || s.area_count > 0 || !routeOnOneLayer(q)) return false;
     // The funnel's arrays share the shortening's fallback memory, unused on this path.
-    static_assert(sizeof(CorridorPortal) + sizeof(double) + sizeof(CorridorWrap) <= sizeof(Corner),
-                  "portals, clearances and wraps fit in the relaxed-run array");
+    static_assert(sizeof(CorridorPortal) + sizeof(CorridorWrap) <= sizeof(Corner),
+                  "portals and wraps fit in the relaxed-run array");
     auto* base = reinterpret_cast<unsigned char*>(s.relaxed_run);
     const uint32_t cap = s.corner_capacity;
-    PortalList list{reinterpret_cast<CorridorPortal*>(base),
-                    reinterpret_cast<double*>(base + size_t(cap) * sizeof(CorridorPortal)), 0, cap, false};
-    auto* wraps = reinterpret_cast<CorridorWrap*>(base + size_t(cap) * (sizeof(CorridorPortal) + sizeof(double)));
-    if (!listPortals(q, list)) return false;
+    PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, maxOf(q.radius, q.preferred_clearance),
+                    q.ps, q.pg, false, false};
+    auto* wraps = reinterpret_cast<CorridorWrap*>(base + size_t(cap) * sizeof(CorridorPortal));
+    if (!listPortals(q, list) || list.narrow) return false;
     uint32_t first = 0;
     trimPortalEnds(list, q.ps, q.pg, &first);
-    const double preferred = maxOf(q.radius, q.preferred_clearance);
-    if (!portalRadii(list, first, q.radius, preferred, q.ps, q.pg)) return false;
+    if (list.preferred > q.radius) shareWallRadii(list, first);
     phaseMark(Phase::Corridor);
-    const uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
+    uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
     if (n == kNone) return false;
-    // The ends reach the corridor from outside it: their legs are the only pieces to check.
-    const CorridorWrap start{q.ps, 0.0, 0.0}, goal{q.pg, 0.0, 0.0};
-    const CorridorTangent first_leg = corridorTangent(start, n > 0 ? wraps[0] : goal);
-    const CorridorTangent last_leg = corridorTangent(n > 0 ? wraps[n - 1] : start, goal);
-    const LayerWalls walls{q.rm, s, q.start.layer};
-    const double check = q.radius * (1.0 - 1e-9);
-    if (!segmentClear(walls, q.ps, first_leg.to, check) || !segmentClear(walls, last_leg.from, q.pg, check))
-        return false;
     phaseMark(Phase::Funnel);
+    if (!verifyLines(q, list.p + first, list.n - first, wraps, &n, cap)) return false;
+    phaseMark(Phase::Verify);
     emitWraps(q, wraps, n);
     phaseMark(Phase::Output);
     return true;

@@ -405,25 +405,33 @@ bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a
 
 // corridor_funnel.cpp: the Explicit Corridor Map's funnel (Geraerts 2010). A portal joins the
 // nearest wall points left and right of one route point (direction of travel); the path keeps
-// left_radius from `left` and right_radius from `right`.
+// left_radius from `left` and right_radius from `right`; the *_end points are the portal's ends
+// on the corridor shrunk by those radii (moved that far towards the route point).
 struct CorridorPortal {
-    P left, right;
+    P left, right, left_end, right_end;
     double left_radius, right_radius;
 };
-// A disc the path wraps: centre, radius, side (+1 kept on the path's left, -1 right).
+// A disc the path wraps: centre, radius, side (+1 kept on the path's left, -1 right), and the
+// portal whose side it lies on (kNone for the start and goal, radius 0). `clean`: the line
+// arriving at it was checked and neither of its discs has changed since (tightening only).
 struct CorridorWrap {
     P c;
     double r;
-    double side;
+    uint32_t portal;
+    int8_t side;
+    bool clean;
 };
 // The line from disc `from` to disc `to` keeping each on its side: touch points, unit direction.
 struct CorridorTangent {
     P from, to, u;
 };
 // The discs the shortest path from `start` to `goal` through portals[0..count) wraps, in order,
-// into wraps (at most one per portal); kNone when `capacity` is too small.
+// into wraps; kNone when `capacity` is too small or tightening does not settle.
 uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
                         uint32_t capacity);
+// Tightening alone, from wraps[0..n) (a disc the caller added, say): the new count, or kNone.
+uint32_t corridorTighten(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
+                         uint32_t n, uint32_t capacity);
 CorridorTangent corridorTangent(const CorridorWrap& from, const CorridorWrap& to);
 
 inline bool finiteD(double v) {

@@ -116,7 +116,7 @@ struct PathQuery {
 
 // pathPhaseTiming's clock (path.cpp): phaseMark charges the time since the previous mark to
 // `phase`; nothing happens while timing is off.
-enum class Phase : uint8_t { Line, Snap, Search, Corridor, Funnel, Output, Fallback, Count };
+enum class Phase : uint8_t { Line, Snap, Search, Corridor, Funnel, Verify, Output, Fallback, Count };
 enum class PathKind : uint8_t { StraightLine, Funnel, Fallback };
 void phaseStart();
 void phaseMark(Phase phase);

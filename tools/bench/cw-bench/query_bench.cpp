@@ -336,6 +336,12 @@ void MeshQueries::measurePass(const std::vector<Pair>& pairs,
         dt_means.push_back(dm.mean_clearance);
         cw_mins.push_back(cm.min_clearance);
         dt_mins.push_back(dm.min_clearance);
+        if (cm.min_clearance < pass->cw_min_clearance && cm.min_clearance < args_.radius - 1e-4) {
+            const bake::Vec3 &a = pairs[i].first.p, &b = pairs[i].second.p;
+            spdlog::info("{}: preferred {}: clearance {:.4f} below the radius, pair {}: ({:.4f}, {:.4f}, {:.4f}) -> "
+                         "({:.4f}, {:.4f}, {:.4f}) (local coordinates), {} segments",
+                         out_->name, pass->preferred, cm.min_clearance, i, a.x, a.y, a.z, b.x, b.y, b.z, count_);
+        }
         pass->cw_min_clearance = std::min(pass->cw_min_clearance, cm.min_clearance);
         pass->dt_min_clearance = std::min(pass->dt_min_clearance, dm.min_clearance);
         pass->cw_discontinuities += cm.heading_discontinuities;

@@ -51,7 +51,7 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 "\"clearway_max_jump_deg\":%s,\"detour_discontinuities\":%zu,"
                 "\"detour_paths_with_discontinuity\":%zu,\"detour_max_jump_deg\":%s,"
                 "\"phases_us\":{\"line\":%s,\"snap\":%s,\"search\":%s,\"corridor\":%s,\"funnel\":%s,"
-                "\"output\":%s,\"fallback\":%s},\"funnel_paths\":%llu,\"fallback_paths\":%llu,"
+                "\"verify\":%s,\"output\":%s,\"fallback\":%s},\"funnel_paths\":%llu,\"fallback_paths\":%llu,"
                 "\"straight_lines\":%llu}",
                 k ? "," : "", n(p.preferred).c_str(), p.medial ? "true" : "false", p.clearway_failures,
                 n(p.cw_mean_us).c_str(), n(p.cw_locate_mean_us).c_str(), n(p.cw_p99_us).c_str(),
@@ -64,7 +64,7 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 n(p.cw_max_jump_deg).c_str(), p.dt_discontinuities, p.dt_paths_with_discontinuity,
                 n(p.dt_max_jump_deg).c_str(), n(p.phases.line_us / q).c_str(), n(p.phases.snap_us / q).c_str(),
                 n(p.phases.search_us / q).c_str(), n(p.phases.corridor_us / q).c_str(),
-                n(p.phases.funnel_us / q).c_str(), n(p.phases.output_us / q).c_str(),
+                n(p.phases.funnel_us / q).c_str(), n(p.phases.verify_us / q).c_str(), n(p.phases.output_us / q).c_str(),
                 n(p.phases.fallback_us / q).c_str(), static_cast<unsigned long long>(p.phases.funnel_paths),
                 static_cast<unsigned long long>(p.phases.fallback_paths),
                 static_cast<unsigned long long>(p.phases.straight_lines));
@@ -85,14 +85,14 @@ std::string monotoneFactors() {
 // findPath's phases per query, and how each pass's queries were answered.
 void printPhases(const std::vector<QueryMesh>& rows) {
     std::printf("\n| mesh | preferred | findPath phases µs per query: line / snap / search / corridor / funnel / "
-                "output / fallback | straight lines / funnel paths / fallback paths |\n|---|---:|---|---|\n");
+                "verify / output / fallback | straight lines / funnel paths / fallback paths |\n|---|---:|---|---|\n");
     for (const QueryMesh& r : rows)
         for (const QueryPass& p : r.passes) {
             const PathPhaseTimes& t = p.phases;
             const double q = t.queries ? double(t.queries) : NAN;
-            std::printf("| %s | %s | %.2f / %.2f / %.2f / %.2f / %.2f / %.2f / %.2f | %llu / %llu / %llu |\n",
+            std::printf("| %s | %s | %.2f / %.2f / %.2f / %.2f / %.2f / %.2f / %.2f / %.2f | %llu / %llu / %llu |\n",
                         r.name.c_str(), p.medial ? "∞" : show(p.preferred, "%.2f").c_str(), t.line_us / q,
-                        t.snap_us / q, t.search_us / q, t.corridor_us / q, t.funnel_us / q, t.output_us / q,
+                        t.snap_us / q, t.search_us / q, t.corridor_us / q, t.funnel_us / q, t.verify_us / q, t.output_us / q,
                         t.fallback_us / q, static_cast<unsigned long long>(t.straight_lines),
                         static_cast<unsigned long long>(t.funnel_paths),
                         static_cast<unsigned long long>(t.fallback_paths));

@@ -279,11 +279,12 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 // Diagnostics for benchmarks: findPath's wall-clock time split by phase, accumulated per thread
 // while enabled (off by default: then each phase costs one branch). line: arguments, the ends'
 // inside tests and the straight line; snap: both ends onto the roadmap; search: A* and the route;
-// corridor: the route's portals; funnel: the funnel and its two end checks; output: the segments
+// corridor: the route's portals; funnel: the funnel and its tightening; verify: every line
+// checked against the walls (and the discs that adds); output: the segments
 // of a funnel path; fallback: the polyline shortening, for assets without corridor sides and
 // routes across layers or near avoided areas.
 struct PathPhaseTimes {
-    double line_us, snap_us, search_us, corridor_us, funnel_us, output_us, fallback_us;
+    double line_us, snap_us, search_us, corridor_us, funnel_us, verify_us, output_us, fallback_us;
     uint64_t queries, straight_lines, funnel_paths, fallback_paths;
 };
 void pathPhaseTiming(bool enable);
