@@ -184,9 +184,9 @@ TEST_SUITE("runtime/query caches") {
             // Without them (every distance unknown, one component) A* is the plain straight-line
             // search, which a query between components exhausts: the same answers, bit for bit.
             for (uint32_t i = 0; i < without.scratch->vertex_count * detail::kLandmarks; ++i)
-                without.scratch->landmark_dist[i] = INFINITY;
+                without.scratch->shared->landmark_dist[i] = INFINITY; // its own block's shared part
             for (uint32_t v = 0; v < without.scratch->vertex_count; ++v)
-                without.scratch->vertex_component[v] = 0;
+                without.scratch->shared->vertex_component[v] = 0;
             std::mt19937_64 rng(404);
             auto endpoint = [&]() { return endpointNearVertex(view, info.vertex_count, rng); };
             int differ = 0, ties = 0, routes = 0;
