@@ -741,7 +741,7 @@ TEST_SUITE("runtime roadmap on baked levels") {
             int found = 0;
             for (const cw::test::PathAnswer& a : expected)
                 found += a.status == Status::Ok;
-            CHECK(found > 150);
+            CHECK(found > 50); // pairs on unconnected floors are NotFound: 59 to 100 of 300 found
             const cw::test::SharedPathData shared(level.view);
             cw::test::OwnScratch on_shared(shared.shared);
             CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries), expected) == 0);
