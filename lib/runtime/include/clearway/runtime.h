@@ -320,7 +320,7 @@ Status pathSample(const RoadmapView& view, const PathSegment* segments, uint32_t
 
 // ---------------------------------------------------------------------------------------------
 // Walls and corridors: exact distances to the walls of a layer, through the wall grid the path
-// scratch builds at init (no allocation per query)
+// data (PathShared) builds at init (no allocation per query)
 
 // Distance from local (x, y) to the nearest wall of `layer` (every ring edge, portal pieces
 // included) and the nearest wall point. InvalidArgument for a bad layer or non-finite input.
