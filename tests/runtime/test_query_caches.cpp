@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "shared_path_data.h"
 #include "test_files.h"
 
 // The scratch layout (landmark table, adjacency), to check what the search precomputes.
@@ -25,16 +26,7 @@ namespace {
 
 const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/roadmap/";
 
-struct Scratch {
-    std::vector<uint8_t> memory;
-    PathScratch* scratch = nullptr;
-    explicit Scratch(const RoadmapView& view) {
-        size_t bytes = 0;
-        REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
-        memory.resize(bytes);
-        REQUIRE(pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
-    }
-};
+using Scratch = test::OwnScratch; // standalone: pathScratchInit's one block
 
 struct Query {
     PathEndpoint from, to;
