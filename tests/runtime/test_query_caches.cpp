@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "shared_path_data.h"
 #include "test_files.h"
 
 // The scratch layout (landmark table, adjacency), to check what the search precomputes.
@@ -25,16 +26,7 @@ namespace {
 
 const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/roadmap/";
 
-struct Scratch {
-    std::vector<uint8_t> memory;
-    PathScratch* scratch = nullptr;
-    explicit Scratch(const RoadmapView& view) {
-        size_t bytes = 0;
-        REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
-        memory.resize(bytes);
-        REQUIRE(pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
-    }
-};
+using Scratch = test::OwnScratch; // standalone: pathScratchInit's one block
 
 struct Query {
     PathEndpoint from, to;
@@ -184,9 +176,9 @@ TEST_SUITE("runtime/query caches") {
             // Without them (every distance unknown, one component) A* is the plain straight-line
             // search, which a query between components exhausts: the same answers, bit for bit.
             for (uint32_t i = 0; i < without.scratch->vertex_count * detail::kLandmarks; ++i)
-                without.scratch->landmark_dist[i] = INFINITY;
+                without.scratch->shared->landmark_dist[i] = INFINITY; // its own block's shared part
             for (uint32_t v = 0; v < without.scratch->vertex_count; ++v)
-                without.scratch->vertex_component[v] = 0;
+                without.scratch->shared->vertex_component[v] = 0;
             std::mt19937_64 rng(404);
             auto endpoint = [&]() { return endpointNearVertex(view, info.vertex_count, rng); };
             int differ = 0, ties = 0, routes = 0;

@@ -167,11 +167,11 @@ struct PathCorner {
 };
 
 // Uniform grid over one layer's walls: cell (i, j) lists every wall passing through it (a wall
-// is listed in each cell it touches). Built once in pathScratchInit.
+// is listed in each cell it touches). Built once per asset in pathSharedInit.
 struct WallGrid {
     double min_x, min_y, cell;
     uint32_t nx, ny;
-    uint32_t first_cell;  // into PathScratch::wall_cell_start
+    uint32_t first_cell;  // into PathShared::wall_cell_start
     uint32_t first_piece; // the layer's first WallRef::id
 };
 
@@ -261,23 +261,56 @@ constexpr double kSamePoint = 1e-6;
 constexpr uint8_t kTowardsA = 1, kTowardsB = 2;
 
 // A* landmarks (ALT): graph distances from a few vertices of each component over every edge, at
-// pathScratchInit.
+// pathSharedInit.
 constexpr uint32_t kLandmarks = 4;
 
 } // namespace detail
 
+// What the path queries read of one asset, derived from it alone (adjacency, blend index, edge
+// snap data and lengths, A* landmarks and components, the wall grid): built once by pathSharedInit
+// (or inside pathScratchInit's one block), then only read, by any number of threads at once.
+struct PathShared {
+    const uint8_t* data; // the roadmap this was built for
+    uint32_t vertex_count, edge_count, blend_count, corner_capacity, layer_count, area_count;
+    uint32_t wall_piece_count;
+    uint32_t landmark_count;
+    double heuristic_scale;
+    uint32_t* adj_start;
+    detail::AdjEntry* adj;
+    uint32_t* blend_start;
+    uint32_t* blend_ids;
+    double* edge_length;
+    double* edge_weight;
+    detail::EdgeSnap* edge_snap;
+    uint32_t* snap_cell_start;
+    uint32_t* snap_cell_edges;
+    detail::P* vertex_xy;
+    double* landmark_dist;
+    uint32_t* vertex_component;
+    detail::WallGrid* wall_grids;
+    uint32_t* wall_cell_start;
+    detail::WallRef* wall_cell_items;
+    uint32_t* wall_solid_start;
+    detail::WallSeg* wall_solid_segs;
+    detail::CellBox* wall_cell_box;
+    detail::CellBox* wall_cell_pieces;
+};
+
+// One thread's query state, and const views of its PathShared's arrays under the names the queries
+// read (filled from `shared` at init).
 struct PathScratch {
+    const PathShared* shared;
     const uint8_t* data; // the roadmap this scratch was built for
     uint32_t vertex_count, edge_count, blend_count, corner_capacity, layer_count;
     uint32_t generation; // vertex state is valid when stamp == generation (no clearing per query)
     uint32_t heap_size;
-    uint32_t* adj_start;   // vertex_count + 1
-    detail::AdjEntry* adj; // incident edges, self-loops left out
-    uint32_t* blend_start; // vertex_count + 1
-    uint32_t* blend_ids;   // blends grouped by vertex
-    double* edge_length;   // polyline length per edge
-    double* edge_weight;   // A* cost per metre of each edge (designer areas; 1 without)
-    detail::EdgeSnap* edge_snap;
+    const uint32_t* adj_start;   // vertex_count + 1
+    const detail::AdjEntry* adj; // incident edges, self-loops left out
+    const uint32_t* blend_start; // vertex_count + 1
+    const uint32_t* blend_ids;   // blends grouped by vertex
+    const double* edge_length;   // polyline length per edge
+    const double* edge_weight;   // A* cost per metre of each edge (designer areas; 1 without)
+    const detail::EdgeSnap* edge_snap;
     // Per edge, the last snap search that considered it ([0] is the search counter): an edge is
     // listed in every cell it crosses, and a second look never changes the candidates. Written
     // through const scratch like wall_seen.
@@ -285,18 +318,17 @@ struct PathScratch {
     // The asset's edge grid split by layer (only edges snapping can use, in the asset's order):
     // per layer cells + 1 starts, at layer * (cells + 1). Layers stacked over one another would
     // otherwise make every snap walk the other storeys' edges.
-    uint32_t* snap_cell_start;
-    uint32_t* snap_cell_edges;
+    const uint32_t* snap_cell_start;
+    const uint32_t* snap_cell_edges;
     double heuristic_scale; // the smallest edge weight (<= 1), so the A* heuristic stays admissible
     uint32_t area_count;
-    uint8_t* area_used;   // per designer area: the route (or a straight line's ends) enters it
-    detail::P* vertex_xy; // vertex positions in double, for the heuristic
+    uint8_t* area_used;         // per designer area: the route (or a straight line's ends) enters it
+    const detail::P* vertex_xy; // vertex positions in double, for the heuristic
     // Per vertex, its cost distance from each landmark over all edges (+inf: not connected), at
     // v * kLandmarks + l: |d_L(goal) - d_L(v)| bounds the cost from v to the goal at any radius
     // (a radius only removes edges), so A* may take the largest of these and the straight line.
-    double* landmark_dist;
-    uint32_t* landmark_order;   // pathScratchInit only: vertices by component, breadth first
-    uint32_t* vertex_component; // connected component of the whole graph (every edge)
+    const double* landmark_dist;
+    const uint32_t* vertex_component; // connected component of the whole graph (every edge)
     uint32_t landmark_count;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
@@ -308,16 +340,16 @@ struct PathScratch {
     double* relaxed_requirement;     // and the clearance each of its pieces keeps
     detail::PieceGeom* pieces;       // findPath: each final piece's direction and length, in
                                      // relaxed_run's memory (used only while shortening)
-    detail::WallGrid* wall_grids;    // layer_count
-    uint32_t* wall_cell_start;       // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
-    detail::WallRef* wall_cell_items;
-    uint32_t* wall_solid_start; // same indexing as wall_cell_start: the solid pieces of each cell
-    detail::WallSeg* wall_solid_segs;
-    detail::CellBox* wall_cell_box; // same indexing as wall_cell_start (the last entry unused)
+    const detail::WallGrid* wall_grids; // layer_count
+    const uint32_t* wall_cell_start;    // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
+    const detail::WallRef* wall_cell_items;
+    const uint32_t* wall_solid_start; // same indexing as wall_cell_start: the solid pieces of each cell
+    const detail::WallSeg* wall_solid_segs;
+    const detail::CellBox* wall_cell_box; // same indexing as wall_cell_start (the last entry unused)
     // The same for the whole pieces listed in each cell (not only their parts inside it): a
     // search that rejects every piece of a cell may pass over the cell without changing the
     // order in which it meets the others.
-    detail::CellBox* wall_cell_pieces;
+    const detail::CellBox* wall_cell_pieces;
     // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
     // in several cells is measured once. Written through const scratch: only the queries use it
     // (findPath's, raycast's), and a scratch serves one thread.
@@ -332,10 +364,10 @@ namespace detail {
 // walls.cpp. Every query is exact in double on the layer's float walls; "walls" are the solid
 // ring pieces (portals excluded) except for wallsInside.
 // Sizes the grids of every layer need (cell starts, items, solid items, distinct pieces), and their
-// construction into `s`.
+// construction into the shared data `s`.
 void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items, uint64_t* solid_items,
                    uint64_t* pieces);
-void wallGridBuild(const fb::Roadmap& rm, PathScratch* s);
+void wallGridBuild(const fb::Roadmap& rm, PathShared* s);
 // No wall touches a-b and every wall is at least `clearance` away from it.
 bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
                        double clearance);

@@ -1,5 +1,5 @@
 // Wall grid construction: each layer's ring edges split into solid and portal pieces, listed per
-// cell with their ends in double and per-cell bounding boxes, into the path scratch at init.
+// cell with their ends in double and per-cell bounding boxes, into the shared path data at init.
 #include "wall_cells.h"
 
 #include <cmath>
@@ -150,7 +150,7 @@ void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* item
     }
 }
 
-void wallGridBuild(const fb::Roadmap& rm, PathScratch* s) {
+void wallGridBuild(const fb::Roadmap& rm, PathShared* s) {
     const auto* layers = rm.footprint()->layers();
     uint32_t first_cell = 0, item_base = 0, solid_base = 0, first_piece = 0;
     for (uint32_t l = 0, nl = sizeOf(layers); l < nl; ++l) {

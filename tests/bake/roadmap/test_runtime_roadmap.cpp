@@ -10,6 +10,7 @@
 
 #include "asset_robustness.h"
 #include "hand_levels.h"
+#include "shared_path_data.h"
 
 #include <algorithm>
 #include <chrono>
@@ -716,6 +717,37 @@ TEST_SUITE("runtime roadmap on baked levels") {
                              uint32_t(out.size()));
                 CHECK(count == counts[i]);
             }
+        }
+    }
+
+    TEST_CASE("findPath on shared data answers bit for bit like a standalone scratch on the peer meshes") {
+        for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            CAPTURE(std::string(name));
+            const Level& level = levelNamed(name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            std::mt19937 rng(7);
+            std::vector<cw::test::PathQuery> queries;
+            for (int i = 0; queries.size() < 300; ++i) {
+                const double radius = i % 2 ? 0.3 : 0.6, preferred = i % 3 == 0 ? INFINITY : 2.0 * radius;
+                cw::test::PathQuery q{{0, 0, uint32_t(rng() % info.layer_count)},
+                                      {0, 0, uint32_t(rng() % info.layer_count)}, radius, preferred};
+                if (randomFreePoint(level, q.from.layer, radius, rng, &q.from.x, &q.from.y) &&
+                    randomFreePoint(level, q.to.layer, radius, rng, &q.to.x, &q.to.y))
+                    queries.push_back(q);
+            }
+            cw::test::OwnScratch standalone(level.view);
+            const auto expected = cw::test::answersOf(level.view, standalone.scratch, queries);
+            int found = 0;
+            for (const cw::test::PathAnswer& a : expected)
+                found += a.status == Status::Ok;
+            CHECK(found > 50); // pairs on unconnected floors are NotFound: 59 to 100 of 300 found
+            const cw::test::SharedPathData shared(level.view);
+            cw::test::OwnScratch on_shared(shared.shared);
+            CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries), expected) == 0);
+            // Two threads on the one shared data, each with its own scratch.
+            for (const auto& answers : cw::test::threadedAnswers(level.view, shared.shared, queries, 2))
+                CHECK(cw::test::differing(answers, expected) == 0);
         }
     }
 

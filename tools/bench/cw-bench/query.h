@@ -64,6 +64,8 @@ struct QueryMesh {
     // refusing is right; the rest are pairs clearway misses although Detour found a clear way.
     size_t rejected_clearway_narrow = 0;
     size_t pairs = 0;
+    // findPath's memory: the roadmap's shared path data (once per asset) and one thread's scratch.
+    size_t path_shared_bytes = 0, path_scratch_bytes = 0;
     std::vector<QueryPass> passes;
     MonotoneCheck monotone;
 };

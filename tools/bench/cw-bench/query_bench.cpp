@@ -79,8 +79,9 @@ class MeshQueries {
     QueryMesh* out_;
     bake::RoadmapRequest request_;
     bake::RoadmapResult baked_;
-    std::vector<uint64_t> asset_, scratch_memory_;
+    std::vector<uint64_t> asset_, shared_memory_, scratch_memory_;
     clearway::RoadmapView view_;
+    clearway::PathShared* shared_ = nullptr;
     clearway::PathScratch* scratch_ = nullptr;
     Detour dt_;
     std::vector<bake::WallGrid> all_walls_, solid_walls_;
@@ -107,12 +108,17 @@ bake::Error MeshQueries::loadClearway(const std::string& mesh_path) {
     std::memcpy(asset_.data(), bytes.data(), bytes.size());
     if (clearway::loadRoadmap(asset_.data(), bytes.size(), &view_) != clearway::Status::Ok)
         return {bake::ErrorCode::Internal, mesh_path + ": the baked roadmap does not load"};
-    size_t scratch_bytes = 0;
-    clearway::pathScratchSize(view_, &scratch_bytes);
-    scratch_memory_.resize(scratch_bytes / 8 + 1);
-    if (clearway::pathScratchInit(view_, scratch_memory_.data(), scratch_bytes, &scratch_) !=
+    // As a game sets up its query threads: the roadmap's shared path data, a scratch on it.
+    clearway::pathSharedSize(view_, &out_->path_shared_bytes);
+    shared_memory_.resize(out_->path_shared_bytes / 8 + 1);
+    if (clearway::pathSharedInit(view_, shared_memory_.data(), out_->path_shared_bytes, &shared_) !=
         clearway::Status::Ok)
-        return {bake::ErrorCode::Internal, mesh_path + ": pathScratchInit failed"};
+        return {bake::ErrorCode::Internal, mesh_path + ": pathSharedInit failed"};
+    clearway::pathScratchSizeShared(shared_, &out_->path_scratch_bytes);
+    scratch_memory_.resize(out_->path_scratch_bytes / 8 + 1);
+    if (clearway::pathScratchInitShared(shared_, scratch_memory_.data(), out_->path_scratch_bytes, &scratch_) !=
+        clearway::Status::Ok)
+        return {bake::ErrorCode::Internal, mesh_path + ": pathScratchInitShared failed"};
     return {};
 }
 

@@ -30,11 +30,12 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                     "\"pairs_drawn\":%zu,\"rejected_clearway_only\":%zu,\"rejected_clearway_only_detour_"
                     "narrower\":%zu,"
                     "\"rejected_detour_only\":%zu,"
-                    "\"rejected_both\":%zu,\"pairs\":%zu,\"passes\":[",
+                    "\"rejected_both\":%zu,\"pairs\":%zu,\"path_shared_bytes\":%zu,"
+                    "\"path_scratch_bytes_per_thread\":%zu,\"passes\":[",
                     i ? "," : "", preview::jsonString(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
                     r.detour_polys, r.points_drawn, r.rejected_near_wall, r.rejected_locate,
                     r.rejected_off_detour, r.pairs_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
-                    r.rejected_detour, r.rejected_both, r.pairs);
+                    r.rejected_detour, r.rejected_both, r.pairs, r.path_shared_bytes, r.path_scratch_bytes);
         for (size_t k = 0; k < r.passes.size(); ++k) {
             const QueryPass& p = r.passes[k];
             const double q = p.phases.queries ? double(p.phases.queries) : NAN;
@@ -103,12 +104,14 @@ void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
     std::printf(
         "| mesh | layers | Detour polygons | pairs | rejected points: near a wall / other layer located / "
         "off Detour's mesh | rejected pairs: no clearway path (Detour's passes < radius) / no Detour "
-        "path / neither |\n|---|---:|---:|---:|---|---|\n");
+        "path / neither | findPath memory: shared | scratch per thread |\n"
+        "|---|---:|---:|---:|---|---|---:|---:|\n");
     for (const QueryMesh& r : rows)
-        std::printf("| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu |\n",
-                    r.name.c_str(), r.layers, r.detour_polys, r.pairs, r.rejected_near_wall,
-                    r.rejected_locate, r.rejected_off_detour, r.points_drawn, r.rejected_clearway,
-                    r.rejected_clearway_narrow, r.rejected_detour, r.rejected_both, r.pairs_drawn);
+        std::printf(
+            "| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu | %zu B | %zu B |\n",
+            r.name.c_str(), r.layers, r.detour_polys, r.pairs, r.rejected_near_wall, r.rejected_locate,
+            r.rejected_off_detour, r.points_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
+            r.rejected_detour, r.rejected_both, r.pairs_drawn, r.path_shared_bytes, r.path_scratch_bytes);
     std::printf(
         "\n| mesh | preferred | clearway µs mean / p99 | of which locatePoint ×2 | Detour µs mean / p99 | "
         "time ratio | ≤ %.1f× "

@@ -216,10 +216,27 @@ Status nearestRoadmapPoint(const RoadmapView& view, uint32_t layer, double x, do
 // ---------------------------------------------------------------------------------------------
 // Path queries on a roadmap (Nieuwenhuisen et al. 2004 "Answering path queries")
 
-// Scratch memory for findPath: adjacency, blend index and A* state, built once per roadmap.
-// One scratch per thread; queries never allocate.
+// Memory for the path queries, in two parts. PathShared: what the queries read of one roadmap
+// (adjacency, blend index, edge snap data, A* landmarks, the wall grid), built once per loaded
+// roadmap and immutable afterwards, so any number of threads may read it at once. PathScratch: one
+// thread's query state (A* nodes and heap, corners, stamps), pointing at a PathShared; one scratch
+// per thread, never used by two threads at once. Queries never allocate. A game builds one
+// PathShared per loaded roadmap and one scratch on it per query thread; pathScratchInit builds
+// both parts into one block (a single-threaded caller's shortcut; the answers are the same).
+struct PathShared;  // lives inside the caller's memory
 struct PathScratch; // lives inside the caller's memory
 
+Status pathSharedSize(const RoadmapView& view, size_t* bytes);
+// `memory` needs `bytes` from pathSharedSize (any alignment); it and the view's bytes must outlive
+// *out and every scratch on it. BufferTooSmall when `bytes` is less.
+Status pathSharedInit(const RoadmapView& view, void* memory, size_t bytes, PathShared** out);
+// A scratch on `shared` (for the roadmap it was built from; queries on another roadmap's view
+// return InvalidArgument). `memory` needs `bytes` from pathScratchSizeShared (any alignment); it
+// must outlive *out. BufferTooSmall when `bytes` is less.
+Status pathScratchSizeShared(const PathShared* shared, size_t* bytes);
+Status pathScratchInitShared(const PathShared* shared, void* memory, size_t bytes, PathScratch** out);
+
+// Both parts in one block: a PathShared for `view` and a scratch on it.
 Status pathScratchSize(const RoadmapView& view, size_t* bytes);
 // `memory` needs `bytes` from pathScratchSize (any alignment); it must outlive *out.
 Status pathScratchInit(const RoadmapView& view, void* memory, size_t bytes, PathScratch** out);
@@ -332,7 +349,7 @@ Status pathSample(const RoadmapView& view, const PathSegment* segments, uint32_t
 
 // ---------------------------------------------------------------------------------------------
 // Walls and corridors: exact distances to the walls of a layer, through the wall grid the path
-// scratch builds at init (no allocation per query)
+// data (PathShared) builds at init (no allocation per query)
 
 // Distance from local (x, y) to the nearest wall of `layer` (every ring edge, portal pieces
 // included) and the nearest wall point. InvalidArgument for a bad layer or non-finite input.
