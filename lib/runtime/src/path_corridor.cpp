@@ -54,15 +54,18 @@ Sides pointSides(const fb::Roadmap& rm, uint32_t index, bool forward) {
     return forward ? Sides{l, r} : Sides{r, l};
 }
 
-// Points from..to (inclusive) of an edge in the direction of travel; nothing when empty.
+// Points from..to (inclusive) of an edge in the direction of travel; nothing when empty. Only
+// the two ends: an edge is one bisector of two wall features (a parabola's chord points share
+// them), so the portals between its ends cut the same region into thinner slices and add no
+// wall piece the ends' do not already bound.
 void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to, bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     if (forward ? from > to : from < to) return;
-    for (int64_t k = from;; k += forward ? 1 : -1) {
+    for (const int64_t k : {from, to}) {
         const uint32_t index = e->first_point() + uint32_t(k);
         const Sides s = pointSides(rm, index, forward);
         list.push(s.left, s.right, pt(rm.points()->Get(index)));
-        if (k == to) break;
+        if (from == to) break;
     }
 }
 

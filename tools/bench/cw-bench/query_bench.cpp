@@ -307,6 +307,12 @@ MonotoneCheck MeshQueries::checkMonotone(const std::vector<Pair>& pairs) {
             if (clearwayPath(pair.first, pair.second, factor * args_.radius) != clearway::Status::Ok) continue;
             const double excess = at_radius - clearway::pathTotalLength(segments_.data(), count_);
             ++check.comparisons;
+            if (excess > 1e-6 && check.violations < 3) {
+                const bake::Vec3 &a = pair.first.p, &b = pair.second.p;
+                spdlog::info("{}: at the radius {:.4f} m longer than at {}x: ({:.4f}, {:.4f}, {:.4f}) -> ({:.4f}, {:.4f}, "
+                             "{:.4f}) (local coordinates)",
+                             out_->name, excess, factor, a.x, a.y, a.z, b.x, b.y, b.z);
+            }
             check.violations += excess > 1e-6;
             check.worst_excess = std::max(check.worst_excess, excess);
         }
