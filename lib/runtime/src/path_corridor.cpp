@@ -239,22 +239,29 @@ bool corridorPath(PathQuery& q) {
                   "portals and wraps fit in the relaxed-run array");
     auto* base = reinterpret_cast<unsigned char*>(s.relaxed_run);
     const uint32_t cap = s.corner_capacity;
-    PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, maxOf(q.radius, q.preferred_clearance),
-                    q.ps, q.pg, false, false};
     auto* wraps = reinterpret_cast<CorridorWrap*>(base + size_t(cap) * sizeof(CorridorPortal));
-    if (!listPortals(q, list) || list.narrow) return false;
-    uint32_t first = 0;
-    trimPortalEnds(list, q.ps, q.pg, &first);
-    if (list.preferred > q.radius) shareWallRadii(list, first);
-    phaseMark(Phase::Corridor);
-    uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
-    if (n == kNone) return false;
-    phaseMark(Phase::Funnel);
-    if (!verifyLines(q, list.p + first, list.n - first, wraps, &n, cap)) return false;
-    phaseMark(Phase::Verify);
-    emitWraps(q, wraps, n);
-    phaseMark(Phase::Output);
-    return true;
+    // Preferred radii that overlap across a narrow stretch can leave no taut path: the extra
+    // clearance is halved, then dropped (the radius alone always settles), so the answer stays
+    // in this corridor and never beats the one at the radius.
+    const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
+    for (const double share : {1.0, 0.5, 0.0}) {
+        if (share < 1.0 && !(extra > 0.0)) break;
+        PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, q.radius + share * extra,
+                        q.ps, q.pg, false, false};
+        if (!listPortals(q, list) || list.narrow) return false;
+        uint32_t first = 0;
+        trimPortalEnds(list, q.ps, q.pg, &first);
+        if (list.preferred > q.radius) shareWallRadii(list, first);
+        phaseMark(Phase::Corridor);
+        uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
+        phaseMark(Phase::Funnel);
+        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, wraps, &n, cap)) continue;
+        phaseMark(Phase::Verify);
+        emitWraps(q, wraps, n);
+        phaseMark(Phase::Output);
+        return true;
+    }
+    return false;
 }
 
 } // namespace detail

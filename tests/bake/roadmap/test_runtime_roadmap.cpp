@@ -752,3 +752,102 @@ TEST_SUITE("runtime roadmap on baked levels") {
     }
 
 } // TEST_SUITE
+
+TEST_SUITE("bake/runtime roadmap: corridor funnel") {
+    // Length of findPath's answer (NAN when none) and whether the corridor funnel gave it (or the
+    // straight line, which nothing beats).
+    struct Answer {
+        double length = NAN;
+        bool funnel = false, exact = false;
+    };
+    Answer answer(const cw::RoadmapView& view, cw::PathScratch* scratch, cw::PathEndpoint a, cw::PathEndpoint b,
+                  double radius, double preferred) {
+        std::vector<PathSegment> out(4096);
+        uint32_t count = 0;
+        cw::pathPhaseTiming(true);
+        cw::pathPhaseTimesTake();
+        const Status st = cw::findPath(view, scratch, a, b, radius, preferred, out.data(), &count, 4096);
+        const cw::PathPhaseTimes t = cw::pathPhaseTimesTake();
+        cw::pathPhaseTiming(false);
+        Answer result;
+        if (st == Status::Ok) result.length = cw::pathTotalLength(out.data(), count);
+        result.funnel = t.funnel_paths == 1;
+        result.exact = result.funnel || t.straight_lines == 1;
+        return result;
+    }
+
+    TEST_CASE("on the peer meshes a funnel path at the radius is never longer than at a larger preferred "
+              "clearance") {
+        for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
+            const Level& level = levelNamed(name);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            Scratch scratch(level.view);
+            std::mt19937 rng(11);
+            size_t compared = 0, fallback_pairs = 0, fallback_violations = 0;
+            for (int pair = 0; pair < 400; ++pair) {
+                cw::PathEndpoint a{0, 0, uint32_t(rng() % info.layer_count)},
+                    b{0, 0, uint32_t(rng() % info.layer_count)};
+                if (!randomFreePoint(level, a.layer, 0.6, rng, &a.x, &a.y) ||
+                    !randomFreePoint(level, b.layer, 0.6, rng, &b.x, &b.y))
+                    continue;
+                const Answer near = answer(level.view, scratch.scratch, a, b, 0.6, 0.6);
+                if (std::isnan(near.length)) continue;
+                for (double factor : {1.25, 1.5, 2.0, 3.0, 5.0}) {
+                    const Answer wide = answer(level.view, scratch.scratch, a, b, 0.6, 0.6 * factor);
+                    if (std::isnan(wide.length)) continue;
+                    if (near.exact) {
+                        CAPTURE(name);
+                        CAPTURE(a.x);
+                        CAPTURE(a.y);
+                        CAPTURE(b.x);
+                        CAPTURE(b.y);
+                        CAPTURE(factor);
+                        CAPTURE(wide.funnel);
+                        CAPTURE(a.layer);
+                        CAPTURE(b.layer);
+                        CHECK(near.length <= wide.length + 1e-9);
+                        ++compared;
+                    } else {
+                        ++fallback_pairs;
+                        fallback_violations += near.length > wide.length + 1e-6;
+                    }
+                }
+            }
+            MESSAGE(std::string(name) << ": " << compared << " comparisons with a funnel path (or the line) at the "
+                                      << "radius; " << fallback_pairs
+                         << " with the polyline shortening (routes across layers), " << fallback_violations
+                         << " of them longer at the radius");
+            CHECK(compared >= 150);
+        }
+    }
+
+    TEST_CASE("an asset without point sides is still answered, by the polyline shortening, never shorter") {
+        const Level& level = levelNamed("dungeon.obj");
+        cw::bake::Roadmap old = level.roadmap;
+        for (cw::bake::RoadmapEdge& e : old.edges)
+            e.sides.clear();
+        const std::vector<uint8_t> bytes = cw::bake::serializeRoadmap(old);
+        cw::RoadmapView old_view;
+        REQUIRE(cw::loadRoadmap(bytes.data(), bytes.size(), &old_view) == Status::Ok);
+        const cw::RoadmapPointSides* sides = nullptr;
+        uint32_t count = 0;
+        CHECK(cw::roadmapEdgeSides(old_view, 0, &sides, &count) == Status::NotFound);
+        Scratch with_sides(level.view), without(old_view);
+        std::mt19937 rng(12);
+        int answered = 0;
+        for (int pair = 0; pair < 100; ++pair) {
+            cw::PathEndpoint a{0, 0, 0}, b{0, 0, 0};
+            if (!randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) || !randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
+                continue;
+            const Answer funnel = answer(level.view, with_sides.scratch, a, b, 0.6, 0.6);
+            const Answer polyline = answer(old_view, without.scratch, a, b, 0.6, 0.6);
+            CHECK(std::isnan(funnel.length) == std::isnan(polyline.length));
+            CHECK_FALSE(polyline.funnel);
+            if (std::isnan(funnel.length)) continue;
+            ++answered;
+            CHECK(funnel.length <= polyline.length + 1e-9);
+        }
+        CHECK(answered >= 50);
+    }
+}
