@@ -272,7 +272,16 @@ uint32_t corridorTighten(const CorridorPortal* portals, uint32_t count, P start,
     uint32_t rounds = 0;
     while (t.round(&overflow))
         if (++rounds == kTightenRounds) return kNone;
-    return overflow ? kNone : t.n;
+    if (overflow) return kNone;
+    // Discs that overlap too much for a tangent line (preferred radii across a narrow stretch)
+    // would leave a kink: no path at these radii.
+    for (uint32_t j = 0; j <= t.n; ++j) {
+        const CorridorWrap &a = t.at(j), &b = t.at(j + 1);
+        const P d = b.c - a.c;
+        const double k = b.r * double(b.side) - a.r * double(a.side);
+        if (!(dot(d, d) > k * k)) return kNone;
+    }
+    return t.n;
 }
 
 CorridorTangent corridorTangent(const CorridorWrap& from, const CorridorWrap& to) {
