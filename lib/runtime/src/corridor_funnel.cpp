@@ -223,12 +223,14 @@ struct Tightening {
             CorridorWrap add;
             clean = true;
             if (!deepestViolation(j, &add)) continue;
-            clean = false;
-            changed = true;
             // The same wall vertex as a neighbour (a larger preferred radius elsewhere): one disc.
             CorridorWrap* twin = j > 0 && samePoint(w[j - 1].c, add.c) && w[j - 1].side == add.side ? &w[j - 1]
                                  : j < n && samePoint(w[j].c, add.c) && w[j].side == add.side ? &w[j]
                                                                                                 : nullptr;
+            // A line tangent to its own end disc, measured a rounding closer: nothing to add.
+            if (twin && twin->r >= add.r) continue;
+            clean = false;
+            changed = true;
             if (twin) {
                 twin->r = maxOf(twin->r, add.r);
                 const uint32_t k = uint32_t(twin - w); // both lines at the twin change
