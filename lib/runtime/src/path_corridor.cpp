@@ -29,6 +29,11 @@ struct PortalList {
         return length > 0.0 ? wall + d * (r / length) : wall;
     }
     void push(P left, P right, P at) {
+        // The same two wall points as the portal before (the edges meeting at a vertex, most
+        // often): the same cut, once.
+        if (n > 0 && p[n - 1].left.x == left.x && p[n - 1].left.y == left.y && p[n - 1].right.x == right.x &&
+            p[n - 1].right.y == right.y)
+            return;
         if (n == capacity) {
             overflow = true;
             return;
