@@ -26,6 +26,15 @@ constexpr uint32_t kTightenRounds = 24;
 constexpr double kTouchSlack = 1e-9; // metres: closer than the clearance by more is a violation
 constexpr double kWrapSlack = 1e-9;  // radians: a wrap this far backwards is not a wrap
 
+// An angle's stand-in for ordering turns without atan2: the same sign, increasing with the angle
+// over (-pi, pi], about the angle itself near 0. (sine, cosine) of the turn.
+double pseudoAngle(double sine, double cosine) {
+    const double sum = std::fabs(sine) + std::fabs(cosine);
+    if (!(sum > 0.0)) return 0.0;
+    const double x = sine / sum;
+    return cosine >= 0.0 ? x : (sine >= 0.0 ? 2.0 - x : -2.0 - x);
+}
+
 bool samePoint(P a, P b) {
     return a.x == b.x && a.y == b.y;
 }
@@ -132,7 +141,7 @@ struct Tightening {
         P u_in = tangentDirection(at(0), at(1));
         for (uint32_t j = 1; j <= n; ++j) {
             const P u_out = tangentDirection(at(j), at(j + 1));
-            const double turn = std::atan2(cross(u_in, u_out), dot(u_in, u_out)) * double(w[j - 1].side);
+            const double turn = pseudoAngle(cross(u_in, u_out), dot(u_in, u_out)) * double(w[j - 1].side);
             if (turn < worst) worst = turn, drop = j - 1;
             u_in = u_out;
         }
