@@ -1,7 +1,8 @@
-// Path shortening inside the corridor (Nieuwenhuisen et al. 2004 "Answering path queries"; the Explicit Corridor
-// Map's shortest path with clearance). The A* route runs along the medial axis, so every corner
-// of it has the most clearance its corridor offers; shortening keeps the same corridor and pulls
-// the path taut against discs round the walls:
+// The polyline shortening (Nieuwenhuisen et al. 2004 "Answering path queries"): findPath's
+// fallback for routes the corridor funnel (path_corridor.cpp) does not take: assets without point
+// sides, routes across layers, levels with designer areas. The A* route runs along the medial axis,
+// so every corner of it has the most clearance its corridor offers; shortening keeps the same
+// corridor and pulls the path taut against discs round the walls:
 //   1. greedy string pulling: from each anchor the farthest route corner a clear segment reaches,
 //      found by galloping then bisection (visibility along a route is nearly monotone);
 //   2. relaxation: each corner slides towards the chord of its neighbours while both pieces stay

@@ -274,13 +274,18 @@ struct PathSegment {
 // NotFound: start or goal outside the layer's footprint, no clear line to the roadmap, or no route
 // at this radius.
 //
-// Shortening (Nieuwenhuisen et al. 2004 "Answering path queries", the Explicit Corridor Map's shortest path with
-// clearance): the route is then pulled taut inside its corridor, keeping clearance >=
-// max(radius, min(preferred_clearance, the corridor's own clearance there)), with arcs round the
-// corners. preferred_clearance <= radius gives the shortest path at that clearance. Above the
-// radius the straight start-goal line must keep min(preferred_clearance, the clearance of both
-// ends); at the radius alone it is still taken when the path along the roadmap is more than 1.10
-// times as long, or there is none.
+// Shortening: the route is pulled taut inside its corridor. On assets with point sides (every bake
+// since they exist), for routes on one layer without designer areas, this is the Explicit Corridor
+// Map's shortest path with clearance (Geraerts 2010): a funnel over the portals between the nearest
+// wall points left and right of the route, tightened onto discs round the wall points, every line
+// checked against the walls; at preferred_clearance <= radius it is exactly the shortest path with
+// that clearance inside the corridor. Above the radius each side keeps max(radius,
+// min(preferred_clearance, the corridor's half-width there)) where a taut path allows (else less,
+// down to the radius), so a path is never shorter than the one at the radius. Other routes take the
+// polyline shortening (string pulling against the walls, arcs round the wall points it settles on),
+// which keeps the clearance but is not exactly shortest. Above the radius the straight start-goal
+// line must keep min(preferred_clearance, the clearance of both ends); at the radius alone it is
+// still taken when the path along the roadmap is more than 1.10 times as long, or there is none.
 //
 // +infinity is the medial-axis path, the most clearance the roadmap offers: each end retracts
 // onto the roadmap first (straight away from its nearest wall, where the clearance grows
