@@ -200,35 +200,74 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
 
 } // namespace
 
+// Every arc against the walls: an arc round a wall point the sides name keeps the clearance from
+// it, but a wall the sides do not name (or a larger preferred radius sweeping wide) may stand close.
+// An end's first disc wrapped by more than this (radians) means the route leaves that end
+// backwards (it snapped to the far side of a thin wall): the polyline shortening, which is not
+// bound to the corridor, finds the way that does not go round.
+constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
+
+bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, double check) {
+    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
+    CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
+    for (uint32_t j = 0; j < n; ++j) {
+        const CorridorTangent out = corridorTangent(wraps[j], j + 1 < n ? wraps[j + 1] : goal);
+        double turn = turnAngle(in.u, out.u);
+        if (turn * wraps[j].side < -1e-7) turn += 2.0 * 3.14159265358979323846 * wraps[j].side;
+        if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return false;
+        if (turn * wraps[j].side > 1e-12 &&
+            !wallsArcClear(q.rm, q.s, q.start.layer, wraps[j].c, in.to, turn, check))
+            return false;
+        in = out;
+    }
+    return true;
+}
+
 // Every line against the layer's walls through the wall grid: the start and goal reach the
-// corridor from outside it, and a wall vertex the corridor's sides do not name (a pruned branch's)
-// can still stand near a line. A line that comes too close gets a disc round the wall point
-// nearest it, and the path is tightened again.
+// corridor from outside it, and a wall vertex the corridor's sides do not name (a merged chain's,
+// a pruned branch's) can still stand near a line. Each line that comes too close gets a disc round
+// the wall point nearest it, and the path is tightened again.
 bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, CorridorWrap* wraps, uint32_t* n,
                  uint32_t capacity) {
     const LayerWalls walls{q.rm, q.s, q.start.layer};
     const double check = q.radius * (1.0 - 1e-9);
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
-        uint32_t bad = kNone;
-        P a{}, b{};
-        for (uint32_t j = 0; j <= *n && bad == kNone; ++j) {
+        bool added = false;
+        for (uint32_t j = *n + 1; j-- > 0;) { // from the goal back: insertions keep lower indices
             const CorridorTangent t = corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
-            a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
-            if (!segmentClear(walls, a, b, check)) bad = j;
+            const P a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
+            if (segmentClear(walls, a, b, check)) continue;
+            // The wall vertex that intrudes most (a taut path wraps vertices; a point inside a wall
+            // piece would only creep along it), else the nearest wall point.
+            P left{}, right{};
+            const P band[4] = {a, a, b, b};
+            // Only a vertex on that side and inside the clearance (the search also names vertices
+            // beyond the line, and the line's own tangent discs).
+            auto intrudes = [&](P v, double side) {
+                return side * cross(b - a, v - a) > 0.0 && pointSegment2(v, a, b, nullptr) < check * check;
+            };
+            bool l = wallsMostIntruding(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, band, &left) &&
+                     intrudes(left, 1.0);
+            bool r = wallsMostIntruding(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, band, &right) &&
+                     intrudes(right, -1.0);
+            if (!l && !r) {
+                l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left);
+                r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right);
+            }
+            if ((!l && !r) || *n == capacity) return false; // crossing a wall outright: not a corridor path
+            const bool use_left =
+                l && (!r || pointSegment2(left, a, b, nullptr) <= pointSegment2(right, a, b, nullptr));
+            const uint32_t portal = j > 0 ? wraps[j - 1].portal : 0;
+            for (uint32_t k = *n; k > j; --k)
+                wraps[k] = wraps[k - 1];
+            wraps[j] = CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
+            ++*n;
+            if (j + 1 < *n) wraps[j + 1].clean = false;
+            added = true;
         }
-        if (bad == kNone) return true;
-        P left{}, right{};
-        const bool l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left);
-        const bool r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right);
-        if ((!l && !r) || *n == capacity) return false; // crossing a wall outright: not a corridor path
-        const bool use_left = l && (!r || pointSegment2(left, a, b, nullptr) <= pointSegment2(right, a, b, nullptr));
-        const uint32_t portal = bad > 0 ? wraps[bad - 1].portal : 0;
-        for (uint32_t k = *n; k > bad; --k)
-            wraps[k] = wraps[k - 1];
-        wraps[bad] = CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
-        if (bad + 1 <= *n) wraps[bad + 1].clean = false;
-        *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n + 1, capacity);
+        if (!added) return arcsClear(q, wraps, *n, check);
+        *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n, capacity);
         if (*n == kNone) return false;
     }
     return false;
