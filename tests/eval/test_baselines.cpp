@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "baked_roadmap.h"
 #include "hand_levels.h"
 #include "test_files.h"
 
@@ -57,31 +58,10 @@ struct Planners {
 };
 
 // clearway's own path on the same footprint: roadmap baked, serialised, loaded, findPath.
-struct Medial {
-    std::vector<uint8_t> bytes;
-    cw::RoadmapView view;
-    std::vector<uint8_t> scratch_memory;
-    cw::PathScratch* scratch = nullptr;
-
-    explicit Medial(const cw::bake::Footprint& fp) {
-        cw::bake::Roadmap roadmap;
-        cw::bake::RoadmapStats stats;
-        REQUIRE_FALSE(cw::bake::buildRoadmap(fp, cw::bake::defaultRoadmapOptions(), &roadmap, &stats,
-                                             cw::bake::silentLog()));
-        bytes = cw::bake::serializeRoadmap(roadmap);
-        REQUIRE(cw::loadRoadmap(bytes.data(), bytes.size(), &view) == cw::Status::Ok);
-        size_t size = 0;
-        REQUIRE(cw::pathScratchSize(view, &size) == cw::Status::Ok);
-        scratch_memory.resize(size);
-        REQUIRE(cw::pathScratchInit(view, scratch_memory.data(), size, &scratch) == cw::Status::Ok);
-    }
-    cw::Status path(Vec2 s, Vec2 g, double radius, double* length) {
-        std::vector<cw::PathSegment> out(4096);
-        uint32_t count = 0;
-        const cw::Status st = cw::findPath(view, scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius,
-                                           out.data(), &count, 4096);
-        if (st == cw::Status::Ok) *length = cw::pathTotalLength(out.data(), count);
-        return st;
+struct Medial : cw::test::BakedRoadmap {
+    using BakedRoadmap::BakedRoadmap;
+    cw::Status path(Vec2 s, Vec2 g, double radius, double* length_out) {
+        return find(s, g, radius, radius, length_out);
     }
 };
 

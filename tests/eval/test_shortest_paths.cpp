@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include "baked_roadmap.h"
 #include "hand_levels.h"
 #include "scenes.h"
 
@@ -24,37 +25,7 @@ using cw::bake::Vec2;
 
 namespace {
 
-// A roadmap baked from a footprint, loaded, with its path scratch.
-struct BakedRoadmap {
-    std::vector<uint8_t> bytes;
-    cw::RoadmapView view;
-    std::vector<uint8_t> scratch_memory;
-    cw::PathScratch* scratch = nullptr;
-
-    explicit BakedRoadmap(const cw::bake::Footprint& fp) {
-        cw::bake::Roadmap roadmap;
-        cw::bake::RoadmapStats stats;
-        REQUIRE_FALSE(cw::bake::buildRoadmap(fp, cw::bake::defaultRoadmapOptions(), &roadmap, &stats,
-                                             cw::bake::silentLog()));
-        bytes = cw::bake::serializeRoadmap(roadmap);
-        REQUIRE(cw::loadRoadmap(bytes.data(), bytes.size(), &view) == cw::Status::Ok);
-        size_t size = 0;
-        REQUIRE(cw::pathScratchSize(view, &size) == cw::Status::Ok);
-        scratch_memory.resize(size);
-        REQUIRE(cw::pathScratchInit(view, scratch_memory.data(), size, &scratch) == cw::Status::Ok);
-    }
-    // Length of findPath's answer, NAN when it gives none.
-    double length(Vec2 s, Vec2 g, double radius, double preferred, std::vector<cw::PathSegment>* out = nullptr) {
-        std::vector<cw::PathSegment> segments(4096);
-        uint32_t count = 0;
-        if (cw::findPath(view, scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, preferred, segments.data(), &count,
-                         4096) != cw::Status::Ok)
-            return NAN;
-        segments.resize(count);
-        if (out) *out = segments;
-        return cw::pathTotalLength(segments.data(), count);
-    }
-};
+using cw::test::BakedRoadmap;
 
 // A slalom: a 40 x 6 m corridor whose floor and ceiling grow teeth in turn, up to 3.6 m deep, so
 // the shortest path weaves round their corners. One simple polygon (no holes): every path from

@@ -252,8 +252,16 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, Co
             bool r = wallsMostIntruding(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, band, &right) &&
                      intrudes(right, -1.0);
             if (!l && !r) {
-                l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left);
-                r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right);
+                // No vertex within the band: the line comes near a wall piece's inside. A taut path
+                // touches a straight wall only at its ends: the end nearer the line.
+                P lc{}, ld{}, rc{}, rd{};
+                l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left, &lc, &ld);
+                r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right, &rc, &rd);
+                auto nearerEnd = [&](P c, P d) {
+                    return pointSegment2(c, a, b, nullptr) <= pointSegment2(d, a, b, nullptr) ? c : d;
+                };
+                if (l) left = nearerEnd(lc, ld);
+                if (r) right = nearerEnd(rc, rd);
             }
             if ((!l && !r) || *n == capacity) return false; // crossing a wall outright: not a corridor path
             const bool use_left =

@@ -385,9 +385,11 @@ double largestClearTrim(const fb::Roadmap& rm, const PathScratch& s, uint32_t la
 double wallsNearest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, P* nearest,
                     P* wall_direction = nullptr);
 // The wall point nearest to segment a-b among those within `reach` of it and strictly on side
-// `side` of the line a->b (+1 left, -1 right); false when there is none.
+// `side` of the line a->b (+1 left, -1 right); false when there is none. piece_start / piece_end
+// (optional): the ends of the wall piece holding it.
 bool wallsNearestToSegment(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
-                           double reach, double side, P* nearest);
+                           double reach, double side, P* nearest, P* piece_start = nullptr,
+                           P* piece_end = nullptr);
 // The wall vertex (an end of a solid wall piece) that intrudes most into the band of half-width
 // `clearance` on side `side` of segment a-b: the largest clearance - side * (signed distance to
 // the line, + to the left), over vertices whose foot lies within the segment and that lie within

@@ -342,7 +342,7 @@ double wallsNearest(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P 
 }
 
 bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P a, P b, double reach,
-                           double side, P* nearest) {
+                           double side, P* nearest, P* piece_start, P* piece_end) {
     const WallGrid& g = gridOf(s, layer);
     double best2 = reach * reach;
     bool found = false;
@@ -409,6 +409,8 @@ bool wallsNearestToSegment(const fb::Roadmap&, const PathScratch& s, uint32_t la
                 if (dist2[k] < best2 && cross(b - a, candidates[k] - a) * side > 0.0) {
                     best2 = dist2[k];
                     *nearest = candidates[k];
+                    if (piece_start) *piece_start = c;
+                    if (piece_end) *piece_end = d;
                     found = true;
                 }
             if (best2 < before) shrink();
