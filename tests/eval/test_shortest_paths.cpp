@@ -108,12 +108,8 @@ void checkSlalomSeed(uint64_t seed, Spread* errors) {
     REQUIRE(points.size() == 24);
     for (size_t k = 0; k + 1 < points.size(); k += 2) {
         const Vec2 s = points[k], g = points[k + 1];
-        CAPTURE(seed);
-        CAPTURE(s.x);
-        CAPTURE(s.y);
-        CAPTURE(g.x);
-        CAPTURE(g.y);
-        CAPTURE(radius);
+        INFO("seed " << seed << ", (" << s.x << ", " << s.y << ") -> (" << g.x << ", " << g.y << "), radius "
+                      << radius);
         const PlannedPath best = cw::bake::visibilityPath(oracle, s, g);
         const double length = roadmap.length(s, g, radius, radius);
         if (best.status != PlanStatus::Ok) {
@@ -153,11 +149,7 @@ TEST_SUITE("eval/shortest paths") {
             const std::vector<Vec2> points = freePoints(layer, radius + 0.01, 40, rng);
             for (size_t k = 0; k + 1 < points.size(); k += 2) {
                 const Vec2 s = points[k], g = points[k + 1];
-                CAPTURE(seed);
-                CAPTURE(s.x);
-                CAPTURE(s.y);
-                CAPTURE(g.x);
-                CAPTURE(g.y);
+                INFO("seed " << seed << ", (" << s.x << ", " << s.y << ") -> (" << g.x << ", " << g.y << ")");
                 const double at_radius = roadmap.length(s, g, radius, radius);
                 const PlannedPath best = cw::bake::visibilityPath(oracle, s, g);
                 if (std::isnan(at_radius) || best.status != PlanStatus::Ok) continue;
