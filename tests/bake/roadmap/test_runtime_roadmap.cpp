@@ -851,3 +851,71 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         CHECK(answered >= 50);
     }
 }
+
+TEST_SUITE("bake/runtime roadmap: corridor funnel") {
+    // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
+    // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6).
+    TEST_CASE("findPath keeps the radius and stays tangent-continuous on the benchmark's bakes, at the radius "
+              "and at twice it") {
+        struct Pair {
+            const char* mesh;
+            cw::Vec3d a, b;
+        };
+        const Pair caught[] = {
+            {"nav_test.obj", {31.1356, -4.2264, -7.3504}, {20.6565, -31.2067, -6.5469}},
+            {"undulating.obj", {-29.0512, -16.3848, 1.9967}, {10.3674, 43.6520, -0.3923}},
+            {"undulating.obj", {-12.9497, 10.8300, -2.5727}, {-15.2874, -28.7569, 1.7040}},
+            {"undulating.obj", {36.0687, -2.1932, 1.3977}, {24.0134, -45.7006, -1.3768}},
+        };
+        for (const char* peer : {"nav_test.obj", "undulating.obj"}) {
+            cw::bake::ImportOptions options = cw::bake::defaultImportOptions();
+            options.max_step = 0.9;
+            cw::bake::Mesh mesh;
+            REQUIRE_FALSE(cw::bake::loadMesh(std::string(CLEARWAY_PEER_MESHES) + "/" + peer, options, &mesh,
+                                             cw::bake::silentLog()));
+            cw::bake::Footprint fp;
+            REQUIRE_FALSE(cw::bake::buildFootprint(mesh, options, &fp, cw::bake::silentLog()));
+            Level level;
+            level.name = peer;
+            level.roadmap = roadmapOf(fp);
+            finishLevel(level);
+            Scratch scratch(level.view);
+            std::vector<std::pair<cw::PathEndpoint, cw::PathEndpoint>> pairs;
+            for (const Pair& p : caught) {
+                if (std::string(p.mesh) != peer) continue;
+                cw::PathEndpoint a, b;
+                REQUIRE(cw::locatePoint(level.view, scratch.scratch, p.a, 0.9, &a) == Status::Ok);
+                REQUIRE(cw::locatePoint(level.view, scratch.scratch, p.b, 0.9, &b) == Status::Ok);
+                pairs.emplace_back(a, b);
+            }
+            std::mt19937 rng(21);
+            while (pairs.size() < 150) {
+                cw::PathEndpoint a{0, 0, 0}, b{0, 0, 0};
+                if (randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) && randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
+                    pairs.emplace_back(a, b);
+            }
+            for (const double preferred : {0.6, 1.2}) {
+                PathCheck check;
+                for (const auto& [a, b] : pairs) {
+                    std::vector<PathSegment> out(4096);
+                    uint32_t count = 0;
+                    if (cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) !=
+                        Status::Ok)
+                        continue;
+                    out.resize(count);
+                    ++check.found;
+                    checkPath(level, out, a, b, 0.6, &check);
+                }
+                CAPTURE(peer);
+                CAPTURE(preferred);
+                CHECK(check.found >= 40);
+                CHECK(check.clearance_violations == 0);
+                CHECK(check.worst_clearance_margin >= -1e-6);
+                CHECK(check.gaps == 0);
+                CHECK(check.kinks_at_arcs == 0);
+                MESSAGE(std::string(peer) << " preferred " << preferred << ": " << check.found << " paths, worst clearance margin "
+                             << check.worst_clearance_margin << " m, " << check.sharp_joints << " sharp joints");
+            }
+        }
+    }
+}
