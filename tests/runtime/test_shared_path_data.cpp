@@ -141,4 +141,59 @@ TEST_SUITE("runtime/shared path data") {
         // On its own roadmap the same scratch answers.
         CHECK(wallDistance(room.view, scratch.scratch, 0, 0.0, 0.0, &distance, &nearest) == Status::Ok);
     }
+
+    TEST_CASE("a scratch sized for short routes answers them bit for bit and refuses longer ones with "
+              "ScratchTooSmall") {
+        for (const char* name : {"two_storey", "bridge", "box_room"}) {
+            CAPTURE(std::string(name));
+            const Level level(name);
+            const std::vector<test::PathQuery> queries = queriesOn(level.view, 300, 31);
+            const test::SharedPathData shared(level.view);
+            test::OwnScratch whole(shared.shared);
+            // The route points each query needs, from the phase record.
+            std::vector<uint32_t> needed;
+            std::vector<PathSegment> out(4096);
+            pathPhaseTiming(true);
+            for (const test::PathQuery& q : queries) {
+                pathPhaseTimesTake();
+                uint32_t count = 0;
+                findPath(level.view, whole.scratch, q.from, q.to, q.radius, q.preferred, out.data(), &count, 4096);
+                needed.push_back(pathPhaseTimesTake().max_route_points);
+            }
+            pathPhaseTiming(false);
+            const std::vector<test::PathAnswer> expected = answersOf(level.view, whole.scratch, queries);
+            uint32_t longest = 0;
+            for (uint32_t n : needed)
+                longest = n > longest ? n : longest;
+            REQUIRE(longest > 2);
+            const uint32_t cap = longest / 2;
+            size_t bytes = 0, whole_bytes = 0;
+            REQUIRE(pathScratchSizeForRoutes(shared.shared, cap, &bytes) == Status::Ok);
+            REQUIRE(pathScratchSizeShared(shared.shared, &whole_bytes) == Status::Ok);
+            CHECK(bytes < whole_bytes);
+            std::vector<uint8_t> memory(bytes);
+            PathScratch* small = nullptr;
+            CHECK(pathScratchInitForRoutes(shared.shared, cap, memory.data(), bytes - 1, &small) ==
+                  Status::BufferTooSmall);
+            REQUIRE(pathScratchInitForRoutes(shared.shared, cap, memory.data(), bytes, &small) == Status::Ok);
+            const std::vector<test::PathAnswer> answers = answersOf(level.view, small, queries);
+            int same = 0, refused = 0;
+            for (size_t i = 0; i < queries.size(); ++i) {
+                if (needed[i] <= cap) {
+                    CHECK(test::sameBits(answers[i], expected[i]));
+                    ++same;
+                } else if (answers[i].status == Status::ScratchTooSmall) {
+                    ++refused;
+                } else {
+                    // A funnel path that needed many portals may still fit as corners, or the
+                    // other way round: then the answer is the whole scratch's.
+                    CHECK(test::sameBits(answers[i], expected[i]));
+                }
+            }
+            CHECK(same > 0);
+            CHECK(refused > 0);
+            MESSAGE(std::string(name) << ": " << same << " queries within " << cap << " route points answered alike, " << refused
+                         << " longer ones refused");
+        }
+    }
 }

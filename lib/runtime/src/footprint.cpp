@@ -196,6 +196,8 @@ const char* statusString(Status status) {
         return "stopped on a portal to another layer";
     case Status::Blocked:
         return "start closer than the radius to a wall";
+    case Status::ScratchTooSmall:
+        return "route longer than the path scratch was sized for";
     }
     return "unknown status";
 }

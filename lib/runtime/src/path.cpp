@@ -225,7 +225,7 @@ bool traceRoute(PathQuery& q) {
 }
 
 // --- corners: start, snap, polylines, vertices, snap, goal ---
-// False when the list overflows (cannot happen on a verified asset: capacity bound).
+// False when the list overflows: only a scratch sized for shorter routes (pathScratchSizeForRoutes).
 bool listCorners(PathQuery& q) {
     const fb::Roadmap& rm = q.rm;
     const RoadmapPoint &qs = q.qs, &qg = q.qg;
@@ -499,6 +499,10 @@ void detail::phaseCount(PathKind kind) {
                                                                                     : t.fallback_paths);
 }
 
+void detail::phaseRoutePoints(uint32_t points) {
+    if (t_phases.on && points > t_phases.times.max_route_points) t_phases.times.max_route_points = points;
+}
+
 void pathPhaseTiming(bool enable) {
     t_phases.on = enable;
 }
@@ -559,7 +563,9 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
             return q.emitLine();
         return q.finish();
     }
-    if (!listCorners(q)) return Status::NotFound;
+    const bool listed = listCorners(q);
+    phaseRoutePoints(q.n);
+    if (!listed) return Status::ScratchTooSmall;
 
     if (q.shorten)
         shortenCorners(*rm, &s, &q.n, radius, preferred_clearance, q.known);

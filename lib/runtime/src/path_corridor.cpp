@@ -300,7 +300,9 @@ bool corridorPath(PathQuery& q) {
         if (share < 1.0 && !(extra > 0.0)) break;
         PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, q.radius + share * extra,
                         q.ps, q.pg, false, false};
-        if (!listPortals(q, list) || list.narrow) return false;
+        const bool listed = listPortals(q, list);
+        phaseRoutePoints(list.n);
+        if (!listed || list.narrow) return false;
         uint32_t first = 0;
         trimPortalEnds(list, q.ps, q.pg, &first);
         if (list.preferred > q.radius) shareWallRadii(list, first);
@@ -308,6 +310,7 @@ bool corridorPath(PathQuery& q) {
         uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
         phaseMark(Phase::Funnel);
         if (n == kNone || !verifyLines(q, list.p + first, list.n - first, wraps, &n, cap)) continue;
+        phaseRoutePoints(n);
         phaseMark(Phase::Verify);
         emitWraps(q, wraps, n);
         phaseMark(Phase::Output);

@@ -121,6 +121,8 @@ enum class PathKind : uint8_t { StraightLine, Funnel, Fallback };
 void phaseStart();
 void phaseMark(Phase phase);
 void phaseCount(PathKind kind);
+// The route points (portals or corners) a query used, for PathPhaseTimes::max_route_points.
+void phaseRoutePoints(uint32_t points);
 
 // path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
 // (nothing emitted) when the asset has no corridor sides or the route leaves one layer.

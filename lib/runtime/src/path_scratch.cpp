@@ -169,8 +169,12 @@ struct ScratchCounts {
     size_t vertices, edges, areas, corner_capacity, wall_pieces;
 };
 
-ScratchCounts countsOf(const PathShared& s) {
-    return {s.vertex_count, s.edge_count, s.area_count, s.corner_capacity, s.wall_piece_count};
+// max_route_points 0: the whole roadmap's capacity; else that many points plus the ends and snaps.
+ScratchCounts countsOf(const PathShared& s, uint32_t max_route_points) {
+    const size_t capacity = max_route_points == 0 || size_t(max_route_points) + 8 > s.corner_capacity
+                                ? s.corner_capacity
+                                : size_t(max_route_points) + 8;
+    return {s.vertex_count, s.edge_count, s.area_count, capacity, s.wall_piece_count};
 }
 
 // Each edge is walked at most once except the start/goal edge (twice, in parts), plus the two
@@ -431,16 +435,27 @@ Status pathSharedInit(const RoadmapView& view, void* memory, size_t bytes, PathS
 }
 
 Status pathScratchSizeShared(const PathShared* shared, size_t* bytes) {
-    if (!shared || !bytes) return Status::InvalidArgument;
-    *bytes = scratchLayoutFor(countsOf(*shared)).end + 8;
-    return Status::Ok;
+    return pathScratchSizeForRoutes(shared, 0, bytes);
 }
 
 Status pathScratchInitShared(const PathShared* shared, void* memory, size_t bytes, PathScratch** out) {
+    return pathScratchInitForRoutes(shared, 0, memory, bytes, out);
+}
+
+Status pathScratchSizeForRoutes(const PathShared* shared, uint32_t max_route_points, size_t* bytes) {
+    if (!shared || !bytes) return Status::InvalidArgument;
+    *bytes = scratchLayoutFor(countsOf(*shared, max_route_points)).end + 8;
+    return Status::Ok;
+}
+
+Status pathScratchInitForRoutes(const PathShared* shared, uint32_t max_route_points, void* memory, size_t bytes,
+                                PathScratch** out) {
     if (!shared || !memory || !out) return Status::InvalidArgument;
-    const ScratchLayout l = scratchLayoutFor(countsOf(*shared));
+    const ScratchCounts counts = countsOf(*shared, max_route_points);
+    const ScratchLayout l = scratchLayoutFor(counts);
     if (bytes < l.end + 8) return Status::BufferTooSmall;
     *out = scratchInitAt(shared, aligned(memory), l);
+    (*out)->corner_capacity = uint32_t(counts.corner_capacity);
     return Status::Ok;
 }
 

@@ -66,6 +66,11 @@ struct QueryMesh {
     size_t pairs = 0;
     // findPath's memory: the roadmap's shared path data (once per asset) and one thread's scratch.
     size_t path_shared_bytes = 0, path_scratch_bytes = 0;
+    // The most route points one query of the run used, and a scratch sized for such routes
+    // (pathScratchSizeForRoutes): what a game would give each thread for these queries.
+    uint32_t max_route_points = 0;
+    size_t path_scratch_bytes_for_routes = 0;
+    size_t scratch_for_routes_differences = 0; // pairs x passes it answered otherwise (expected 0)
     std::vector<QueryPass> passes;
     MonotoneCheck monotone;
 };

@@ -63,6 +63,8 @@ class MeshQueries {
     std::vector<Pair> drawPairs();
     bake::PathMetrics detourMetrics(const Endpoint& a, const Endpoint& b);
     MonotoneCheck checkMonotone(const std::vector<Pair>& pairs);
+    // The scratch for the longest route the passes used, and a check that it answers them alike.
+    void sizeScratchForRoutes(const std::vector<Pair>& pairs);
     QueryPass runPass(double preferred, const std::vector<Pair>& pairs,
                       const std::vector<bake::PathMetrics>& dt_metrics);
 
@@ -389,6 +391,32 @@ void MeshQueries::measurePass(const std::vector<Pair>& pairs,
     pass->clearance_target = wide && !pass->medial;
 }
 
+void MeshQueries::sizeScratchForRoutes(const std::vector<Pair>& pairs) {
+    clearway::pathScratchSizeForRoutes(shared_, out_->max_route_points, &out_->path_scratch_bytes_for_routes);
+    std::vector<uint64_t> memory(out_->path_scratch_bytes_for_routes / 8 + 1);
+    clearway::PathScratch* small = nullptr;
+    if (clearway::pathScratchInitForRoutes(shared_, out_->max_route_points, memory.data(),
+                                           out_->path_scratch_bytes_for_routes, &small) != clearway::Status::Ok)
+        return;
+    std::vector<clearway::PathSegment> other(kMaxSegments);
+    for (const QueryPass& pass : out_->passes)
+        for (const Pair& pair : pairs) {
+            clearway::PathEndpoint from{}, to{};
+            clearway::locatePoint(view_, scratch_, {pair.first.p.x, pair.first.p.y, pair.first.p.z}, args_.max_step,
+                                  &from);
+            clearway::locatePoint(view_, scratch_, {pair.second.p.x, pair.second.p.y, pair.second.p.z},
+                                  args_.max_step, &to);
+            uint32_t n = 0;
+            const clearway::Status a = clearwayPath(pair.first, pair.second, pass.preferred);
+            const clearway::Status b = clearway::findPath(view_, small, from, to, args_.radius, pass.preferred,
+                                                          other.data(), &n, kMaxSegments);
+            const bool same = a == b && n == count_ &&
+                              (a != clearway::Status::Ok ||
+                               std::memcmp(other.data(), segments_.data(), n * sizeof(clearway::PathSegment)) == 0);
+            out_->scratch_for_routes_differences += !same;
+        }
+}
+
 QueryPass MeshQueries::runPass(double preferred, const std::vector<Pair>& pairs,
                                const std::vector<bake::PathMetrics>& dt_metrics) {
     QueryPass pass;
@@ -414,8 +442,11 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
     // The two target passes, then the medial-axis path itself (preferred = +inf, no shortening):
     // not a target row, but the most clearance any path along the roadmap offers, so it shows how
     // far the clearance target is reachable at all.
-    for (const double preferred : {args.radius, 2 * args.radius, double(INFINITY)})
+    for (const double preferred : {args.radius, 2 * args.radius, double(INFINITY)}) {
         out->passes.push_back(queries.runPass(preferred, pairs, dt_metrics));
+        out->max_route_points = std::max(out->max_route_points, out->passes.back().phases.max_route_points);
+    }
+    queries.sizeScratchForRoutes(pairs);
     out->monotone = queries.checkMonotone(pairs);
     return {};
 }

@@ -31,11 +31,13 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                     "narrower\":%zu,"
                     "\"rejected_detour_only\":%zu,"
                     "\"rejected_both\":%zu,\"pairs\":%zu,\"path_shared_bytes\":%zu,"
-                    "\"path_scratch_bytes_per_thread\":%zu,\"passes\":[",
+                    "\"path_scratch_bytes_per_thread\":%zu,\"max_route_points\":%u,"
+                    "\"path_scratch_bytes_for_these_routes\":%zu,\"passes\":[",
                     i ? "," : "", preview::jsonString(r.name).c_str(), r.layers, n(r.walkable_area).c_str(),
                     r.detour_polys, r.points_drawn, r.rejected_near_wall, r.rejected_locate,
                     r.rejected_off_detour, r.pairs_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
-                    r.rejected_detour, r.rejected_both, r.pairs, r.path_shared_bytes, r.path_scratch_bytes);
+                    r.rejected_detour, r.rejected_both, r.pairs, r.path_shared_bytes, r.path_scratch_bytes,
+                    r.max_route_points, r.path_scratch_bytes_for_routes);
         for (size_t k = 0; k < r.passes.size(); ++k) {
             const QueryPass& p = r.passes[k];
             const double q = p.phases.queries ? double(p.phases.queries) : NAN;
@@ -104,14 +106,16 @@ void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
     std::printf(
         "| mesh | layers | Detour polygons | pairs | rejected points: near a wall / other layer located / "
         "off Detour's mesh | rejected pairs: no clearway path (Detour's passes < radius) / no Detour "
-        "path / neither | findPath memory: shared | scratch per thread |\n"
+        "path / neither | findPath memory: shared | scratch per thread: any route / these routes (most route points) |\n"
         "|---|---:|---:|---:|---|---|---:|---:|\n");
     for (const QueryMesh& r : rows)
         std::printf(
-            "| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu | %zu B | %zu B |\n",
+            "| %s | %zu | %zu | %zu | %zu / %zu / %zu of %zu | %zu (%zu) / %zu / %zu of %zu | %zu B | %zu B / %zu B "
+            "(%u) |\n",
             r.name.c_str(), r.layers, r.detour_polys, r.pairs, r.rejected_near_wall, r.rejected_locate,
             r.rejected_off_detour, r.points_drawn, r.rejected_clearway, r.rejected_clearway_narrow,
-            r.rejected_detour, r.rejected_both, r.pairs_drawn, r.path_shared_bytes, r.path_scratch_bytes);
+            r.rejected_detour, r.rejected_both, r.pairs_drawn, r.path_shared_bytes, r.path_scratch_bytes,
+            r.path_scratch_bytes_for_routes, r.max_route_points);
     std::printf(
         "\n| mesh | preferred | clearway µs mean / p99 | of which locatePoint ×2 | Detour µs mean / p99 | "
         "time ratio | ≤ %.1f× "
@@ -147,6 +151,11 @@ void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                              p.clearway_failures, p.preferred);
         }
     printPhases(rows);
+    for (const QueryMesh& r : rows)
+        std::printf("\n%s: a scratch sized for %u route points (%zu B per thread) answered %zu of the pairs x passes "
+                    "otherwise than the whole-level scratch.",
+                    r.name.c_str(), r.max_route_points, r.path_scratch_bytes_for_routes,
+                    r.scratch_for_routes_differences);
     for (const QueryMesh& r : rows)
         std::printf("\n%s: monotone in the preferred clearance: %zu violations in %zu comparisons (length at the "
                     "radius vs %s× radius), worst excess %.3g m.",

@@ -27,6 +27,8 @@ enum class Status : int32_t {
                    // stopped on its line (continue on the other layer: locatePoint)
     Blocked,       // raycast / moveAlongSurface: the start is already closer than the radius to a
                    // wall, so nothing moved (nearestValidPosition finds a free spot)
+    ScratchTooSmall, // findPath: the route has more points than the scratch was sized for
+                     // (pathScratchSizeForRoutes); a scratch for longer routes answers it
 };
 
 // Short English description of a status ("asset is corrupt", ...).
@@ -235,6 +237,14 @@ Status pathSharedInit(const RoadmapView& view, void* memory, size_t bytes, PathS
 // must outlive *out. BufferTooSmall when `bytes` is less.
 Status pathScratchSizeShared(const PathShared* shared, size_t* bytes);
 Status pathScratchInitShared(const PathShared* shared, void* memory, size_t bytes, PathScratch** out);
+// The same for routes of at most `max_route_points` roadmap polyline points (0: any route, as
+// above). The route's corner arrays (240 bytes per point) are most of a thread's scratch; a scratch
+// sized by the routes a game asks for is a fraction of one sized for the whole level. A query whose
+// route needs more returns ScratchTooSmall (nothing written); PathPhaseTimes::max_route_points says
+// what a run of queries used.
+Status pathScratchSizeForRoutes(const PathShared* shared, uint32_t max_route_points, size_t* bytes);
+Status pathScratchInitForRoutes(const PathShared* shared, uint32_t max_route_points, void* memory, size_t bytes,
+                                PathScratch** out);
 
 // Both parts in one block: a PathShared for `view` and a scratch on it.
 Status pathScratchSize(const RoadmapView& view, size_t* bytes);
@@ -308,6 +318,7 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 struct PathPhaseTimes {
     double line_us, snap_us, search_us, corridor_us, funnel_us, verify_us, output_us, fallback_us;
     uint64_t queries, straight_lines, funnel_paths, fallback_paths;
+    uint32_t max_route_points; // the most route points (portals or corners) one query used
 };
 void pathPhaseTiming(bool enable);
 // The times since the last call (or since timing was enabled), then reset to zero.
