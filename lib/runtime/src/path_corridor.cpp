@@ -46,7 +46,7 @@ struct PortalList {
     }
 };
 
-// Lines checked against the walls, each failure adding one disc, before giving up.
+// Rounds of wall checks (each adds a disc for every line that fails) before giving up.
 constexpr uint32_t kLineChecks = 8;
 
 struct Sides {
@@ -200,13 +200,14 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
 
 } // namespace
 
-// Every arc against the walls: an arc round a wall point the sides name keeps the clearance from
-// it, but a wall the sides do not name (or a larger preferred radius sweeping wide) may stand close.
 // An end's first disc wrapped by more than this (radians) means the route leaves that end
 // backwards (it snapped to the far side of a thin wall): the polyline shortening, which is not
 // bound to the corridor, finds the way that does not go round.
 constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
 
+// Every arc against the walls: an arc round a wall point the sides name keeps the clearance from
+// it, but a wall the sides do not name (or a larger preferred radius sweeping wide) may stand
+// close. False also for an end disc wrapped beyond kEndWrapLimit.
 bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, double check) {
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
