@@ -91,14 +91,16 @@ class VectorAllocator : public flatbuffers::Allocator {
     std::vector<std::vector<uint8_t>> blocks_;
 };
 
-} // namespace
+// The asset's edge grid (EdgeGrid): about four edges per cell; each cell lists the edges whose
+// polyline boxes touch it, ascending. Counted out first, so no (cell, edge) pairs are held.
+struct EdgeGridLists {
+    Vec2 lo;
+    double cell = 1;
+    uint32_t nx = 1, ny = 1;
+    std::vector<uint32_t> cell_start, cell_edges;
+};
 
-std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
-    size_t point_count = 0;
-    for (const RoadmapEdge& e : rm.edges)
-        point_count += e.points.size();
-    // Edge grid: about four edges per cell. Its lists are counted out before the asset's block is
-    // taken (no (cell, edge) pairs), so no working list is left freed beside the asset.
+EdgeGridLists edgeGridOf(const Roadmap& rm) {
     Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
     for (const Vec2& p : rm.edges.empty() ? std::vector<Vec2>{{0, 0}} : std::vector<Vec2>{})
         lo = hi = p;
@@ -110,7 +112,10 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
         0.5);
     const uint32_t nx = uint32_t((hi.x - lo.x) / cell) + 1, ny = uint32_t((hi.y - lo.y) / cell) + 1;
     // Each edge's cells (ascending, once each), then the edges counted into cells in edge order.
-    std::vector<uint32_t> cell_start(size_t(nx) * ny + 1, 0), cell_edges;
+    EdgeGridLists g;
+    std::vector<uint32_t>& cell_start = g.cell_start;
+    std::vector<uint32_t>& cell_edges = g.cell_edges;
+    cell_start.assign(size_t(nx) * ny + 1, 0);
     {
         std::vector<uint32_t> mine;
         auto cellsOf = [&](const RoadmapEdge& edge) {
@@ -143,6 +148,24 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                 cell_edges[fill[c]++] = e;
         }
     }
+    g.lo = lo, g.cell = cell, g.nx = nx, g.ny = ny;
+    return g;
+}
+
+} // namespace
+
+std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
+    size_t point_count = 0;
+    for (const RoadmapEdge& e : rm.edges)
+        point_count += e.points.size();
+    // The edge grid's lists are counted out before the asset's block is taken, so no working list
+    // is left freed beside the asset.
+    EdgeGridLists grid_lists = edgeGridOf(rm);
+    const Vec2 lo = grid_lists.lo;
+    const double cell = grid_lists.cell;
+    const uint32_t nx = grid_lists.nx, ny = grid_lists.ny;
+    std::vector<uint32_t>& cell_start = grid_lists.cell_start;
+    std::vector<uint32_t>& cell_edges = grid_lists.cell_edges;
     // The block holds the whole asset and little more: the finished buffer sits at the block's
     // end and is moved to its front, so every byte of slack would be memory beside the roadmap.
     // The footprint table's size comes from writing it once on its own (it is written first, so
