@@ -159,6 +159,14 @@ void shareWallRadii(PortalList& list, uint32_t first) {
     }
 }
 
+// The signed angle a path turns round `disc` from unit u_in to u_out: with the disc's side (left:
+// counter-clockwise), past pi where it wraps that far; a rounding-sized turn the other way is kept
+// as it is (no arc).
+double wrapTurn(P u_in, P u_out, const CorridorWrap& disc) {
+    const double turn = turnAngle(u_in, u_out);
+    return turn * disc.side < -1e-7 ? turn + 2.0 * 3.14159265358979323846 * disc.side : turn;
+}
+
 // Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
 void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
@@ -167,8 +175,7 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
         const CorridorWrap& from = j == 0 ? start : wraps[j - 1];
         const CorridorTangent t = corridorTangent(from, j == count ? goal : wraps[j]);
         if (j > 0 && from.r > 0.0) {
-            double turn = turnAngle(u_in, t.u);
-            if (turn * from.side < -1e-7) turn += 2.0 * 3.14159265358979323846 * from.side;
+            const double turn = wrapTurn(u_in, t.u, from);
             if (turn * from.side > 1e-12) {
                 PathSegment arc{};
                 arc.type = PathSegmentType::Arc;
@@ -213,8 +220,7 @@ bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, double
     CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
     for (uint32_t j = 0; j < n; ++j) {
         const CorridorTangent out = corridorTangent(wraps[j], j + 1 < n ? wraps[j + 1] : goal);
-        double turn = turnAngle(in.u, out.u);
-        if (turn * wraps[j].side < -1e-7) turn += 2.0 * 3.14159265358979323846 * wraps[j].side;
+        const double turn = wrapTurn(in.u, out.u, wraps[j]);
         if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return false;
         if (turn * wraps[j].side > 1e-12 &&
             !wallsArcClear(q.rm, q.s, q.start.layer, wraps[j].c, in.to, turn, check))
