@@ -421,14 +421,7 @@ void emitSegments(PathQuery& q) {
         const bool last = i + 2 == n;
         const P line_end = last ? q.pg : b - u * c[i + 1].trim;
         if (norm(line_end - cursor) > 0.0 || (last && q.emitter.count == 0)) {
-            PathSegment seg{};
-            seg.type = PathSegmentType::Line;
-            seg.portal = c[i].portal;
-            seg.layer = c[i].layer;
-            seg.start = Vec2d{cursor.x, cursor.y};
-            seg.end = Vec2d{line_end.x, line_end.y};
-            seg.length = norm(line_end - cursor);
-            q.emitter.emit(seg);
+            q.emitter.emit(lineSegment(cursor, line_end, c[i].layer, c[i].portal));
             cursor = line_end;
         }
         if (last || !(c[i + 1].trim > 0.0)) continue;
@@ -442,16 +435,7 @@ void emitSegments(PathQuery& q) {
         // centre: a nearly straight corner has a centre kilometres away, whose rounding would
         // tilt the short line that follows.
         const P arc_end = b + w * c[i + 1].trim;
-        PathSegment arc{};
-        arc.type = PathSegmentType::Arc;
-        arc.layer = c[i + 1].layer;
-        arc.start = Vec2d{cursor.x, cursor.y};
-        arc.end = Vec2d{arc_end.x, arc_end.y};
-        arc.center = Vec2d{center.x, center.y};
-        arc.radius = r;
-        arc.sweep = turn;
-        arc.length = r * std::fabs(turn);
-        q.emitter.emit(arc);
+        q.emitter.emit(arcSegment(cursor, arc_end, center, r, turn, c[i + 1].layer));
         cursor = arc_end;
     }
 }

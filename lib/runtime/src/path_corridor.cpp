@@ -177,28 +177,13 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
         if (j > 0 && from.r > 0.0) {
             const double turn = wrapTurn(u_in, t.u, from);
             if (turn * from.side > 1e-12) {
-                PathSegment arc{};
-                arc.type = PathSegmentType::Arc;
-                arc.layer = q.start.layer;
-                arc.start = Vec2d{cursor.x, cursor.y};
-                arc.end = Vec2d{t.from.x, t.from.y};
-                arc.center = Vec2d{from.c.x, from.c.y};
-                arc.radius = from.r;
-                arc.sweep = turn;
-                arc.length = from.r * std::fabs(turn);
-                q.emitter.emit(arc);
+                q.emitter.emit(arcSegment(cursor, t.from, from.c, from.r, turn, q.start.layer));
                 cursor = t.from;
             }
         }
         const P end = j == count ? q.pg : t.to;
         if (norm(end - cursor) > 0.0 || (j == count && q.emitter.count == 0)) {
-            PathSegment seg{};
-            seg.type = PathSegmentType::Line;
-            seg.layer = q.start.layer;
-            seg.start = Vec2d{cursor.x, cursor.y};
-            seg.end = Vec2d{end.x, end.y};
-            seg.length = norm(end - cursor);
-            q.emitter.emit(seg);
+            q.emitter.emit(lineSegment(cursor, end, q.start.layer));
             cursor = end;
         }
         u_in = t.u;

@@ -20,6 +20,32 @@ inline double turnAngle(P u, P w) {
     return std::atan2(cross(u, w), dot(u, w));
 }
 
+// A line from a to b on `layer` (`portal`: along a connection between layers).
+inline PathSegment lineSegment(P a, P b, uint32_t layer, bool portal = false) {
+    PathSegment seg{};
+    seg.type = PathSegmentType::Line;
+    seg.portal = portal;
+    seg.layer = layer;
+    seg.start = Vec2d{a.x, a.y};
+    seg.end = Vec2d{b.x, b.y};
+    seg.length = norm(b - a);
+    return seg;
+}
+
+// An arc from a to b round `center` of radius r, turning by the signed angle `sweep`.
+inline PathSegment arcSegment(P a, P b, P center, double r, double sweep, uint32_t layer) {
+    PathSegment arc{};
+    arc.type = PathSegmentType::Arc;
+    arc.layer = layer;
+    arc.start = Vec2d{a.x, a.y};
+    arc.end = Vec2d{b.x, b.y};
+    arc.center = Vec2d{center.x, center.y};
+    arc.radius = r;
+    arc.sweep = sweep;
+    arc.length = r * std::fabs(sweep);
+    return arc;
+}
+
 struct Emitter {
     PathSegment* out;
     uint32_t max, count;
@@ -91,14 +117,8 @@ struct PathQuery {
         return emitter.count > emitter.max ? Status::BufferTooSmall : Status::Ok;
     }
     Status emitLine() {
-        PathSegment seg{};
-        seg.type = PathSegmentType::Line;
-        seg.layer = start.layer;
-        seg.start = Vec2d{ps.x, ps.y};
-        seg.end = Vec2d{pg.x, pg.y};
-        seg.length = norm(pg - ps);
         emitter = Emitter{emitter.out, emitter.max, 0};
-        emitter.emit(seg);
+        emitter.emit(lineSegment(ps, pg, start.layer));
         return finish();
     }
     bool lineAtRadius() const {
