@@ -6,6 +6,8 @@
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
+#include <istream>
+
 namespace clearway::bake::detail {
 
 // Sets the importer properties and returns the flags both loaders read with (validation only:
@@ -31,5 +33,17 @@ Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::v
 // order. Returns how many were removed. Overlap stages pair up coincident pieces, so n copies of
 // one triangle would cost n^2.
 size_t dropDuplicateTriangles(const std::vector<Vec3>& positions, std::vector<uint32_t>* indices);
+
+// declared_counts.cpp. ReadFailed when an OFF, PLY or binary STL header declares more vertices,
+// faces or facets than the input's `size` bytes can hold: Assimp allocates for the declared counts
+// before reading them (Debian's invalid/OutOfMemory.off declares 353,535,235,358 vertices in 309
+// bytes). `head` holds the first min(size, kDeclaredCountsHeadBytes) bytes; `file_name` (a path,
+// or "." + a format hint) picks the format the way Assimp does. `name` is used in messages.
+constexpr size_t kDeclaredCountsHeadBytes = 64 * 1024;
+Error checkDeclaredCounts(const Assimp::Importer& importer, const std::string& file_name, const char* head,
+                          size_t head_size, uint64_t size, const std::string& name);
+// The same for the file at `path` open in `stream`: reads its head only, then rewinds the stream.
+Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path, std::istream& stream,
+                                uint64_t size);
 
 } // namespace clearway::bake::detail

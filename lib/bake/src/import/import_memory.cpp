@@ -6,6 +6,7 @@
 
 #include <assimp/IOSystem.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 namespace clearway::bake {
@@ -37,6 +38,10 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
 
     Assimp::Importer importer;
     importer.SetIOHandler(new NoFiles); // owned by the importer
+    const size_t head_size = std::min(size, detail::kDeclaredCountsHeadBytes);
+    if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data), head_size,
+                                              size, name))
+        return e;
     const aiScene* scene =
         importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
     if (!scene) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};

@@ -127,13 +127,14 @@ Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out,
     if (stat(path.c_str(), &info) != 0) return {ErrorCode::FileNotFound, path + ": no such file"};
     if (!S_ISREG(info.st_mode)) return {ErrorCode::ReadFailed, path + ": not a regular file"};
 
-    // Hash the exact bytes: assets record what they were baked from.
     std::ifstream stream(path, std::ios::binary);
     if (!stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
+    Assimp::Importer importer;
+    if (Error e = detail::checkDeclaredCountsOfFile(importer, path, stream, uint64_t(info.st_size))) return e;
+    // Hash the exact bytes: assets record what they were baked from.
     const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
     if (bytes.empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
 
-    Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, detail::configureImporter(importer));
     if (!scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
     if (Error e = detail::postProcess(importer, path, &scene)) return e;
