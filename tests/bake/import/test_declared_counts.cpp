@@ -1,0 +1,231 @@
+// Import memory is bounded by the input's size: OFF, PLY and binary STL headers declaring more
+// elements than the bytes after them can hold are refused before Assimp allocates for them.
+#include <clearway/bake.h>
+
+#include <doctest/doctest.h>
+
+#include "test_files.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace clearway;
+using namespace clearway::bake;
+
+namespace {
+
+const std::string kSamples = CLEARWAY_SAMPLES;
+
+template <typename T>
+void append(std::string* bytes, T value) {
+    bytes->append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// One upward-facing triangle (Y up) in each format; `vertices` / `facets` is what the header declares.
+std::string offTriangle(const std::string& vertices = "3") {
+    return "OFF\n" + vertices + " 1 0\n0 0 0\n1 0 0\n0 0 -1\n3 0 1 2\n";
+}
+
+std::string plyHeader(const char* format, const std::string& vertices) {
+    return std::string("ply\nformat ") + format + " 1.0\ncomment made by hand\nelement vertex " + vertices +
+           "\nproperty float x\nproperty float y\nproperty float z\nelement face 1\n"
+           "property list uchar int vertex_indices\nend_header\n";
+}
+
+std::string plyAsciiTriangle(const std::string& vertices = "3") {
+    return plyHeader("ascii", vertices) + "0 0 0\n1 0 0\n0 0 -1\n3 0 1 2\n";
+}
+
+std::string plyBinaryTriangle(const std::string& vertices = "3") {
+    std::string bytes = plyHeader("binary_little_endian", vertices);
+    for (float coordinate : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f, -1.f})
+        append(&bytes, coordinate);
+    append(&bytes, uint8_t(3));
+    for (int32_t index : {0, 1, 2})
+        append(&bytes, index);
+    return bytes;
+}
+
+// An 80-byte header (not starting with "solid"), the facet count, then `stored` facets of 50 bytes.
+std::string stlBinaryTriangles(uint32_t facets, uint32_t stored = 1) {
+    std::string bytes(80, ' ');
+    bytes.replace(0, 12, "binary facet");
+    append(&bytes, facets);
+    for (uint32_t f = 0; f < stored; ++f) {
+        for (float value : {0.f, 1.f, 0.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f, -1.f})
+            append(&bytes, value);
+        append(&bytes, uint16_t(0));
+    }
+    return bytes;
+}
+
+struct Sample {
+    const char* file_name;
+    std::string bytes;
+};
+
+// Each format claiming two billion vertices (facets for STL) in a few hundred bytes.
+std::vector<Sample> hugeDeclarations() {
+    return {{"huge.off", offTriangle("2000000000")},
+            {"huge-ascii.ply", plyAsciiTriangle("2000000000")},
+            {"huge-binary.ply", plyBinaryTriangle("2000000000")},
+            {"huge-binary.stl", stlBinaryTriangles(2000000000u)}};
+}
+
+std::vector<Sample> correctTriangles() {
+    return {{"triangle.off", offTriangle()},
+            {"triangle-ascii.ply", plyAsciiTriangle()},
+            {"triangle-binary.ply", plyBinaryTriangle()},
+            {"triangle-binary.stl", stlBinaryTriangles(1)}};
+}
+
+Error fromMemory(const Sample& sample, Mesh* mesh) {
+    const std::string name = sample.file_name;
+    return loadMeshFromMemory(sample.bytes.data(), sample.bytes.size(), name.substr(name.rfind('.') + 1),
+                              defaultImportOptions(), name, mesh, silentLog());
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void checkRefused(const Error& e, const std::string& name, const std::string& declared) {
+    CHECK(e.code == ErrorCode::ReadFailed);
+    CHECK(exitCodeFor(e) == 2);
+    CHECK_MESSAGE(e.message.rfind(name + ": cannot import mesh: the header declares " + declared, 0) == 0,
+                  e.message);
+    CHECK_MESSAGE(e.message.find("bytes follow it") != std::string::npos, e.message);
+}
+
+} // namespace
+
+TEST_SUITE("bake/import declared counts") {
+
+    TEST_CASE("a file declaring two billion vertices in a few hundred bytes is refused at once") {
+        const std::string dir = test::makeTempDir();
+        for (const Sample& sample : hugeDeclarations()) {
+            CAPTURE(sample.file_name);
+            REQUIRE(sample.bytes.size() < 400);
+            const std::string path = dir + "/" + sample.file_name;
+            test::writeFile(path, sample.bytes);
+            const auto start = std::chrono::steady_clock::now();
+            Mesh mesh;
+            const Error e = loadMesh(path, defaultImportOptions(), &mesh, silentLog());
+            CHECK(secondsSince(start) < 1.0);
+            checkRefused(e, path, "2000000000 ");
+            std::remove(path.c_str());
+        }
+        rmdir(dir.c_str());
+    }
+
+    TEST_CASE("the same bytes in memory are refused the same way") {
+        for (const Sample& sample : hugeDeclarations()) {
+            CAPTURE(sample.file_name);
+            const auto start = std::chrono::steady_clock::now();
+            Mesh mesh;
+            const Error e = fromMemory(sample, &mesh);
+            CHECK(secondsSince(start) < 1.0);
+            checkRefused(e, sample.file_name, "2000000000 ");
+        }
+    }
+
+    TEST_CASE("the message names the declared counts and the bytes available") {
+        Mesh mesh;
+        const Error off = fromMemory({"huge.off", offTriangle("2000000000")}, &mesh);
+        CHECK_MESSAGE(off.message.find("2000000000 vertices, 1 faces, at least 12000000003 bytes, but only 30 "
+                                       "bytes follow it") != std::string::npos,
+                      off.message);
+        const Error stl = fromMemory({"huge.stl", stlBinaryTriangles(2000000000u)}, &mesh);
+        CHECK_MESSAGE(stl.message.find("2000000000 facets, at least 100000000000 bytes, but only 50 bytes") !=
+                          std::string::npos,
+                      stl.message);
+    }
+
+    TEST_CASE("Debian's OutOfMemory.off (353,535,235,358 vertices in 309 bytes) is refused") {
+        // The shape of Assimp's test model invalid/OutOfMemory.off: a cube whose vertex count has
+        // gained digits. Assimp wraps the count to 1,347,917,086 vertices: 16 GB before this check.
+        std::string off = "OFF\n353535235358 6 0\n";
+        for (int v = 0; v < 8; ++v)
+            off += std::string(v & 1 ? "0.5" : "-0.5") + (v & 2 ? " 0.5" : " -0.5") + (v & 4 ? " 0.5\n" : " -0.5\n");
+        off += "4 0 1 3 2\n4 2 3 7 6\n4 6 7 5 4\n4 4 5 1 0\n4 1 5 7 3\n4 4 0 2 6\n";
+        Mesh mesh;
+        const Error e = fromMemory({"OutOfMemory.off", off}, &mesh);
+        checkRefused(e, "OutOfMemory.off", "353535235358 vertices, 6 faces");
+    }
+
+    TEST_CASE("a binary STL whose facet count wraps around Assimp's 32-bit size check is refused") {
+        // 84 + 50 * 2,147,483,650 is 184 modulo 2^32: Assimp takes these two facets' 184 bytes for
+        // a binary file of 2,147,483,650 facets.
+        Mesh mesh;
+        const Error e = fromMemory({"wrapped.stl", stlBinaryTriangles(2147483650u, 2)}, &mesh);
+        checkRefused(e, "wrapped.stl", "2147483650 facets");
+    }
+
+    TEST_CASE("correct small OFF, PLY (ascii and binary) and binary STL files still import") {
+        const std::string dir = test::makeTempDir();
+        for (const Sample& sample : correctTriangles()) {
+            CAPTURE(sample.file_name);
+            const std::string path = dir + "/" + sample.file_name;
+            test::writeFile(path, sample.bytes);
+            Mesh from_file, from_memory;
+            const Error file_error = loadMesh(path, defaultImportOptions(), &from_file, silentLog());
+            REQUIRE_MESSAGE(!file_error, file_error.message);
+            CHECK(from_file.triangleCount() == 1);
+            const Error memory_error = fromMemory(sample, &from_memory);
+            REQUIRE_MESSAGE(!memory_error, memory_error.message);
+            CHECK(from_memory.triangleCount() == 1);
+            std::remove(path.c_str());
+        }
+        rmdir(dir.c_str());
+    }
+
+    TEST_CASE("the step box in OFF, PLY, binary and ASCII STL gives the OBJ's triangles") {
+        // The importer fuzzer's seeds start with one byte it consumes before the file.
+        const std::string seeds = kSamples + "/../tests/fuzz/seeds/import/";
+        const std::vector<uint8_t> obj = test::readFile(seeds + "step_box.obj");
+        REQUIRE(obj.size() > 1);
+        Mesh reference;
+        REQUIRE_FALSE(loadMeshFromMemory(obj.data() + 1, obj.size() - 1, "obj", defaultImportOptions(), "step_box.obj",
+                                         &reference, silentLog()));
+        for (const char* name : {"step_box.off", "step_box.ply", "step_box-binary.ply", "step_box.stl",
+                                 "step_box-binary.stl"}) {
+            CAPTURE(name);
+            const std::vector<uint8_t> bytes = test::readFile(seeds + name);
+            REQUIRE(bytes.size() > 1);
+            const std::string file_name = name;
+            Mesh mesh;
+            const Error e = loadMeshFromMemory(bytes.data() + 1, bytes.size() - 1,
+                                               file_name.substr(file_name.rfind('.') + 1), defaultImportOptions(),
+                                               name, &mesh, silentLog());
+            REQUIRE_MESSAGE(!e, e.message);
+            CHECK(mesh.triangleCount() == reference.triangleCount());
+        }
+    }
+
+    TEST_CASE("a binary PLY cut right after its vertices is refused: each face needs its count byte") {
+        const std::string whole = plyBinaryTriangle();
+        const std::string vertices_only = whole.substr(0, whole.size() - 13); // the face: 1 + 3 * 4 bytes
+        Mesh mesh;
+        const Error e = fromMemory({"cut.ply", vertices_only}, &mesh);
+        checkRefused(e, "cut.ply", "3 vertex elements, 1 face elements, at least 37 bytes, but only 36 bytes");
+    }
+
+    TEST_CASE("cw-import exits 2 and names the declared count") {
+        const std::string dir = test::makeTempDir();
+        test::writeFile(dir + "/huge.off", offTriangle("2000000000"));
+        std::string output;
+        const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-import";
+        CHECK(test::runTool(tool + " " + dir + "/huge.off -o " + dir + "/out.cwfp", &output) == 2);
+        CHECK_MESSAGE(output.find("huge.off: cannot import mesh: the header declares 2000000000 vertices") !=
+                          std::string::npos,
+                      output);
+        CHECK(test::filesIn(dir) == 1);
+        std::remove((dir + "/huge.off").c_str());
+        rmdir(dir.c_str());
+    }
+
+} // TEST_SUITE
