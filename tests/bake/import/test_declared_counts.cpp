@@ -20,8 +20,7 @@ namespace {
 
 const std::string kSamples = CLEARWAY_SAMPLES;
 
-template <typename T>
-void append(std::string* bytes, T value) {
+template <typename T> void append(std::string* bytes, T value) {
     bytes->append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
@@ -136,9 +135,10 @@ TEST_SUITE("bake/import declared counts") {
     TEST_CASE("the message names the declared counts and the bytes available") {
         Mesh mesh;
         const Error off = fromMemory({"huge.off", offTriangle("2000000000")}, &mesh);
-        CHECK_MESSAGE(off.message.find("2000000000 vertices, 1 faces, at least 12000000003 bytes, but only 30 "
-                                       "bytes follow it") != std::string::npos,
-                      off.message);
+        CHECK_MESSAGE(
+            off.message.find("2000000000 vertices, 1 faces, at least 12000000003 bytes, but only 30 "
+                             "bytes follow it") != std::string::npos,
+            off.message);
         const Error stl = fromMemory({"huge.stl", stlBinaryTriangles(2000000000u)}, &mesh);
         CHECK_MESSAGE(stl.message.find("2000000000 facets, at least 100000000000 bytes, but only 50 bytes") !=
                           std::string::npos,
@@ -150,7 +150,8 @@ TEST_SUITE("bake/import declared counts") {
         // gained digits. Assimp wraps the count to 1,347,917,086 vertices: 16 GB before this check.
         std::string off = "OFF\n353535235358 6 0\n";
         for (int v = 0; v < 8; ++v)
-            off += std::string(v & 1 ? "0.5" : "-0.5") + (v & 2 ? " 0.5" : " -0.5") + (v & 4 ? " 0.5\n" : " -0.5\n");
+            off += std::string(v & 1 ? "0.5" : "-0.5") + (v & 2 ? " 0.5" : " -0.5") +
+                   (v & 4 ? " 0.5\n" : " -0.5\n");
         off += "4 0 1 3 2\n4 2 3 7 6\n4 6 7 5 4\n4 4 5 1 0\n4 1 5 7 3\n4 4 0 2 6\n";
         Mesh mesh;
         const Error e = fromMemory({"OutOfMemory.off", off}, &mesh);
@@ -189,18 +190,18 @@ TEST_SUITE("bake/import declared counts") {
         const std::vector<uint8_t> obj = test::readFile(seeds + "step_box.obj");
         REQUIRE(obj.size() > 1);
         Mesh reference;
-        REQUIRE_FALSE(loadMeshFromMemory(obj.data() + 1, obj.size() - 1, "obj", defaultImportOptions(), "step_box.obj",
-                                         &reference, silentLog()));
-        for (const char* name : {"step_box.off", "step_box.ply", "step_box-binary.ply", "step_box.stl",
-                                 "step_box-binary.stl"}) {
+        REQUIRE_FALSE(loadMeshFromMemory(obj.data() + 1, obj.size() - 1, "obj", defaultImportOptions(),
+                                         "step_box.obj", &reference, silentLog()));
+        for (const char* name :
+             {"step_box.off", "step_box.ply", "step_box-binary.ply", "step_box.stl", "step_box-binary.stl"}) {
             CAPTURE(name);
             const std::vector<uint8_t> bytes = test::readFile(seeds + name);
             REQUIRE(bytes.size() > 1);
             const std::string file_name = name;
             Mesh mesh;
             const Error e = loadMeshFromMemory(bytes.data() + 1, bytes.size() - 1,
-                                               file_name.substr(file_name.rfind('.') + 1), defaultImportOptions(),
-                                               name, &mesh, silentLog());
+                                               file_name.substr(file_name.rfind('.') + 1),
+                                               defaultImportOptions(), name, &mesh, silentLog());
             REQUIRE_MESSAGE(!e, e.message);
             CHECK(mesh.triangleCount() == reference.triangleCount());
         }
@@ -211,7 +212,8 @@ TEST_SUITE("bake/import declared counts") {
         const std::string vertices_only = whole.substr(0, whole.size() - 13); // the face: 1 + 3 * 4 bytes
         Mesh mesh;
         const Error e = fromMemory({"cut.ply", vertices_only}, &mesh);
-        checkRefused(e, "cut.ply", "3 vertex elements, 1 face elements, at least 37 bytes, but only 36 bytes");
+        checkRefused(e, "cut.ply",
+                     "3 vertex elements, 1 face elements, at least 37 bytes, but only 36 bytes");
     }
 
     TEST_CASE("cw-import exits 2 and names the declared count") {

@@ -102,7 +102,8 @@ DeclaredLayout offLayout(const char* head, const char* end) {
     // A vertex line holds each number and a separator; a face line at least its vertex count and
     // one index ("1 0\n").
     return {{{"vertices", vertices, std::max<uint64_t>(2 * numbers, 2)}, {"faces", faces, 4}},
-            uint64_t(p - head), true};
+            uint64_t(p - head),
+            true};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,8 +114,8 @@ DeclaredLayout offLayout(const char* head, const char* end) {
 // property and every later one of the element).
 uint64_t plyTypeBytes(const std::string& type) {
     static const std::pair<const char*, uint64_t> kTypes[] = {
-        {"char", 1},  {"int8", 1},   {"uchar", 1},  {"uint8", 1},   {"short", 2},   {"int16", 2},
-        {"ushort", 2}, {"uint16", 2}, {"int", 4},    {"int32", 4},   {"uint", 4},    {"uint32", 4},
+        {"char", 1},   {"int8", 1},    {"uchar", 1},  {"uint8", 1},   {"short", 2},   {"int16", 2},
+        {"ushort", 2}, {"uint16", 2},  {"int", 4},    {"int32", 4},   {"uint", 4},    {"uint32", 4},
         {"float", 4},  {"float32", 4}, {"double", 8}, {"float64", 8}, {"double64", 8}};
     for (const auto& [name, bytes] : kTypes)
         if (type == name) return bytes;
@@ -157,15 +158,16 @@ DeclaredLayout plyLayout(const char* head, const char* end) {
         p = line_end + 1;
         if (words.empty()) continue;
         if (words[0] == "format" && words.size() > 1) {
-            format_known = words[1] == "ascii" || words[1] == "binary_little_endian" ||
-                           words[1] == "binary_big_endian";
+            format_known =
+                words[1] == "ascii" || words[1] == "binary_little_endian" || words[1] == "binary_big_endian";
             binary = words[1] != "ascii";
         } else if (words[0] == "element" || words[0] == "comment") {
-            layout.elements.push_back({(words.size() > 1 ? words[1] : "") + " elements", plyElementCount(words), 0});
+            layout.elements.push_back(
+                {(words.size() > 1 ? words[1] : "") + " elements", plyElementCount(words), 0});
             properties_known = true;
         } else if (words[0] == "property" && !layout.elements.empty() && properties_known) {
-            properties_known = addPlyProperty({words.begin() + 1, words.end()}, binary,
-                                              &layout.elements.back().min_bytes);
+            properties_known =
+                addPlyProperty({words.begin() + 1, words.end()}, binary, &layout.elements.back().min_bytes);
         } else if (words[0] == "end_header") {
             if (!format_known) return {};
             // Even an element without properties costs Assimp memory per instance (and a line in text).
@@ -207,8 +209,8 @@ std::string extensionOf(const std::string& file_name) {
 
 // The layout of the formats this check reads, picked as Assimp picks its importer: by extension,
 // and by signature when Assimp knows no importer for the extension.
-DeclaredLayout declaredLayout(const Assimp::Importer& importer, const std::string& file_name, const char* head,
-                              size_t head_size, uint64_t size) {
+DeclaredLayout declaredLayout(const Assimp::Importer& importer, const std::string& file_name,
+                              const char* head, size_t head_size, uint64_t size) {
     const std::string extension = extensionOf(file_name);
     const char* end = head + head_size;
     const bool by_signature = extension.empty() || !importer.IsExtensionSupported(extension.c_str());
@@ -242,8 +244,8 @@ Error checkDeclaredCounts(const Assimp::Importer& importer, const std::string& f
                                        std::to_string(available) + " bytes follow it"};
 }
 
-Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path, std::istream& stream,
-                                uint64_t size) {
+Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path,
+                                std::istream& stream, uint64_t size) {
     std::vector<char> head(size_t(std::min<uint64_t>(size, kDeclaredCountsHeadBytes)));
     stream.read(head.data(), std::streamsize(head.size()));
     const size_t head_size = size_t(stream.gcount());

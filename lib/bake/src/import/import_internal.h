@@ -43,7 +43,7 @@ constexpr size_t kDeclaredCountsHeadBytes = 64 * 1024;
 Error checkDeclaredCounts(const Assimp::Importer& importer, const std::string& file_name, const char* head,
                           size_t head_size, uint64_t size, const std::string& name);
 // The same for the file at `path` open in `stream`: reads its head only, then rewinds the stream.
-Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path, std::istream& stream,
-                                uint64_t size);
+Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path,
+                                std::istream& stream, uint64_t size);
 
 } // namespace clearway::bake::detail

@@ -39,8 +39,8 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
     Assimp::Importer importer;
     importer.SetIOHandler(new NoFiles); // owned by the importer
     const size_t head_size = std::min(size, detail::kDeclaredCountsHeadBytes);
-    if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data), head_size,
-                                              size, name))
+    if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data),
+                                              head_size, size, name))
         return e;
     const aiScene* scene =
         importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
