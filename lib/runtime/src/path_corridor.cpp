@@ -18,15 +18,16 @@ struct PortalList {
     double radius, preferred;
     P start, goal;
     bool overflow, narrow;
+    bool exact = true; // every edge's corridor known exactly (else every line is checked)
 
     double sideRadius(P wall, double clearance) const {
+        if (!(preferred > radius)) return radius; // the common case: no distances needed
         const double wide = minOf(minOf(preferred, clearance), minOf(norm(start - wall), norm(goal - wall)));
         return maxOf(radius, wide);
     }
-    static P towards(P wall, P at, double r) {
-        const P d = at - wall;
-        const double length = norm(d);
-        return length > 0.0 ? wall + d * (r / length) : wall;
+    // The point `r` from the wall towards `at`, `length` = |at - wall| away.
+    static P towards(P wall, P at, double length, double r) {
+        return length > 0.0 ? wall + (at - wall) * (r / length) : wall;
     }
     void push(P left, P right, P at) {
         // The same two wall points as the portal before (the edges meeting at a vertex, most
@@ -38,11 +39,11 @@ struct PortalList {
             overflow = true;
             return;
         }
-        const double clearance = minOf(norm(left - at), norm(right - at));
+        const double dl = norm(left - at), dr = norm(right - at), clearance = minOf(dl, dr);
         // A narrower edge near a snap (its clear stretch was checked, not its width).
         if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
         const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
-        p[n++] = CorridorPortal{left, right, towards(left, at, rl), towards(right, at, rr), rl, rr};
+        p[n++] = CorridorPortal{left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr};
     }
 };
 
@@ -59,12 +60,31 @@ Sides pointSides(const fb::Roadmap& rm, uint32_t index, bool forward) {
     return forward ? Sides{l, r} : Sides{r, l};
 }
 
+fb::EdgeCorridor corridorKind(const fb::Roadmap& rm, uint32_t edge) {
+    return rm.edge_corridor() ? rm.edge_corridor()->Get(edge) : fb::EdgeCorridor::Unchecked;
+}
+
+// A merged chain's whole corridor in the direction of travel: its straight edge is not the
+// medial axis, so a snap on it has no portal of its own; trimPortalEnds drops the samples an end
+// has already passed.
+void pushChainPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, bool forward) {
+    const uint32_t first = rm.corridor_starts()->Get(edge), end = rm.corridor_starts()->Get(edge + 1);
+    for (uint32_t k = 0; k < end - first; ++k) {
+        const fb::CorridorPoint* c = rm.corridor_points()->Get(forward ? first + k : end - 1 - k);
+        const P l{c->left_x(), c->left_y()}, r{c->right_x(), c->right_y()};
+        list.push(forward ? l : r, forward ? r : l, P{c->x(), c->y()});
+    }
+}
+
 // Points from..to (inclusive) of an edge in the direction of travel; nothing when empty. Only
 // the two ends: an edge is one bisector of two wall features (a parabola's chord points share
 // them), so the portals between its ends cut the same region into thinner slices and add no
 // wall piece the ends' do not already bound.
 void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to, bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    const fb::EdgeCorridor kind = corridorKind(rm, edge);
+    if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
     if (forward ? from > to : from < to) return;
     for (const int64_t k : {from, to}) {
         const uint32_t index = e->first_point() + uint32_t(k);
@@ -76,6 +96,9 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
 
 // The portal at a snapped end: both sides move linearly along one wall feature within a piece.
 void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint& q, bool forward) {
+    const fb::EdgeCorridor kind = corridorKind(rm, q.edge);
+    if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    if (kind == fb::EdgeCorridor::Chain) return; // its samples are listed with the edge's
     const uint32_t first = rm.edges()->Get(q.edge)->first_point() + q.piece;
     const Sides a = pointSides(rm, first, forward), b = pointSides(rm, first + 1, forward);
     list.push(a.left + (b.left - a.left) * q.t, a.right + (b.right - a.right) * q.t, P{q.position.x, q.position.y});
@@ -197,17 +220,19 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
 // bound to the corridor, finds the way that does not go round.
 constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
 
-// Every arc against the walls: an arc round a wall point the sides name keeps the clearance from
-// it, but a wall the sides do not name (or a larger preferred radius sweeping wide) may stand
-// close. False also for an end disc wrapped beyond kEndWrapLimit.
-bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, double check) {
+// Arcs against the walls: an arc round a wall point the sides name keeps the clearance from it,
+// but a wall the sides do not name (an inexact corridor, an end's approach from outside it) or a
+// larger preferred radius sweeping wide may stand close. In an exact corridor an inner arc at the
+// radius is clear by construction. False also for an end disc wrapped beyond kEndWrapLimit.
+bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, bool exact, double check) {
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
     for (uint32_t j = 0; j < n; ++j) {
         const CorridorTangent out = corridorTangent(wraps[j], j + 1 < n ? wraps[j + 1] : goal);
         const double turn = wrapTurn(in.u, out.u, wraps[j]);
         if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return false;
-        if (turn * wraps[j].side > 1e-12 &&
+        const bool inner_at_radius = exact && j > 0 && j + 1 < n && wraps[j].r == q.radius;
+        if (turn * wraps[j].side > 1e-12 && !inner_at_radius &&
             !wallsArcClear(q.rm, q.s, q.start.layer, wraps[j].c, in.to, turn, check))
             return false;
         in = out;
@@ -215,12 +240,32 @@ bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, double
     return true;
 }
 
-// Every line against the layer's walls through the wall grid: the start and goal reach the
-// corridor from outside it, and a wall vertex the corridor's sides do not name (a merged chain's,
-// a pruned branch's) can still stand near a line. Each line that comes too close gets a disc round
-// the wall point nearest it, and the path is tightened again.
-bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, CorridorWrap* wraps, uint32_t* n,
-                 uint32_t capacity) {
+// Where segment a -> b crosses the portal's line (through its two wall points), as a point of
+// the segment; b when it does not cross it.
+P portalCrossing(const CorridorPortal& portal, P a, P b) {
+    const P d = portal.right - portal.left;
+    const double den = cross(b - a, d);
+    if (den == 0.0) return b;
+    const double t = cross(portal.left - a, d) / den;
+    return t > 0.0 && t < 1.0 ? a + (b - a) * t : b;
+}
+
+// Whether line a -> b keeps the clearance. In an exact corridor only the stretches from an end to
+// the corridor's first (last) portal need the walls: between portals the corridor's sides bound
+// the line, and the tightening kept it clear of them.
+bool lineClear(const LayerWalls& walls, const CorridorPortal* portals, uint32_t count, bool exact, bool first_line,
+               bool last_line, P a, P b, double check) {
+    if (!exact || count == 0) return segmentClear(walls, a, b, check);
+    if (first_line && !segmentClear(walls, a, portalCrossing(portals[0], a, b), check)) return false;
+    return !last_line || segmentClear(walls, portalCrossing(portals[count - 1], b, a), b, check);
+}
+
+// Lines against the layer's walls through the wall grid (lineClear): every line when some edge's
+// corridor is not known exactly (a wall its sides do not name can stand near a line there), else
+// only where the start and goal reach the corridor from outside it. Each line that comes too close
+// gets a disc round the wall point nearest it, and the path is tightened again.
+bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact, CorridorWrap* wraps,
+                 uint32_t* n, uint32_t capacity) {
     const LayerWalls walls{q.rm, q.s, q.start.layer};
     const double check = q.radius * (1.0 - 1e-9);
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
@@ -229,7 +274,7 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, Co
         for (uint32_t j = *n + 1; j-- > 0;) { // from the goal back: insertions keep lower indices
             const CorridorTangent t = corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
             const P a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
-            if (segmentClear(walls, a, b, check)) continue;
+            if (lineClear(walls, portals, count, exact, j == 0, j == *n, a, b, check)) continue;
             // The wall vertex that intrudes most (a taut path wraps vertices; a point inside a wall
             // piece would only creep along it), else the nearest wall point.
             P left{}, right{};
@@ -266,7 +311,7 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, Co
             if (j + 1 < *n) wraps[j + 1].clean = false;
             added = true;
         }
-        if (!added) return arcsClear(q, wraps, *n, check);
+        if (!added) return arcsClear(q, wraps, *n, exact, check);
         *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n, capacity);
         if (*n == kNone) return false;
     }
@@ -301,7 +346,7 @@ bool corridorPath(PathQuery& q) {
         phaseMark(Phase::Corridor);
         uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
         phaseMark(Phase::Funnel);
-        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, wraps, &n, cap)) continue;
+        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, list.exact, wraps, &n, cap)) continue;
         phaseRoutePoints(n);
         phaseMark(Phase::Verify);
         emitWraps(q, wraps, n);

@@ -24,6 +24,9 @@ static_assert(sizeof(Vec2f) == sizeof(fb::Vec2) && alignof(Vec2f) == alignof(fb:
 static_assert(sizeof(RoadmapPointSides) == sizeof(fb::PointSides) &&
                   alignof(RoadmapPointSides) == alignof(fb::PointSides),
               "RoadmapPointSides must match schema PointSides for zero-copy sides");
+static_assert(sizeof(RoadmapCorridorPoint) == sizeof(fb::CorridorPoint) &&
+                  alignof(RoadmapCorridorPoint) == alignof(fb::CorridorPoint),
+              "RoadmapCorridorPoint mirrors the asset's CorridorPoint struct");
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
 using detail::finite;
@@ -89,6 +92,29 @@ bool checkAreas(const fb::Roadmap& rm, uint32_t edge_count, uint32_t layer_count
     return true;
 }
 
+// Corridor kinds and merged chains' corridors: all three fields or none (older assets), with the
+// point sides; a kind per edge, a start per edge plus one, and only Chain edges own samples (>= 2).
+bool checkCorridors(const fb::Roadmap& rm, uint32_t edge_count) {
+    const auto* kinds = rm.edge_corridor();
+    const auto* starts = rm.corridor_starts();
+    const auto* samples = rm.corridor_points();
+    if (!kinds && !starts && !samples) return true;
+    if (!kinds || !starts || !samples || !rm.point_sides()) return false;
+    if (kinds->size() != edge_count || starts->size() != edge_count + 1 || starts->Get(0) != 0) return false;
+    if (starts->Get(edge_count) != samples->size()) return false;
+    for (uint32_t i = 0; i < edge_count; ++i) {
+        const auto kind = kinds->Get(i);
+        if (kind > fb::EdgeCorridor::MAX || starts->Get(i + 1) < starts->Get(i)) return false;
+        const uint32_t count = starts->Get(i + 1) - starts->Get(i);
+        if (kind == fb::EdgeCorridor::Chain ? count < 2 : count != 0) return false;
+    }
+    for (const fb::CorridorPoint* c : *samples)
+        if (!finite(c->x()) || !finite(c->y()) || !finite(c->left_x()) || !finite(c->left_y()) ||
+            !finite(c->right_x()) || !finite(c->right_y()))
+            return false;
+    return true;
+}
+
 Status checkSemantics(const fb::Roadmap& rm) {
     const uint32_t version = rm.format_version();
     if (version == 0) return Status::CorruptAsset;
@@ -139,6 +165,7 @@ Status checkSemantics(const fb::Roadmap& rm) {
 
     if (!checkGrid(*rm.grid(), edge_count)) return Status::CorruptAsset;
     if (!checkAreas(rm, edge_count, layer_count)) return Status::CorruptAsset;
+    if (!checkCorridors(rm, edge_count)) return Status::CorruptAsset;
     return Status::Ok;
 }
 
@@ -240,6 +267,20 @@ Status roadmapEdgeSides(const RoadmapView& view, uint32_t index, const RoadmapPo
     // One per point (checked at load), so the edge's range lies inside the list.
     *sides = reinterpret_cast<const RoadmapPointSides*>(rm->point_sides()->Get(e->first_point()));
     *count = e->point_count();
+    return Status::Ok;
+}
+
+Status roadmapEdgeCorridor(const RoadmapView& view, uint32_t index, EdgeCorridorKind* kind,
+                           const RoadmapCorridorPoint** points, uint32_t* count) {
+    const fb::Roadmap* rm = root(view);
+    if (!rm || !kind || !points || !count || index >= sizeOf(rm->edges())) return Status::InvalidArgument;
+    *kind = EdgeCorridorKind::Unchecked, *points = nullptr, *count = 0;
+    if (!rm->edge_corridor()) return Status::Ok;
+    *kind = static_cast<EdgeCorridorKind>(rm->edge_corridor()->Get(index));
+    // Checked at load: the range lies inside the list.
+    const uint32_t first = rm->corridor_starts()->Get(index);
+    *count = rm->corridor_starts()->Get(index + 1) - first;
+    if (*count > 0) *points = reinterpret_cast<const RoadmapCorridorPoint*>(rm->corridor_points()->Get(first));
     return Status::Ok;
 }
 

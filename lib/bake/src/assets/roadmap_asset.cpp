@@ -179,7 +179,15 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     const bool with_sides = std::all_of(rm.edges.begin(), rm.edges.end(), [](const RoadmapEdge& e) {
         return e.sides.size() == e.points.size();
     });
-    if (with_sides) vector_bytes(point_count, sizeof(fb::PointSides));
+    size_t chain_points = 0;
+    for (const RoadmapEdge& e : rm.edges)
+        chain_points += e.chain.size();
+    if (with_sides) {
+        vector_bytes(point_count, sizeof(fb::PointSides));
+        vector_bytes(rm.edges.size(), 1);
+        vector_bytes(rm.edges.size() + 1, sizeof(uint32_t));
+        vector_bytes(chain_points, sizeof(fb::CorridorPoint));
+    }
     vector_bytes(rm.blends.size(), sizeof(fb::Blend));
     vector_bytes(cell_start.size(), sizeof(uint32_t));
     vector_bytes(cell_edges.size(), sizeof(uint32_t));
@@ -224,7 +232,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     if (rm.tile.size > 0)
         tile = fb::CreateRoadmapTile(builder, rm.tile.size, rm.tile.margin, rm.tile.i, rm.tile.j,
                                      builder.CreateVector(rm.tile.border_vertices), rm.tile.margin_reached);
-    // The big arrays go straight into the builder (same argument positions, so the same order).
+    // The big arrays go straight into the builder.
     auto vertices = [&] {
         return structVector<fb::RoadmapVertex>(builder, rm.vertices.size(), [&](size_t i) {
             const RoadmapVertex& v = rm.vertices[i];
@@ -255,6 +263,26 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
             return fb::PointSides(float(s.left.x), float(s.left.y), float(s.right.x), float(s.right.y));
         });
     };
+    // How each edge's corridor is known, and the merged chains' corridors (with the sides).
+    flatbuffers::Offset<flatbuffers::Vector<fb::EdgeCorridor>> edge_corridor;
+    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> corridor_starts;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::CorridorPoint*>> corridor_points;
+    auto corridors = [&] {
+        if (!with_sides) return;
+        std::vector<fb::EdgeCorridor> kinds;
+        std::vector<uint32_t> starts{0};
+        std::vector<fb::CorridorPoint> chain;
+        for (const RoadmapEdge& e : rm.edges) {
+            kinds.push_back(static_cast<fb::EdgeCorridor>(e.corridor));
+            for (const CorridorPoint& c : e.chain)
+                chain.emplace_back(float(c.at.x), float(c.at.y), float(c.sides.left.x), float(c.sides.left.y),
+                                   float(c.sides.right.x), float(c.sides.right.y));
+            starts.push_back(uint32_t(chain.size()));
+        }
+        edge_corridor = builder.CreateVector(kinds);
+        corridor_starts = builder.CreateVector(starts);
+        corridor_points = builder.CreateVectorOfStructs(chain);
+    };
     auto blends = [&] {
         return structVector<fb::Blend>(builder, rm.blends.size(), [&](size_t i) {
             const Blend& b = rm.blends[i];
@@ -263,10 +291,17 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                              float(b.p_out.y), b.ccw, float(b.min_clearance));
         });
     };
-    const auto root = fb::CreateRoadmap(
-        builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
-        footprint, vertices(), edges(), points(), blends(), grid, edge_weights, areas, area_vertices, tile,
-        point_sides());
+    // Written last to first (the order the single call's arguments were evaluated in before).
+    corridors();
+    const auto side_list = point_sides();
+    const auto blend_list = blends();
+    const auto point_list = points();
+    const auto edge_list = edges();
+    const auto vertex_list = vertices();
+    const auto root = fb::CreateRoadmap(builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash,
+                                        rm.options_hash, options, footprint, vertex_list, edge_list, point_list,
+                                        blend_list, grid, edge_weights, areas, area_vertices, tile, side_list,
+                                        edge_corridor, corridor_starts, corridor_points);
     fb::FinishRoadmapBuffer(builder, root);
     return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }

@@ -102,7 +102,8 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
         edge.sides[k] = sides(edge.points[k], edge.points[k + 1]);
     // Looking back from b: swapped to keep "left" relative to a -> b.
     const WallSides back = sides(c2, edge.points[n - 2]);
-    edge.sides[n - 1] = {back.right, back.left};
+    edge.sides[n - 1] = back.reversed();
+    edge.corridor = EdgeCorridor::PointSides;
     edge.left_a = edge.sides[0].left, edge.right_a = edge.sides[0].right;
     edge.left_b = edge.sides[n - 1].left, edge.right_b = edge.sides[n - 1].right;
     for (uint32_t v : {edge.a, edge.b}) {

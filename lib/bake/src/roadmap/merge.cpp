@@ -7,6 +7,39 @@
 
 namespace clearway::bake::roadmap_detail {
 
+namespace {
+
+// Edge e's corridor travelled from vertex `from` to its other end, as the chain samples a merged
+// edge keeps: a medial-axis edge bisects one pair of wall features, so its two ends bound it.
+std::vector<CorridorPoint> corridorFrom(const RoadmapEdge& e, uint32_t from) {
+    std::vector<CorridorPoint> c = e.chain;
+    if (e.corridor == EdgeCorridor::PointSides)
+        c = {{e.points.front(), e.sides.front()}, {e.points.back(), e.sides.back()}};
+    if (e.a != from) {
+        std::reverse(c.begin(), c.end());
+        for (CorridorPoint& p : c)
+            p.sides = p.sides.reversed();
+    }
+    return c;
+}
+
+bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
+    auto same = [](Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; };
+    return same(p.at, q.at) && same(p.sides.left, q.sides.left) && same(p.sides.right, q.sides.right);
+}
+
+// The merged edge u -> w keeps the corridor of the chain it bypasses (through v), so a path along
+// it is still bounded by the walls it passes, not only by those at u and w.
+void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, RoadmapEdge* merged) {
+    if (e1.corridor == EdgeCorridor::Unchecked || e2.corridor == EdgeCorridor::Unchecked) return;
+    merged->chain = corridorFrom(e1, u);
+    for (const CorridorPoint& p : corridorFrom(e2, v))
+        if (!samePoint(merged->chain.back(), p)) merged->chain.push_back(p);
+    merged->corridor = EdgeCorridor::Chain;
+}
+
+} // namespace
+
 void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // Bypass degree-2 vertices while the straight replacement keeps the chain's clearance
     // (Nieuwenhuisen et al. 2004, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
@@ -47,6 +80,7 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
             merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
             if (!e1.sides.empty() && !e2.sides.empty()) merged.setSidesFromEnds();
+            keepChainCorridor(e1, e2, u, v, &merged);
             removed[incident[0]] = removed[incident[1]] = true;
             touched[u] = touched[v] = touched[w] = true;
             rejected[u] = rejected[w] = false; // their edges change

@@ -158,7 +158,10 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             std::swap(e.right_a, e.left_b);
             std::reverse(e.sides.begin(), e.sides.end());
             for (WallSides& s : e.sides)
-                std::swap(s.left, s.right);
+                s = s.reversed();
+            std::reverse(e.chain.begin(), e.chain.end());
+            for (CorridorPoint& c : e.chain)
+                c.sides = c.sides.reversed();
         }
         keys[i] = {
             e.a, e.b, e.points.size(), e.points[e.points.size() / 2].x, e.points[e.points.size() / 2].y, i};

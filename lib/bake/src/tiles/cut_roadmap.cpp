@@ -196,6 +196,10 @@ void cutRoadmap(Roadmap& rm, const Rect& core, double margin, uint32_t* margin_r
             c.a = piece.from_a ? keepVertex(e.a) : borderVertex(c.points.front(), layer, e);
             c.b = piece.to_b ? keepVertex(e.b) : borderVertex(c.points.back(), layer, e);
             if (!(piece.from_a && piece.to_b)) {
+                // A cut end's sides come from the walls near the cut, not from the Voronoi
+                // diagram: the runtime checks paths through this piece against the walls.
+                c.corridor = EdgeCorridor::Unchecked;
+                c.chain.clear();
                 double m = INFINITY;
                 for (size_t k = 0; k + 1 < c.points.size(); ++k) {
                     const Vec2 a = c.points[k], b = c.points[k + 1];

@@ -10,6 +10,21 @@ namespace clearway::bake {
 
 namespace fb = clearway::schema;
 
+namespace {
+
+// Edge `index`'s corridor kind and chain (loadRoadmap checked the fields' sizes and ranges);
+// Unchecked in older assets.
+void readCorridor(const fb::Roadmap& root, uint32_t index, RoadmapEdge* out) {
+    if (!root.edge_corridor()) return;
+    out->corridor = static_cast<EdgeCorridor>(root.edge_corridor()->Get(index));
+    for (uint32_t k = root.corridor_starts()->Get(index); k < root.corridor_starts()->Get(index + 1); ++k) {
+        const fb::CorridorPoint* c = root.corridor_points()->Get(k);
+        out->chain.push_back({{c->x(), c->y()}, {{c->left_x(), c->left_y()}, {c->right_x(), c->right_y()}}});
+    }
+}
+
+} // namespace
+
 Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& name, Roadmap* out) {
     RoadmapView view;
     const Status status = loadRoadmap(bytes.data(), bytes.size(), &view);
@@ -51,6 +66,7 @@ Error readRoadmapBytes(const std::vector<uint8_t>& bytes, const std::string& nam
             x.site_p0 = {e->site_x0(), e->site_y0()}, x.site_p1 = {e->site_x1(), e->site_y1()};
             x.left_a = {e->left_ax(), e->left_ay()}, x.right_a = {e->right_ax(), e->right_ay()};
             x.left_b = {e->left_bx(), e->left_by()}, x.right_b = {e->right_bx(), e->right_by()};
+            readCorridor(*root, uint32_t(rm.edges.size()), &x);
             rm.edges.push_back(std::move(x));
         }
     if (root->blends())

@@ -333,6 +333,12 @@ void addWeldedGraph(const Tiles& tiles, const TileVertices& tv, UnionFind& weld,
             x.b = index[weld.find(tv.base[t] + e.b)];
             x.points.front() = xy(world->vertices[x.a].position);
             x.points.back() = xy(world->vertices[x.b].position);
+            // An end the weld moved is no longer where its sides were measured.
+            auto moved = [](Vec2 p, Vec2 q) { return p.x != q.x || p.y != q.y; };
+            if (moved(x.points.front(), e.points.front()) || moved(x.points.back(), e.points.back())) {
+                x.corridor = EdgeCorridor::Unchecked;
+                x.chain.clear();
+            }
             // A piece both tiles kept (it lies on their common border): once.
             std::vector<std::pair<double, double>> key;
             for (Vec2 p : x.points)

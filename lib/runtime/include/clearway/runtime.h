@@ -189,6 +189,20 @@ struct RoadmapPointSides {
 Status roadmapEdgeSides(const RoadmapView& view, uint32_t index, const RoadmapPointSides** sides,
                         uint32_t* count);
 
+// How an edge's corridor is known. PointSides: its points' sides bound it exactly (medial-axis
+// edges); Chain: a merged chain's straight edge, bounded by the samples of the chain it bypasses
+// (Voronoi vertices with their sides, from a to b); Unchecked: joins, designer edges, tile cuts and
+// every edge of older assets (findPath checks a path through them against the walls).
+enum class EdgeCorridorKind : uint8_t { Unchecked = 0, PointSides = 1, Chain = 2 };
+struct RoadmapCorridorPoint {
+    Vec2f at;          // on the medial axis
+    Vec2f left, right; // nearest wall points, relative to the edge's direction a -> b
+};
+// Edge `index`'s corridor kind and, for Chain edges, its samples (*points into the asset,
+// zero-copy; null and 0 otherwise). InvalidArgument for a bad index or null outputs.
+Status roadmapEdgeCorridor(const RoadmapView& view, uint32_t index, EdgeCorridorKind* kind,
+                           const RoadmapCorridorPoint** points, uint32_t* count);
+
 // Arc joining edge_in (arriving at vertex) and edge_out (leaving it), tangent to both; radius 0:
 // no arc (collinear, or none keeps the clearance).
 struct RoadmapBlend {

@@ -35,6 +35,18 @@ struct RoadmapVertex {
 // clearance using explicit corridors", 2010).
 struct WallSides {
     Vec2 left, right;
+    WallSides reversed() const { return {right, left}; } // seen travelling the other way
+};
+
+// How an edge's corridor is known (Geraerts 2010). PointSides: its own points' sides bound it
+// exactly (medial-axis edges); Chain: a merged chain's straight edge, bounded by `chain`, the
+// sides of the Voronoi vertices it bypasses; Unchecked: links, designer edges and tile cuts, whose
+// sides are not all the walls' (the runtime checks a path through them against the walls).
+enum class EdgeCorridor : uint8_t { Unchecked = 0, PointSides = 1, Chain = 2 };
+
+struct CorridorPoint {
+    Vec2 at;         // on the medial axis
+    WallSides sides; // relative to the edge's direction a -> b
 };
 
 struct RoadmapEdge {
@@ -48,6 +60,8 @@ struct RoadmapEdge {
     Vec2 site_p0, site_p1;                 // the point (p0) or segment (p0-p1)
     Vec2 left_a, right_a, left_b, right_b; // nearest wall points left/right of the edge at a and at b
     bool portal = false;                   // crosses a connection between layers
+    EdgeCorridor corridor = EdgeCorridor::Unchecked;
+    std::vector<CorridorPoint> chain;      // Chain: the bypassed corridor from a to b
 
     // A two-point edge's sides from its end values (merged chains, joins, designer edges).
     void setSidesFromEnds() { sides = {{left_a, right_a}, {left_b, right_b}}; }
