@@ -18,6 +18,32 @@ bool finite(double v) {
     return std::isfinite(v);
 }
 
+bool inside(const void* first, const void* last, const uint8_t* begin, const uint8_t* end) {
+    return static_cast<const uint8_t*>(first) >= begin && static_cast<const uint8_t*>(last) <= end;
+}
+
+// An edge's point sides and corridor samples: zero-copy pointers inside the asset, finite values.
+void walkCorridor(const RoadmapView& view, uint32_t e, uint32_t point_count, const uint8_t* begin,
+                  const uint8_t* end) {
+    const RoadmapPointSides* sides = nullptr;
+    uint32_t count = 0;
+    const Status st = roadmapEdgeSides(view, e, &sides, &count);
+    CLEARWAY_FUZZ_REQUIRE(st == Status::Ok || st == Status::NotFound);
+    if (st == Status::Ok) {
+        CLEARWAY_FUZZ_REQUIRE(count == point_count && inside(sides, sides + count, begin, end));
+        for (uint32_t i = 0; i < count; ++i)
+            CLEARWAY_FUZZ_REQUIRE(finite(sides[i].left.x) && finite(sides[i].right.y));
+    }
+    EdgeCorridorKind kind;
+    const RoadmapCorridorPoint* samples = nullptr;
+    CLEARWAY_FUZZ_REQUIRE(roadmapEdgeCorridor(view, e, &kind, &samples, &count) == Status::Ok);
+    CLEARWAY_FUZZ_REQUIRE(kind == EdgeCorridorKind::Chain ? count >= 2 : count == 0);
+    if (count > 0) CLEARWAY_FUZZ_REQUIRE(inside(samples, samples + count, begin, end));
+    for (uint32_t i = 0; i < count; ++i)
+        CLEARWAY_FUZZ_REQUIRE(finite(samples[i].at.x) && finite(samples[i].left.y) &&
+                              finite(samples[i].right.x));
+}
+
 void walkAccessors(const RoadmapView& view, const RoadmapInfo& info) {
     const uint8_t* begin = view.data;
     const uint8_t* end = view.data + view.size;
@@ -38,6 +64,7 @@ void walkAccessors(const RoadmapView& view, const RoadmapInfo& info) {
                               reinterpret_cast<const uint8_t*>(ei.points + ei.point_count) <= end);
         for (uint32_t i = 0; i < ei.point_count; ++i)
             CLEARWAY_FUZZ_REQUIRE(finite(ei.points[i].x) && finite(ei.points[i].y));
+        walkCorridor(view, e, ei.point_count, begin, end);
     }
     for (uint32_t b = 0; b < info.blend_count; ++b) {
         RoadmapBlend bl;

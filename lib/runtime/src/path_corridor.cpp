@@ -80,7 +80,8 @@ void pushChainPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, bo
 // the two ends: an edge is one bisector of two wall features (a parabola's chord points share
 // them), so the portals between its ends cut the same region into thinner slices and add no
 // wall piece the ends' do not already bound.
-void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to, bool forward) {
+void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to,
+                 bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
@@ -101,7 +102,8 @@ void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint&
     if (kind == fb::EdgeCorridor::Chain) return; // its samples are listed with the edge's
     const uint32_t first = rm.edges()->Get(q.edge)->first_point() + q.piece;
     const Sides a = pointSides(rm, first, forward), b = pointSides(rm, first + 1, forward);
-    list.push(a.left + (b.left - a.left) * q.t, a.right + (b.right - a.right) * q.t, P{q.position.x, q.position.y});
+    list.push(a.left + (b.left - a.left) * q.t, a.right + (b.right - a.right) * q.t,
+              P{q.position.x, q.position.y});
 }
 
 bool routeOnOneLayer(const PathQuery& q) {
@@ -166,7 +168,9 @@ void trimPortalEnds(PortalList& list, P start, P goal, uint32_t* first) {
 void shareWallRadii(PortalList& list, uint32_t first) {
     for (int side = 0; side < 2; ++side) {
         auto wall = [&](uint32_t k) { return side == 0 ? list.p[k].left : list.p[k].right; };
-        auto radius = [&](uint32_t k) -> double& { return side == 0 ? list.p[k].left_radius : list.p[k].right_radius; };
+        auto radius = [&](uint32_t k) -> double& {
+            return side == 0 ? list.p[k].left_radius : list.p[k].right_radius;
+        };
         auto end = [&](uint32_t k) -> P& { return side == 0 ? list.p[k].left_end : list.p[k].right_end; };
         for (uint32_t i = first; i < list.n;) {
             uint32_t j = i + 1;
@@ -253,8 +257,8 @@ P portalCrossing(const CorridorPortal& portal, P a, P b) {
 // Whether line a -> b keeps the clearance. In an exact corridor only the stretches from an end to
 // the corridor's first (last) portal need the walls: between portals the corridor's sides bound
 // the line, and the tightening kept it clear of them.
-bool lineClear(const LayerWalls& walls, const CorridorPortal* portals, uint32_t count, bool exact, bool first_line,
-               bool last_line, P a, P b, double check) {
+bool lineClear(const LayerWalls& walls, const CorridorPortal* portals, uint32_t count, bool exact,
+               bool first_line, bool last_line, P a, P b, double check) {
     if (!exact || count == 0) return segmentClear(walls, a, b, check);
     if (first_line && !segmentClear(walls, a, portalCrossing(portals[0], a, b), check)) return false;
     return !last_line || segmentClear(walls, portalCrossing(portals[count - 1], b, a), b, check);
@@ -272,7 +276,8 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bo
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         bool added = false;
         for (uint32_t j = *n + 1; j-- > 0;) { // from the goal back: insertions keep lower indices
-            const CorridorTangent t = corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
+            const CorridorTangent t =
+                corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
             const P a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
             if (lineClear(walls, portals, count, exact, j == 0, j == *n, a, b, check)) continue;
             // The wall vertex that intrudes most (a taut path wraps vertices; a point inside a wall
@@ -306,7 +311,8 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bo
             const uint32_t portal = j > 0 ? wraps[j - 1].portal : 0;
             for (uint32_t k = *n; k > j; --k)
                 wraps[k] = wraps[k - 1];
-            wraps[j] = CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
+            wraps[j] =
+                CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
             ++*n;
             if (j + 1 < *n) wraps[j + 1].clean = false;
             added = true;
@@ -335,8 +341,15 @@ bool corridorPath(PathQuery& q) {
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
     for (const double share : {1.0, 0.5, 0.0}) {
         if (share < 1.0 && !(extra > 0.0)) break;
-        PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, q.radius + share * extra,
-                        q.ps, q.pg, false, false};
+        PortalList list{reinterpret_cast<CorridorPortal*>(base),
+                        0,
+                        cap,
+                        q.radius,
+                        q.radius + share * extra,
+                        q.ps,
+                        q.pg,
+                        false,
+                        false};
         const bool listed = listPortals(q, list);
         phaseRoutePoints(list.n);
         if (!listed || list.narrow) return false;
@@ -346,7 +359,8 @@ bool corridorPath(PathQuery& q) {
         phaseMark(Phase::Corridor);
         uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
         phaseMark(Phase::Funnel);
-        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, list.exact, wraps, &n, cap)) continue;
+        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, list.exact, wraps, &n, cap))
+            continue;
         phaseRoutePoints(n);
         phaseMark(Phase::Verify);
         emitWraps(q, wraps, n);

@@ -150,7 +150,8 @@ Status checkSemantics(const fb::Roadmap& rm) {
     if (const auto* sides = rm.point_sides()) {
         if (sides->size() != point_count) return Status::CorruptAsset;
         for (const fb::PointSides* s : *sides)
-            if (!finite(s->left_x()) || !finite(s->left_y()) || !finite(s->right_x()) || !finite(s->right_y()))
+            if (!finite(s->left_x()) || !finite(s->left_y()) || !finite(s->right_x()) ||
+                !finite(s->right_y()))
                 return Status::CorruptAsset;
     }
 
@@ -280,7 +281,8 @@ Status roadmapEdgeCorridor(const RoadmapView& view, uint32_t index, EdgeCorridor
     // Checked at load: the range lies inside the list.
     const uint32_t first = rm->corridor_starts()->Get(index);
     *count = rm->corridor_starts()->Get(index + 1) - first;
-    if (*count > 0) *points = reinterpret_cast<const RoadmapCorridorPoint*>(rm->corridor_points()->Get(first));
+    if (*count > 0)
+        *points = reinterpret_cast<const RoadmapCorridorPoint*>(rm->corridor_points()->Get(first));
     return Status::Ok;
 }
 

@@ -48,9 +48,9 @@ flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::Fla
 // One struct per polyline point of every edge, in edge order, from each edge's `list` (points or
 // sides, point_count entries in all).
 template <class T, class L, class Make>
-flatbuffers::Offset<flatbuffers::Vector<const T*>> pointVector(flatbuffers::FlatBufferBuilder& builder,
-                                                               const Roadmap& rm, size_t point_count,
-                                                               std::vector<L> RoadmapEdge::*list, Make&& make) {
+flatbuffers::Offset<flatbuffers::Vector<const T*>>
+pointVector(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm, size_t point_count,
+            std::vector<L> RoadmapEdge::*list, Make&& make) {
     size_t edge = rm.edges.size(), k = 0; // walks the points backwards
     return structVector<T>(builder, point_count, [&](size_t) {
         while (k == 0)
@@ -150,6 +150,30 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
     }
     g.lo = lo, g.cell = cell, g.nx = nx, g.ny = ny;
     return g;
+}
+
+} // namespace
+
+namespace {
+
+// How each edge's corridor is known, and the merged chains' corridors (Geraerts 2010).
+struct CorridorVectors {
+    flatbuffers::Offset<flatbuffers::Vector<fb::EdgeCorridor>> kinds;
+    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> starts;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::CorridorPoint*>> points;
+};
+CorridorVectors writeCorridors(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm) {
+    std::vector<fb::EdgeCorridor> kinds;
+    std::vector<uint32_t> starts{0};
+    std::vector<fb::CorridorPoint> chain;
+    for (const RoadmapEdge& e : rm.edges) {
+        kinds.push_back(static_cast<fb::EdgeCorridor>(e.corridor));
+        for (const CorridorPoint& c : e.chain)
+            chain.emplace_back(float(c.at.x), float(c.at.y), float(c.sides.left.x), float(c.sides.left.y),
+                               float(c.sides.right.x), float(c.sides.right.y));
+        starts.push_back(uint32_t(chain.size()));
+    }
+    return {builder.CreateVector(kinds), builder.CreateVector(starts), builder.CreateVectorOfStructs(chain)};
 }
 
 } // namespace
@@ -259,29 +283,10 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     };
     auto point_sides = [&]() -> flatbuffers::Offset<flatbuffers::Vector<const fb::PointSides*>> {
         if (!with_sides) return 0;
-        return pointVector<fb::PointSides>(builder, rm, point_count, &RoadmapEdge::sides, [](const WallSides& s) {
-            return fb::PointSides(float(s.left.x), float(s.left.y), float(s.right.x), float(s.right.y));
-        });
-    };
-    // How each edge's corridor is known, and the merged chains' corridors (with the sides).
-    flatbuffers::Offset<flatbuffers::Vector<fb::EdgeCorridor>> edge_corridor;
-    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> corridor_starts;
-    flatbuffers::Offset<flatbuffers::Vector<const fb::CorridorPoint*>> corridor_points;
-    auto corridors = [&] {
-        if (!with_sides) return;
-        std::vector<fb::EdgeCorridor> kinds;
-        std::vector<uint32_t> starts{0};
-        std::vector<fb::CorridorPoint> chain;
-        for (const RoadmapEdge& e : rm.edges) {
-            kinds.push_back(static_cast<fb::EdgeCorridor>(e.corridor));
-            for (const CorridorPoint& c : e.chain)
-                chain.emplace_back(float(c.at.x), float(c.at.y), float(c.sides.left.x), float(c.sides.left.y),
-                                   float(c.sides.right.x), float(c.sides.right.y));
-            starts.push_back(uint32_t(chain.size()));
-        }
-        edge_corridor = builder.CreateVector(kinds);
-        corridor_starts = builder.CreateVector(starts);
-        corridor_points = builder.CreateVectorOfStructs(chain);
+        return pointVector<fb::PointSides>(
+            builder, rm, point_count, &RoadmapEdge::sides, [](const WallSides& s) {
+                return fb::PointSides(float(s.left.x), float(s.left.y), float(s.right.x), float(s.right.y));
+            });
     };
     auto blends = [&] {
         return structVector<fb::Blend>(builder, rm.blends.size(), [&](size_t i) {
@@ -292,16 +297,16 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
         });
     };
     // Written last to first (the order the single call's arguments were evaluated in before).
-    corridors();
+    const CorridorVectors corridors = with_sides ? writeCorridors(builder, rm) : CorridorVectors{};
     const auto side_list = point_sides();
     const auto blend_list = blends();
     const auto point_list = points();
     const auto edge_list = edges();
     const auto vertex_list = vertices();
-    const auto root = fb::CreateRoadmap(builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash,
-                                        rm.options_hash, options, footprint, vertex_list, edge_list, point_list,
-                                        blend_list, grid, edge_weights, areas, area_vertices, tile, side_list,
-                                        edge_corridor, corridor_starts, corridor_points);
+    const auto root = fb::CreateRoadmap(
+        builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
+        footprint, vertex_list, edge_list, point_list, blend_list, grid, edge_weights, areas, area_vertices,
+        tile, side_list, corridors.kinds, corridors.starts, corridors.points);
     fb::FinishRoadmapBuffer(builder, root);
     return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }

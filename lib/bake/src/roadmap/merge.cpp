@@ -30,7 +30,8 @@ bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
 
 // The merged edge u -> w keeps the corridor of the chain it bypasses (through v), so a path along
 // it is still bounded by the walls it passes, not only by those at u and w.
-void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, RoadmapEdge* merged) {
+void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v,
+                       RoadmapEdge* merged) {
     if (e1.corridor == EdgeCorridor::Unchecked || e2.corridor == EdgeCorridor::Unchecked) return;
     merged->chain = corridorFrom(e1, u);
     for (const CorridorPoint& p : corridorFrom(e2, v))
