@@ -224,23 +224,102 @@ void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
 // bound to the corridor, finds the way that does not go round.
 constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
 
+// The first arc of the path that comes too close to a wall: its disc's index, where it starts
+// and how far it turns. failing = n when every arc is clear; kNone when an end disc wraps beyond
+// kEndWrapLimit (nothing to repair: the route leaves that end backwards).
+struct ArcCheck {
+    uint32_t failing;
+    P start;
+    double turn;
+};
+
 // Arcs against the walls: an arc round a wall point the sides name keeps the clearance from it,
 // but a wall the sides do not name (an inexact corridor, an end's approach from outside it) or a
 // larger preferred radius sweeping wide may stand close. In an exact corridor an inner arc at the
-// radius is clear by construction. False also for an end disc wrapped beyond kEndWrapLimit.
-bool arcsClear(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, bool exact, double check) {
+// radius is clear by construction.
+ArcCheck checkArcs(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, bool exact, double check) {
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
     for (uint32_t j = 0; j < n; ++j) {
         const CorridorTangent out = corridorTangent(wraps[j], j + 1 < n ? wraps[j + 1] : goal);
         const double turn = wrapTurn(in.u, out.u, wraps[j]);
-        if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return false;
+        if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return {kNone, {}, 0.0};
         const bool inner_at_radius = exact && j > 0 && j + 1 < n && wraps[j].r == q.radius;
         if (turn * wraps[j].side > 1e-12 && !inner_at_radius &&
             !wallsArcClear(q.rm, q.s, q.start.layer, wraps[j].c, in.to, turn, check))
-            return false;
+            return {j, in.to, turn};
         in = out;
     }
+    return {n, {}, 0.0};
+}
+
+// A wall vertex closer than the clearance to the failing arc (not its own centre), searched along
+// the arc's chords on both sides: the path wraps it too, on the side of the disc when it lies inside
+// the disc's circle, else on the other, before or after the disc by where along the arc it lies.
+// False when none is found (or there is no room).
+bool wrapArcIntruder(PathQuery& q, const ArcCheck& arc, CorridorWrap* wraps, uint32_t* n, uint32_t capacity,
+                     double check) {
+    const CorridorWrap disc = wraps[arc.failing];
+    const P end = disc.c + rotate(arc.start - disc.c, arc.turn);
+    const uint32_t pieces = 1 + uint32_t(std::fabs(arc.turn) / 0.7853981633974483); // 45 degrees each
+    const double sagitta = disc.r * (1.0 - std::cos(0.5 * arc.turn / pieces));
+    double nearest = kInf; // below check for a vertex; any distance for a piece's end
+    P found{};
+    P from = arc.start;
+    for (uint32_t k = 1; k <= pieces; ++k) {
+        const P to = disc.c + rotate(arc.start - disc.c, arc.turn * k / pieces);
+        const P band[4] = {from, from, to, to};
+        for (const double side : {1.0, -1.0}) {
+            P v;
+            if (!wallsMostIntruding(q.rm, q.s, q.start.layer, from, to, check + sagitta, side, band, &v))
+                continue;
+            if (norm(v - disc.c) <= 1e-9 * (1.0 + norm(disc.c))) continue;
+            const double gap = pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, v);
+            if (gap < check && gap < nearest) nearest = gap, found = v;
+        }
+        from = to;
+    }
+    // No vertex within the clearance: a wall piece's inside is. A taut path touches a straight
+    // wall only at its ends: the end of the nearest such piece nearer the arc.
+    from = arc.start;
+    for (uint32_t k = 1; k <= pieces && !(nearest < check); ++k) {
+        const P to = disc.c + rotate(arc.start - disc.c, arc.turn * k / pieces);
+        for (const double side : {1.0, -1.0}) {
+            P p, c, d;
+            if (!wallsNearestToSegment(q.rm, q.s, q.start.layer, from, to, check + sagitta, side, &p, &c,
+                                       &d) ||
+                !(pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, p) < check))
+                continue;
+            // A piece leaving the disc's own wall point: its other end is the one to wrap.
+            auto own = [&](P e) { return norm(e - disc.c) <= 1e-9 * (1.0 + norm(disc.c)); };
+            const double gc = own(c) ? kInf : pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, c);
+            const double gd = own(d) ? kInf : pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, d);
+            if (minOf(gc, gd) < nearest) nearest = minOf(gc, gd), found = gc <= gd ? c : d;
+        }
+        from = to;
+    }
+    if (!(nearest < kInf) || *n == capacity) return false;
+    const bool inside = norm(found - disc.c) < disc.r;
+    const int8_t side = inside ? disc.side : int8_t(-disc.side);
+    // Inside the circle (a wall vertex beside the disc's own, as in a cluster): the line from the
+    // disc to it runs along centre to vertex, so it comes after the disc when that direction lies
+    // within the arc's turn from the arc's start direction. Outside: by where along the arc it lies.
+    bool after;
+    if (inside) {
+        const double sense = arc.turn > 0.0 ? 1.0 : -1.0;
+        const P r0 = arc.start - disc.c, heading{-r0.y * sense, r0.x * sense}, d = found - disc.c;
+        const double a = std::atan2(cross(heading, d), dot(heading, d)) * sense;
+        after = a >= 0.0 && a <= std::fabs(arc.turn);
+    } else {
+        after = angleAlong(disc.c, arc.start, arc.turn, found) > 0.5 * std::fabs(arc.turn);
+    }
+    const uint32_t at = arc.failing + (after ? 1 : 0);
+    for (uint32_t k = *n; k > at; --k)
+        wraps[k] = wraps[k - 1];
+    // A vertex inside the circle is part of the same wall feature: the same radius.
+    wraps[at] = CorridorWrap{found, inside ? disc.r : q.radius, disc.portal, side, false};
+    ++*n;
+    if (at + 1 < *n) wraps[at + 1].clean = false;
     return true;
 }
 
@@ -317,7 +396,11 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bo
             if (j + 1 < *n) wraps[j + 1].clean = false;
             added = true;
         }
-        if (!added) return arcsClear(q, wraps, *n, exact, check);
+        if (!added) {
+            const ArcCheck arc = checkArcs(q, wraps, *n, exact, check);
+            if (arc.failing == *n) return true;
+            if (arc.failing == kNone || !wrapArcIntruder(q, arc, wraps, n, capacity, check)) return false;
+        }
         *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n, capacity);
         if (*n == kNone) return false;
     }

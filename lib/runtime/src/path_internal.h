@@ -332,14 +332,14 @@ struct PathScratch {
     uint32_t landmark_count;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
-    uint32_t* route;                 // edges of the found route, in order
-    detail::PathCorner* corners;     // path polyline before blending
-    double* corner_clearance;        // shortening: wall distance at each corner; then findPath's
-                                     // cache of each final corner's turn (NaN: not computed yet)
-    detail::PathCorner* relaxed_run; // shortening: one run's relaxed polyline, the fallback
-    double* relaxed_requirement;     // and the clearance each of its pieces keeps
-    detail::PieceGeom* pieces;       // findPath: each final piece's direction and length, in
-                                     // relaxed_run's memory (used only while shortening)
+    uint32_t* route;                    // edges of the found route, in order
+    detail::PathCorner* corners;        // path polyline before blending
+    double* corner_clearance;           // shortening: wall distance at each corner; then findPath's
+                                        // cache of each final corner's turn (NaN: not computed yet)
+    detail::PathCorner* relaxed_run;    // shortening: one run's relaxed polyline, the fallback
+    double* relaxed_requirement;        // and the clearance each of its pieces keeps
+    detail::PieceGeom* pieces;          // findPath: each final piece's direction and length, in
+                                        // relaxed_run's memory (used only while shortening)
     const detail::WallGrid* wall_grids; // layer_count
     const uint32_t* wall_cell_start;    // per layer nx * ny + 1 entries, at wall_grids[l].first_cell
     const detail::WallRef* wall_cell_items;
@@ -371,6 +371,11 @@ void wallGridBuild(const fb::Roadmap& rm, PathShared* s);
 // No wall touches a-b and every wall is at least `clearance` away from it.
 bool wallsSegmentClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b,
                        double clearance);
+// Arc geometry (walls.cpp): angle of p round `center` from `start` in the sweep's sense, in
+// [0, 2 pi); v turned by `angle`; distance from p to the arc from `start` to `end` by `sweep`.
+double angleAlong(P center, P start, double sweep, P p);
+P rotate(P v, double angle);
+double pointArcDistance(P center, double radius, P start, P end, double sweep, P p);
 // Every wall at least `clearance` from the arc starting at `start` round `center` by `sweep`
 // radians (> 0 counter-clockwise).
 bool wallsArcClear(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P center, P start,

@@ -101,6 +101,8 @@ template <typename Fn> bool forEachSolid(const PathScratch& s, const WallGrid& g
     return true;
 }
 
+} // namespace
+
 // Angle of point p round `center`, measured from `start` in the sweep's sense, in [0, 2 pi).
 double angleAlong(P center, P start, double sweep, P p) {
     const P u = start - center, v = p - center;
@@ -118,6 +120,8 @@ double pointArcDistance(P center, double radius, P start, P end, double sweep, P
     if (angleAlong(center, start, sweep, p) <= std::fabs(sweep)) return std::fabs(norm(p - center) - radius);
     return std::fmin(norm(p - start), norm(p - end));
 }
+
+namespace {
 
 // Exact distance between a circular arc and segment c-d: 0 when they cross; else the smallest of
 // the endpoint distances and the one interior critical pair (the segment's foot from the centre,
