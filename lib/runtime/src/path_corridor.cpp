@@ -4,6 +4,8 @@
 // corridors", 2010).
 #include "path_query.h"
 
+#include <utility>
+
 namespace clearway {
 namespace detail {
 
@@ -29,7 +31,43 @@ struct PortalList {
     static P towards(P wall, P at, double length, double r) {
         return length > 0.0 ? wall + (at - wall) * (r / length) : wall;
     }
+    uint32_t layer = 0;      // of the portals pushed next
+    bool connection = false; // the next portal is a connection between layers
+    // The connections the route crosses: each layer's medial axis took them for walls, so a side
+    // on one names no wall (the floor goes on across it).
+    static constexpr uint32_t kConnections = 4;
+    uint32_t crossed_count = 0;
+    P crossed[kConnections][2] = {};
+
+    bool onCrossedConnection(P side) const {
+        // Within a millimetre: the connection and the layer's ring edge along it were each
+        // rounded to float, and simplified within the bake's epsilon.
+        for (uint32_t k = 0; k < crossed_count; ++k)
+            if (pointSegment2(side, crossed[k][0], crossed[k][1], nullptr) <= 1e-6) return true;
+        return false;
+    }
+
     void push(P left, P right, P at) {
+        // A link's sides are its own points (left == right): no portal, and nothing known there.
+        if (left.x == right.x && left.y == right.y) {
+            exact = false;
+            return;
+        }
+        if (!connection && (onCrossedConnection(left) || onCrossedConnection(right))) {
+            exact = false;
+            return;
+        }
+        // A connection's ends are stored in no particular order: the route so far lies behind it
+        // (an across edge lists it at both its ends: once).
+        if (connection && n > 0) {
+            const CorridorPortal& last = p[n - 1];
+            auto same = [](P u, P v) { return u.x == v.x && u.y == v.y; };
+            if (last.connection && ((same(last.left, left) && same(last.right, right)) ||
+                                    (same(last.left, right) && same(last.right, left))))
+                return;
+            const P behind = (last.left_end + last.right_end) * 0.5;
+            if (cross(right - left, behind - left) > 0.0) std::swap(left, right);
+        }
         // The same two wall points as the portal before (the edges meeting at a vertex, most
         // often): the same cut, once.
         if (n > 0 && p[n - 1].left.x == left.x && p[n - 1].left.y == left.y && p[n - 1].right.x == right.x &&
@@ -43,7 +81,8 @@ struct PortalList {
         // A narrower edge near a snap (its clear stretch was checked, not its width).
         if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
         const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
-        p[n++] = CorridorPortal{left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr};
+        p[n++] = CorridorPortal{
+            left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr, layer, connection};
     }
 };
 
@@ -85,6 +124,9 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    // An across edge's portal is the connection, crossed into the layer of its far end.
+    list.layer = rm.vertices()->Get(forward ? e->b() : e->a())->layer();
+    list.connection = e->portal();
     if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
     if (forward ? from > to : from < to) return;
     for (const int64_t k : {from, to}) {
@@ -98,6 +140,8 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
 // The portal at a snapped end: both sides move linearly along one wall feature within a piece.
 void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint& q, bool forward) {
     const fb::EdgeCorridor kind = corridorKind(rm, q.edge);
+    list.layer = rm.vertices()->Get(rm.edges()->Get(q.edge)->a())->layer();
+    list.connection = false;
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
     if (kind == fb::EdgeCorridor::Chain) return; // its samples are listed with the edge's
     const uint32_t first = rm.edges()->Get(q.edge)->first_point() + q.piece;
@@ -106,11 +150,10 @@ void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint&
               P{q.position.x, q.position.y});
 }
 
-bool routeOnOneLayer(const PathQuery& q) {
-    if (q.start.layer != q.goal.layer || q.es->portal() || q.eg->portal()) return false;
-    for (uint32_t i = 0; i < q.route_count; ++i)
-        if (q.rm.edges()->Get(q.s.route[i])->portal()) return false;
-    return true;
+// Routes may change layer (the connection is a portal of the corridor), but an end snapped onto
+// a connection's own edge has no corridor round it.
+bool endsOffConnections(const PathQuery& q) {
+    return !q.es->portal() && !q.eg->portal();
 }
 
 // Every portal from the start snap to the goal snap, in the order the route crosses them.
@@ -118,6 +161,13 @@ bool listPortals(PathQuery& q, PortalList& list) {
     const fb::Roadmap& rm = q.rm;
     const RoadmapPoint &qs = q.qs, &qg = q.qg;
     const int64_t ns = q.es->point_count(), ng = q.eg->point_count();
+    for (uint32_t i = 0; i < q.route_count; ++i) {
+        const fb::RoadmapEdge& e = *rm.edges()->Get(q.s.route[i]);
+        if (!e.portal()) continue;
+        if (list.crossed_count == PortalList::kConnections) return false; // not worth the room
+        list.crossed[list.crossed_count][0] = P{e.left_ax(), e.left_ay()};
+        list.crossed[list.crossed_count++][1] = P{e.right_ax(), e.right_ay()};
+    }
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
         if (q.start_forward)
@@ -194,135 +244,6 @@ double wrapTurn(P u_in, P u_out, const CorridorWrap& disc) {
     return turn * disc.side < -1e-7 ? turn + 2.0 * 3.14159265358979323846 * disc.side : turn;
 }
 
-// Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
-void emitWraps(PathQuery& q, const CorridorWrap* wraps, uint32_t count) {
-    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
-    P cursor = q.ps, u_in{0, 0};
-    for (uint32_t j = 0; j <= count; ++j) {
-        const CorridorWrap& from = j == 0 ? start : wraps[j - 1];
-        const CorridorTangent t = corridorTangent(from, j == count ? goal : wraps[j]);
-        if (j > 0 && from.r > 0.0) {
-            const double turn = wrapTurn(u_in, t.u, from);
-            if (turn * from.side > 1e-12) {
-                q.emitter.emit(arcSegment(cursor, t.from, from.c, from.r, turn, q.start.layer));
-                cursor = t.from;
-            }
-        }
-        const P end = j == count ? q.pg : t.to;
-        if (norm(end - cursor) > 0.0 || (j == count && q.emitter.count == 0)) {
-            q.emitter.emit(lineSegment(cursor, end, q.start.layer));
-            cursor = end;
-        }
-        u_in = t.u;
-    }
-}
-
-} // namespace
-
-// An end's first disc wrapped by more than this (radians) means the route leaves that end
-// backwards (it snapped to the far side of a thin wall): the polyline shortening, which is not
-// bound to the corridor, finds the way that does not go round.
-constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
-
-// The first arc of the path that comes too close to a wall: its disc's index, where it starts
-// and how far it turns. failing = n when every arc is clear; kNone when an end disc wraps beyond
-// kEndWrapLimit (nothing to repair: the route leaves that end backwards).
-struct ArcCheck {
-    uint32_t failing;
-    P start;
-    double turn;
-};
-
-// Arcs against the walls: an arc round a wall point the sides name keeps the clearance from it,
-// but a wall the sides do not name (an inexact corridor, an end's approach from outside it) or a
-// larger preferred radius sweeping wide may stand close. In an exact corridor an inner arc at the
-// radius is clear by construction.
-ArcCheck checkArcs(const PathQuery& q, const CorridorWrap* wraps, uint32_t n, bool exact, double check) {
-    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
-    CorridorTangent in = corridorTangent(start, n > 0 ? wraps[0] : goal);
-    for (uint32_t j = 0; j < n; ++j) {
-        const CorridorTangent out = corridorTangent(wraps[j], j + 1 < n ? wraps[j + 1] : goal);
-        const double turn = wrapTurn(in.u, out.u, wraps[j]);
-        if ((j == 0 || j + 1 == n) && std::fabs(turn) > kEndWrapLimit) return {kNone, {}, 0.0};
-        const bool inner_at_radius = exact && j > 0 && j + 1 < n && wraps[j].r == q.radius;
-        if (turn * wraps[j].side > 1e-12 && !inner_at_radius &&
-            !wallsArcClear(q.rm, q.s, q.start.layer, wraps[j].c, in.to, turn, check))
-            return {j, in.to, turn};
-        in = out;
-    }
-    return {n, {}, 0.0};
-}
-
-// A wall vertex closer than the clearance to the failing arc (not its own centre), searched along
-// the arc's chords on both sides: the path wraps it too, on the side of the disc when it lies inside
-// the disc's circle, else on the other, before or after the disc by where along the arc it lies.
-// False when none is found (or there is no room).
-bool wrapArcIntruder(PathQuery& q, const ArcCheck& arc, CorridorWrap* wraps, uint32_t* n, uint32_t capacity,
-                     double check) {
-    const CorridorWrap disc = wraps[arc.failing];
-    const P end = disc.c + rotate(arc.start - disc.c, arc.turn);
-    const uint32_t pieces = 1 + uint32_t(std::fabs(arc.turn) / 0.7853981633974483); // 45 degrees each
-    const double sagitta = disc.r * (1.0 - std::cos(0.5 * arc.turn / pieces));
-    double nearest = kInf; // below check for a vertex; any distance for a piece's end
-    P found{};
-    P from = arc.start;
-    for (uint32_t k = 1; k <= pieces; ++k) {
-        const P to = disc.c + rotate(arc.start - disc.c, arc.turn * k / pieces);
-        const P band[4] = {from, from, to, to};
-        for (const double side : {1.0, -1.0}) {
-            P v;
-            if (!wallsMostIntruding(q.rm, q.s, q.start.layer, from, to, check + sagitta, side, band, &v))
-                continue;
-            if (norm(v - disc.c) <= 1e-9 * (1.0 + norm(disc.c))) continue;
-            const double gap = pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, v);
-            if (gap < check && gap < nearest) nearest = gap, found = v;
-        }
-        from = to;
-    }
-    // No vertex within the clearance: a wall piece's inside is. A taut path touches a straight
-    // wall only at its ends: the end of the nearest such piece nearer the arc.
-    from = arc.start;
-    for (uint32_t k = 1; k <= pieces && !(nearest < check); ++k) {
-        const P to = disc.c + rotate(arc.start - disc.c, arc.turn * k / pieces);
-        for (const double side : {1.0, -1.0}) {
-            P p, c, d;
-            if (!wallsNearestToSegment(q.rm, q.s, q.start.layer, from, to, check + sagitta, side, &p, &c,
-                                       &d) ||
-                !(pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, p) < check))
-                continue;
-            // A piece leaving the disc's own wall point: its other end is the one to wrap.
-            auto own = [&](P e) { return norm(e - disc.c) <= 1e-9 * (1.0 + norm(disc.c)); };
-            const double gc = own(c) ? kInf : pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, c);
-            const double gd = own(d) ? kInf : pointArcDistance(disc.c, disc.r, arc.start, end, arc.turn, d);
-            if (minOf(gc, gd) < nearest) nearest = minOf(gc, gd), found = gc <= gd ? c : d;
-        }
-        from = to;
-    }
-    if (!(nearest < kInf) || *n == capacity) return false;
-    const bool inside = norm(found - disc.c) < disc.r;
-    const int8_t side = inside ? disc.side : int8_t(-disc.side);
-    // Inside the circle (a wall vertex beside the disc's own, as in a cluster): the line from the
-    // disc to it runs along centre to vertex, so it comes after the disc when that direction lies
-    // within the arc's turn from the arc's start direction. Outside: by where along the arc it lies.
-    bool after;
-    if (inside) {
-        const double sense = arc.turn > 0.0 ? 1.0 : -1.0;
-        const P r0 = arc.start - disc.c, heading{-r0.y * sense, r0.x * sense}, d = found - disc.c;
-        const double a = std::atan2(cross(heading, d), dot(heading, d)) * sense;
-        after = a >= 0.0 && a <= std::fabs(arc.turn);
-    } else {
-        after = angleAlong(disc.c, arc.start, arc.turn, found) > 0.5 * std::fabs(arc.turn);
-    }
-    const uint32_t at = arc.failing + (after ? 1 : 0);
-    for (uint32_t k = *n; k > at; --k)
-        wraps[k] = wraps[k - 1];
-    // A vertex inside the circle is part of the same wall feature: the same radius.
-    wraps[at] = CorridorWrap{found, inside ? disc.r : q.radius, disc.portal, side, false};
-    ++*n;
-    if (at + 1 < *n) wraps[at + 1].clean = false;
-    return true;
-}
-
 // Where segment a -> b crosses the portal's line (through its two wall points), as a point of
 // the segment; b when it does not cross it.
 P portalCrossing(const CorridorPortal& portal, P a, P b) {
@@ -333,73 +254,307 @@ P portalCrossing(const CorridorPortal& portal, P a, P b) {
     return t > 0.0 && t < 1.0 ? a + (b - a) * t : b;
 }
 
-// Whether line a -> b keeps the clearance. In an exact corridor only the stretches from an end to
-// the corridor's first (last) portal need the walls: between portals the corridor's sides bound
-// the line, and the tightening kept it clear of them.
-bool lineClear(const LayerWalls& walls, const CorridorPortal* portals, uint32_t count, bool exact,
-               bool first_line, bool last_line, P a, P b, double check) {
-    if (!exact || count == 0) return segmentClear(walls, a, b, check);
-    if (first_line && !segmentClear(walls, a, portalCrossing(portals[0], a, b), check)) return false;
-    return !last_line || segmentClear(walls, portalCrossing(portals[count - 1], b, a), b, check);
+// The path's layers, walked in path order: it crosses the route's connections between layers
+// (portals flagged `connection`) in their order, and each line or arc that meets the next one is
+// split there.
+struct LayerWalk {
+    const CorridorPortal* portals;
+    uint32_t count, next, layer;
+    uint32_t crossed = kNone; // the last connection crossed
+
+    LayerWalk(const CorridorPortal* p, uint32_t n, uint32_t start_layer)
+        : portals(p), count(n), next(nextConnection(p, n, 0)), layer(start_layer) {}
+
+    static uint32_t nextConnection(const CorridorPortal* p, uint32_t n, uint32_t from) {
+        while (from < n && !p[from].connection)
+            ++from;
+        return from;
+    }
+    void crossNext() {
+        layer = portals[next].layer, crossed = next;
+        next = nextConnection(portals, count, next + 1);
+    }
+    // Where a -> b meets the next connection, as the fraction along it in (0, 1].
+    bool lineMeets(P a, P b, double* t) const {
+        if (next >= count) return false;
+        const P l = portals[next].left, e = portals[next].right - l, d = b - a;
+        const double den = cross(d, e);
+        if (den == 0.0) return false;
+        const double along = cross(l - a, e) / den, on = cross(l - a, d) / den;
+        *t = along;
+        return along > 0.0 && along <= 1.0 && on >= 0.0 && on <= 1.0;
+    }
+    // Where the arc round c (radius r) from `start` by `sweep` meets the next connection first,
+    // as the angle along it in (0, |sweep|].
+    bool arcMeets(P c, double r, P start, double sweep, double* angle) const {
+        if (next >= count) return false;
+        const P l = portals[next].left, e = portals[next].right - l, f = l - c;
+        const double a = dot(e, e), b = 2.0 * dot(e, f), disc = b * b - 4.0 * a * (dot(f, f) - r * r);
+        if (!(a > 0.0) || disc < 0.0) return false;
+        *angle = kInf;
+        for (const double sign : {-1.0, 1.0}) {
+            const double on = (-b + sign * std::sqrt(disc)) / (2.0 * a);
+            const double along = on >= 0.0 && on <= 1.0 ? angleAlong(c, start, sweep, l + e * on) : kInf;
+            if (along > 0.0 && along <= std::fabs(sweep)) *angle = minOf(*angle, along);
+        }
+        return *angle < kInf;
+    }
+    // fn(a, b, layer) for each stretch of line a -> b on one layer; false as soon as fn is.
+    template <class Fn> bool line(P a, P b, Fn&& fn) {
+        for (double t; lineMeets(a, b, &t); crossNext()) {
+            const P x = a + (b - a) * t;
+            if (!fn(a, x, layer)) return false;
+            a = x;
+        }
+        return fn(a, b, layer);
+    }
+    // fn(from, to, sweep, layer) for each stretch of the arc on one layer.
+    template <class Fn> bool arc(P c, double r, P start, P end, double sweep, Fn&& fn) {
+        for (double angle; arcMeets(c, r, start, sweep, &angle); crossNext()) {
+            const double part = sweep > 0.0 ? angle : -angle;
+            const P x = c + rotate(start - c, part);
+            if (!fn(start, x, part, layer)) return false;
+            start = x, sweep -= part;
+        }
+        return fn(start, end, sweep, layer);
+    }
+};
+
+// Walks the path's lines and arcs in order, each split where it changes layer:
+// line(j, a, b, walk) for the stretches of line j (into wraps[j], or the goal for j = n), and
+// arc(w, from, to, sweep, turn, walk) for those of the arc round wraps[w] (`turn` its whole turn).
+// False as soon as a callback is.
+template <class Line, class Arc>
+bool walkPath(const PathQuery& q, const CorridorPortal* portals, uint32_t count, const CorridorWrap* wraps,
+              uint32_t n, Line&& line, Arc&& arc) {
+    LayerWalk walk(portals, count, q.start.layer);
+    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
+    P cursor = q.ps, u_in{0, 0};
+    for (uint32_t j = 0; j <= n; ++j) {
+        const CorridorWrap& from = j == 0 ? start : wraps[j - 1];
+        const CorridorTangent t = corridorTangent(from, j == n ? goal : wraps[j]);
+        if (j > 0 && from.r > 0.0) {
+            const double turn = wrapTurn(u_in, t.u, from);
+            if (turn * from.side > 1e-12) {
+                if (!walk.arc(from.c, from.r, cursor, t.from, turn, [&](P a, P b, double sweep, uint32_t) {
+                        return arc(j - 1, a, b, sweep, turn, walk);
+                    }))
+                    return false;
+                cursor = t.from;
+            }
+        }
+        const P end = j == n ? q.pg : t.to;
+        if (!walk.line(cursor, end, [&](P a, P b, uint32_t) { return line(j, a, b, walk); })) return false;
+        cursor = end, u_in = t.u;
+    }
+    return true;
 }
 
-// Lines against the layer's walls through the wall grid (lineClear): every line when some edge's
-// corridor is not known exactly (a wall its sides do not name can stand near a line there), else
-// only where the start and goal reach the corridor from outside it. Each line that comes too close
-// gets a disc round the wall point nearest it, and the path is tightened again.
+// Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
+void emitWraps(PathQuery& q, const CorridorPortal* portals, uint32_t portal_count, const CorridorWrap* wraps,
+               uint32_t count) {
+    walkPath(
+        q, portals, portal_count, wraps, count,
+        [&](uint32_t j, P a, P b, const LayerWalk& walk) {
+            if (norm(b - a) > 0.0 || (j == count && q.emitter.count == 0))
+                q.emitter.emit(lineSegment(a, b, walk.layer));
+            return true;
+        },
+        [&](uint32_t w, P a, P b, double sweep, double, const LayerWalk& walk) {
+            if (sweep != 0.0) q.emitter.emit(arcSegment(a, b, wraps[w].c, wraps[w].r, sweep, walk.layer));
+            return true;
+        });
+}
+
+} // namespace
+
+// An end's first disc wrapped by more than this (radians) means the route leaves that end
+// backwards (it snapped to the far side of a thin wall): the polyline shortening, which is not
+// bound to the corridor, finds the way that does not go round.
+constexpr double kEndWrapLimit = 0.75 * 3.14159265358979323846;
+
+// A stretch of the path on one layer closer than the clearance to that layer's walls: a line
+// stretch of line `index` (from a to b), or an arc stretch round wraps[index] (from a by `sweep`).
+// `portal`: the portal a disc added for it belongs to.
+struct TooClose {
+    bool arc;
+    uint32_t index, layer, portal;
+    P a, b;
+    double sweep;
+};
+
+// Whether stretch a -> b of line j needs the walls. In an exact corridor only the stretches from
+// an end to the corridor's first (last) portal do: between portals the corridor's sides bound the
+// line, and the tightening kept it clear of them.
+bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact,
+                      uint32_t j, uint32_t n, P a, P b, uint32_t layer, double check) {
+    if (!exact || count == 0) return segmentClear(LayerWalls{q.rm, q.s, layer}, a, b, check);
+    if (j == 0 && !segmentClear(LayerWalls{q.rm, q.s, layer}, a, portalCrossing(portals[0], a, b), check))
+        return false;
+    return j != n ||
+           segmentClear(LayerWalls{q.rm, q.s, layer}, portalCrossing(portals[count - 1], b, a), b, check);
+}
+
+// The path's stretches too close to a wall: every line stretch (into `lines`, at most `room`), and,
+// when none is, the first arc stretch. In an exact corridor an inner arc at the radius is clear by
+// construction; a larger preferred radius sweeping wide, or an end's approach, may not be. False
+// when an end disc wraps beyond kEndWrapLimit (nothing to repair: the route leaves that end
+// backwards).
+bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact,
+                  const CorridorWrap* wraps, uint32_t n, double check, TooClose* lines, uint32_t room,
+                  uint32_t* found) {
+    *found = 0;
+    auto portalAt = [&](uint32_t j, const LayerWalk& walk) {
+        const uint32_t base = j > 0 ? wraps[j - 1].portal : 0;
+        return walk.crossed != kNone && walk.crossed > base ? walk.crossed : base;
+    };
+    walkPath(
+        q, portals, count, wraps, n,
+        [&](uint32_t j, P a, P b, const LayerWalk& walk) {
+            if (!lineStretchClear(q, portals, count, exact, j, n, a, b, walk.layer, check) && *found < room)
+                lines[(*found)++] = TooClose{false, j, walk.layer, portalAt(j, walk), a, b, 0.0};
+            return true;
+        },
+        [](uint32_t, P, P, double, double, const LayerWalk&) { return true; });
+    if (*found > 0) return true;
+    bool wrapped_back = false;
+    walkPath(
+        q, portals, count, wraps, n, [](uint32_t, P, P, const LayerWalk&) { return true; },
+        [&](uint32_t w, P a, P, double sweep, double turn, const LayerWalk& walk) {
+            if ((w == 0 || w + 1 == n) && std::fabs(turn) > kEndWrapLimit) return !(wrapped_back = true);
+            if ((exact && w > 0 && w + 1 < n && wraps[w].r == q.radius) ||
+                wallsArcClear(q.rm, q.s, walk.layer, wraps[w].c, a, sweep, check))
+                return true;
+            lines[(*found)++] = TooClose{true, w, walk.layer, portalAt(w + 1, walk), a, {}, sweep};
+            return false;
+        });
+    return !wrapped_back;
+}
+
+// A disc for line stretch `line` (too close to a wall): round the wall vertex that intrudes most
+// (a taut path wraps vertices; a point inside a wall piece would only creep along it), else the
+// end nearer the line of the wall piece it comes near. False when the stretch crosses a wall
+// outright (not a corridor path).
+bool lineIntruder(const PathQuery& q, const TooClose& line, double check, CorridorWrap* out) {
+    const P a = line.a, b = line.b;
+    P left{}, right{};
+    const P band[4] = {a, a, b, b};
+    // Only a vertex on that side and inside the clearance (the search also names vertices beyond
+    // the line, and the line's own tangent discs).
+    auto intrudes = [&](P v, double side) {
+        return side * cross(b - a, v - a) > 0.0 && pointSegment2(v, a, b, nullptr) < check * check;
+    };
+    bool l =
+        wallsMostIntruding(q.rm, q.s, line.layer, a, b, q.radius, 1.0, band, &left) && intrudes(left, 1.0);
+    bool r = wallsMostIntruding(q.rm, q.s, line.layer, a, b, q.radius, -1.0, band, &right) &&
+             intrudes(right, -1.0);
+    if (!l && !r) {
+        P lc{}, ld{}, rc{}, rd{};
+        l = wallsNearestToSegment(q.rm, q.s, line.layer, a, b, q.radius, 1.0, &left, &lc, &ld);
+        r = wallsNearestToSegment(q.rm, q.s, line.layer, a, b, q.radius, -1.0, &right, &rc, &rd);
+        auto nearerEnd = [&](P c, P d) {
+            return pointSegment2(c, a, b, nullptr) <= pointSegment2(d, a, b, nullptr) ? c : d;
+        };
+        if (l) left = nearerEnd(lc, ld);
+        if (r) right = nearerEnd(rc, rd);
+    }
+    if (!l && !r) return false;
+    const bool use_left =
+        l && (!r || pointSegment2(left, a, b, nullptr) <= pointSegment2(right, a, b, nullptr));
+    *out = CorridorWrap{use_left ? left : right, q.radius, line.portal, int8_t(use_left ? 1 : -1), false};
+    return true;
+}
+
+// A disc for arc stretch `arc` (round wraps[arc.index], too close to a wall): round a wall vertex
+// closer than the clearance to it (not its own centre), searched along its chords on both sides,
+// else the end of the nearest wall piece (not the centre). On the disc's side when inside its
+// circle (a cluster of wall vertices: same radius), else on the other; *after: it comes after the
+// disc. False when none is found.
+bool arcIntruder(const PathQuery& q, const CorridorWrap* wraps, const TooClose& arc, double check,
+                 CorridorWrap* out, bool* after) {
+    const CorridorWrap disc = wraps[arc.index];
+    const P end = disc.c + rotate(arc.a - disc.c, arc.sweep);
+    const uint32_t pieces = 1 + uint32_t(std::fabs(arc.sweep) / 0.7853981633974483); // 45 degrees each
+    const double sagitta = disc.r * (1.0 - std::cos(0.5 * arc.sweep / pieces));
+    auto gap = [&](P v) { return pointArcDistance(disc.c, disc.r, arc.a, end, arc.sweep, v); };
+    auto own = [&](P v) { return norm(v - disc.c) <= 1e-9 * (1.0 + norm(disc.c)); };
+    auto chord = [&](uint32_t k, P* from, P* to) {
+        *from = disc.c + rotate(arc.a - disc.c, arc.sweep * (k - 1) / pieces);
+        *to = disc.c + rotate(arc.a - disc.c, arc.sweep * k / pieces);
+    };
+    double nearest = kInf; // below check for a vertex; any distance for a piece's end
+    P found{};
+    for (uint32_t k = 1; k <= pieces; ++k) {
+        P from, to;
+        chord(k, &from, &to);
+        const P band[4] = {from, from, to, to};
+        for (const double side : {1.0, -1.0}) {
+            P v;
+            if (wallsMostIntruding(q.rm, q.s, arc.layer, from, to, check + sagitta, side, band, &v) &&
+                !own(v) && gap(v) < check && gap(v) < nearest)
+                nearest = gap(v), found = v;
+        }
+    }
+    // No vertex within the clearance: a wall piece's inside is. A taut path touches a straight
+    // wall only at its ends: the end of the nearest such piece nearer the arc.
+    for (uint32_t k = 1; k <= pieces && !(nearest < check); ++k) {
+        P from, to;
+        chord(k, &from, &to);
+        for (const double side : {1.0, -1.0}) {
+            P p, c, d;
+            if (!wallsNearestToSegment(q.rm, q.s, arc.layer, from, to, check + sagitta, side, &p, &c, &d) ||
+                !(gap(p) < check))
+                continue;
+            const double gc = own(c) ? kInf : gap(c), gd = own(d) ? kInf : gap(d);
+            if (minOf(gc, gd) < nearest) nearest = minOf(gc, gd), found = gc <= gd ? c : d;
+        }
+    }
+    if (!(nearest < kInf)) return false;
+    const bool inside = norm(found - disc.c) < disc.r;
+    // Inside the circle the line from the disc to it runs along centre to vertex: after the disc
+    // when that direction lies within the arc's turn from its start direction. Outside: by where
+    // along the arc it lies.
+    if (inside) {
+        const double sense = arc.sweep > 0.0 ? 1.0 : -1.0;
+        const P r0 = arc.a - disc.c, heading{-r0.y * sense, r0.x * sense}, d = found - disc.c;
+        const double a = std::atan2(cross(heading, d), dot(heading, d)) * sense;
+        *after = a >= 0.0 && a <= std::fabs(arc.sweep);
+    } else {
+        *after = angleAlong(disc.c, arc.a, arc.sweep, found) > 0.5 * std::fabs(arc.sweep);
+    }
+    *out = CorridorWrap{found, inside ? disc.r : q.radius, arc.portal,
+                        inside ? disc.side : int8_t(-disc.side), false};
+    return true;
+}
+
+void insertWrap(CorridorWrap* wraps, uint32_t* n, uint32_t at, const CorridorWrap& w) {
+    for (uint32_t k = *n; k > at; --k)
+        wraps[k] = wraps[k - 1];
+    wraps[at] = w;
+    ++*n;
+    if (at + 1 < *n) wraps[at + 1].clean = false;
+}
+
+// The path against the walls of the layers it crosses (see findTooClose for what is looked at).
+// Each line that comes too close gets a disc round the wall point it meets, else the first arc
+// that does; then the path is tightened again.
 bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact, CorridorWrap* wraps,
                  uint32_t* n, uint32_t capacity) {
-    const LayerWalls walls{q.rm, q.s, q.start.layer};
     const double check = q.radius * (1.0 - 1e-9);
-    const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
+    constexpr uint32_t kRoom = 16;
+    TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
-        bool added = false;
-        for (uint32_t j = *n + 1; j-- > 0;) { // from the goal back: insertions keep lower indices
-            const CorridorTangent t =
-                corridorTangent(j == 0 ? start : wraps[j - 1], j == *n ? goal : wraps[j]);
-            const P a = j == 0 ? q.ps : t.from, b = j == *n ? q.pg : t.to;
-            if (lineClear(walls, portals, count, exact, j == 0, j == *n, a, b, check)) continue;
-            // The wall vertex that intrudes most (a taut path wraps vertices; a point inside a wall
-            // piece would only creep along it), else the nearest wall point.
-            P left{}, right{};
-            const P band[4] = {a, a, b, b};
-            // Only a vertex on that side and inside the clearance (the search also names vertices
-            // beyond the line, and the line's own tangent discs).
-            auto intrudes = [&](P v, double side) {
-                return side * cross(b - a, v - a) > 0.0 && pointSegment2(v, a, b, nullptr) < check * check;
-            };
-            bool l = wallsMostIntruding(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, band, &left) &&
-                     intrudes(left, 1.0);
-            bool r = wallsMostIntruding(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, band, &right) &&
-                     intrudes(right, -1.0);
-            if (!l && !r) {
-                // No vertex within the band: the line comes near a wall piece's inside. A taut path
-                // touches a straight wall only at its ends: the end nearer the line.
-                P lc{}, ld{}, rc{}, rd{};
-                l = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, 1.0, &left, &lc, &ld);
-                r = wallsNearestToSegment(q.rm, q.s, q.start.layer, a, b, q.radius, -1.0, &right, &rc, &rd);
-                auto nearerEnd = [&](P c, P d) {
-                    return pointSegment2(c, a, b, nullptr) <= pointSegment2(d, a, b, nullptr) ? c : d;
-                };
-                if (l) left = nearerEnd(lc, ld);
-                if (r) right = nearerEnd(rc, rd);
-            }
-            if ((!l && !r) || *n == capacity) return false; // crossing a wall outright: not a corridor path
-            const bool use_left =
-                l && (!r || pointSegment2(left, a, b, nullptr) <= pointSegment2(right, a, b, nullptr));
-            const uint32_t portal = j > 0 ? wraps[j - 1].portal : 0;
-            for (uint32_t k = *n; k > j; --k)
-                wraps[k] = wraps[k - 1];
-            wraps[j] =
-                CorridorWrap{use_left ? left : right, q.radius, portal, int8_t(use_left ? 1 : -1), false};
-            ++*n;
-            if (j + 1 < *n) wraps[j + 1].clean = false;
-            added = true;
-        }
-        if (!added) {
-            const ArcCheck arc = checkArcs(q, wraps, *n, exact, check);
-            if (arc.failing == *n) return true;
-            if (arc.failing == kNone || !wrapArcIntruder(q, arc, wraps, n, capacity, check)) return false;
+        uint32_t found = 0;
+        if (!findTooClose(q, portals, count, exact, wraps, *n, check, close, kRoom, &found)) return false;
+        if (found == 0) return true;
+        if (*n + found > capacity) return false;
+        for (uint32_t k = found; k-- > 0;) { // from the goal back: insertions keep lower indices
+            CorridorWrap w;
+            bool after = false;
+            if (close[k].arc ? !arcIntruder(q, wraps, close[k], check, &w, &after)
+                             : !lineIntruder(q, close[k], check, &w))
+                return false;
+            insertWrap(wraps, n, close[k].index + (after ? 1 : 0), w);
         }
         *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n, capacity);
         if (*n == kNone) return false;
@@ -407,17 +562,17 @@ bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bo
     return false;
 }
 
-// The corridor path, when the asset has the sides and the route allows it (one layer, no
-// avoided areas); false leaves the emitter untouched for the polyline shortening.
+// The corridor path, when the asset has the sides and the route allows it (no avoided areas, no
+// turn round a connection's end); false leaves the emitter untouched for the polyline shortening.
 bool corridorPath(PathQuery& q) {
     PathScratch& s = q.s;
-    if (!q.rm.point_sides() || s.area_count > 0 || !routeOnOneLayer(q)) return false;
-    // The funnel's arrays share the shortening's fallback memory, unused on this path.
-    static_assert(sizeof(CorridorPortal) + sizeof(CorridorWrap) <= sizeof(Corner),
-                  "portals and wraps fit in the relaxed-run array");
+    if (!q.rm.point_sides() || s.area_count > 0 || !endsOffConnections(q)) return false;
+    // The funnel's arrays share the polyline shortening's memory, unused on this path.
+    static_assert(sizeof(CorridorPortal) <= sizeof(Corner) && sizeof(CorridorWrap) <= sizeof(Corner),
+                  "portals and wraps fit in the corner arrays");
     auto* base = reinterpret_cast<unsigned char*>(s.relaxed_run);
     const uint32_t cap = s.corner_capacity;
-    auto* wraps = reinterpret_cast<CorridorWrap*>(base + size_t(cap) * sizeof(CorridorPortal));
+    auto* wraps = reinterpret_cast<CorridorWrap*>(s.corners);
     // Preferred radii that overlap across a narrow stretch can leave no taut path: the extra
     // clearance is halved, then dropped (the radius alone always settles), so the answer stays
     // in this corridor and never beats the one at the radius.
@@ -446,7 +601,7 @@ bool corridorPath(PathQuery& q) {
             continue;
         phaseRoutePoints(n);
         phaseMark(Phase::Verify);
-        emitWraps(q, wraps, n);
+        emitWraps(q, list.p + first, list.n - first, wraps, n);
         phaseMark(Phase::Output);
         return true;
     }
