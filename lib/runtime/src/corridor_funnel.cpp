@@ -56,7 +56,8 @@ uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P g
                 right = pr, right_i = i;
             } else { // the right side crossed the left: the path bends at the left end
                 if (n == capacity) return kNone;
-                wraps[n++] = CorridorWrap{portals[left_i].left, portals[left_i].left_radius, left_i, 1, false};
+                wraps[n++] =
+                    CorridorWrap{portals[left_i].left, portals[left_i].left_radius, left_i, 1, false};
                 apex = left, apex_i = left_i;
                 right = left = apex, right_i = left_i = apex_i;
                 i = apex_i;
@@ -68,7 +69,8 @@ uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P g
                 left = pl, left_i = i;
             } else {
                 if (n == capacity) return kNone;
-                wraps[n++] = CorridorWrap{portals[right_i].right, portals[right_i].right_radius, right_i, -1, false};
+                wraps[n++] =
+                    CorridorWrap{portals[right_i].right, portals[right_i].right_radius, right_i, -1, false};
                 apex = right, apex_i = right_i;
                 right = left = apex, right_i = left_i = apex_i;
                 i = apex_i;
@@ -180,7 +182,8 @@ struct Tightening {
         const P to_p = (side == 0 ? p.left_end : p.right_end) - *c;
         const P to_q = (side == 0 ? q.left_end : q.right_end) - *d;
         const double square = 1e-6 * length;
-        return std::fabs(dot(to_p, along)) <= square * norm(to_p) && std::fabs(dot(to_q, along)) <= square * norm(to_q);
+        return std::fabs(dot(to_p, along)) <= square * norm(to_p) &&
+               std::fabs(dot(to_q, along)) <= square * norm(to_q);
     }
 
     // The boundary piece line j (from at(j) to at(j + 1)) comes closest to, below its clearance.
@@ -193,6 +196,7 @@ struct Tightening {
         bool found = false;
         for (uint32_t i = first; i <= last && i < count; ++i) {
             const CorridorPortal &p = portals[i], &q = portals[i < last ? i + 1 : i];
+            if (i < last && q.open_before) continue; // nothing known between them
             for (int side = 0; side < 2; ++side) {
                 // A piece whose two ends lie on their side of the line, at least the clearance
                 // away from it, is that far from the whole line: most pieces end here.
@@ -236,9 +240,10 @@ struct Tightening {
             clean = true;
             if (!deepestViolation(j, &add)) continue;
             // The same wall vertex as a neighbour (a larger preferred radius elsewhere): one disc.
-            CorridorWrap* twin = j > 0 && samePoint(w[j - 1].c, add.c) && w[j - 1].side == add.side ? &w[j - 1]
+            CorridorWrap* twin = j > 0 && samePoint(w[j - 1].c, add.c) && w[j - 1].side == add.side
+                                     ? &w[j - 1]
                                  : j < n && samePoint(w[j].c, add.c) && w[j].side == add.side ? &w[j]
-                                                                                                : nullptr;
+                                                                                              : nullptr;
             // A line tangent to its own end disc, measured a rounding closer: nothing to add.
             if (twin && twin->r >= add.r) continue;
             clean = false;
@@ -280,8 +285,14 @@ uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, 
 
 uint32_t corridorTighten(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
                          uint32_t n, uint32_t capacity) {
-    Tightening t{portals, count, CorridorWrap{start, 0.0, kNone, 0, true}, CorridorWrap{goal, 0.0, kNone, 0, true},
-                 wraps, n, capacity, false};
+    Tightening t{portals,
+                 count,
+                 CorridorWrap{start, 0.0, kNone, 0, true},
+                 CorridorWrap{goal, 0.0, kNone, 0, true},
+                 wraps,
+                 n,
+                 capacity,
+                 false};
     bool overflow = false;
     uint32_t rounds = 0;
     while (t.round(&overflow))

@@ -11,6 +11,36 @@ namespace detail {
 
 namespace {
 
+// Where a route changes layer: the pairs of layers it crosses between, in order, and the
+// footprint's connections (the boundary pieces between two layers, often a polyline of them).
+struct LayerCrossings {
+    static constexpr uint32_t kMax = 4;
+    const fb::Footprint* footprint = nullptr;
+    uint32_t from[kMax] = {}, to[kMax] = {};
+    uint32_t count = 0;
+
+    static bool between(const fb::Connection& c, uint32_t a, uint32_t b) {
+        return (c.layer_a() == a && c.layer_b() == b) || (c.layer_a() == b && c.layer_b() == a);
+    }
+    // A side on the boundary the route crosses: each layer's medial axis took it for a wall, so a
+    // side there names no wall (the floor goes on across it). Within a millimetre: the connection
+    // and the layer's ring edge along it were each rounded to float, and simplified within the
+    // bake's epsilon.
+    // (Out of line: only routes that change layer pay for it.)
+    bool onBoundary(P left, P right) const;
+};
+
+bool LayerCrossings::onBoundary(P left, P right) const {
+    for (const fb::Connection* c : *footprint->connections())
+        for (uint32_t k = 0; k < count; ++k) {
+            if (!between(*c, from[k], to[k])) continue;
+            const P c0{c->x0(), c->y0()}, c1{c->x1(), c->y1()};
+            if (pointSegment2(left, c0, c1, nullptr) <= 1e-6 || pointSegment2(right, c0, c1, nullptr) <= 1e-6)
+                return true;
+        }
+    return false;
+}
+
 // Portals along the route. Each side keeps the preferred clearance where the corridor is that
 // wide, the corridor's own half-width where it is not, never less than the radius, and never so
 // much that its disc would swallow an end (an end nearer the wall than the preferred clearance).
@@ -31,45 +61,24 @@ struct PortalList {
     static P towards(P wall, P at, double length, double r) {
         return length > 0.0 ? wall + (at - wall) * (r / length) : wall;
     }
-    uint32_t layer = 0;      // of the portals pushed next
-    bool connection = false; // the next portal is a connection between layers
-    // The connections the route crosses: each layer's medial axis took them for walls, so a side
-    // on one names no wall (the floor goes on across it).
-    static constexpr uint32_t kConnections = 4;
-    uint32_t crossed_count = 0;
-    P crossed[kConnections][2] = {};
+    LayerCrossings crossings = {}; // the route's changes of layer, in order
+    bool gap = false;              // a stretch of unknown corridor since the last portal
 
-    bool onCrossedConnection(P side) const {
-        // Within a millimetre: the connection and the layer's ring edge along it were each
-        // rounded to float, and simplified within the bake's epsilon.
-        for (uint32_t k = 0; k < crossed_count; ++k)
-            if (pointSegment2(side, crossed[k][0], crossed[k][1], nullptr) <= 1e-6) return true;
-        return false;
+    void skipped() {
+        exact = false;
+        gap = true;
     }
-
-    void push(P left, P right, P at) {
+    // Inlined into the edge walks (a call passing the points in registers and reloading them
+    // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
+#if defined(__GNUC__)
+    __attribute__((always_inline))
+#endif
+    void
+    push(P left, P right, P at) {
         // A link's sides are its own points (left == right): no portal, and nothing known there.
-        if (left.x == right.x && left.y == right.y) {
-            exact = false;
-            return;
-        }
-        if (!connection && (onCrossedConnection(left) || onCrossedConnection(right))) {
-            exact = false;
-            return;
-        }
-        // A connection's ends are stored in no particular order: the route so far lies behind it
-        // (an across edge lists it at both its ends: once).
-        if (connection && n > 0) {
-            const CorridorPortal& last = p[n - 1];
-            auto same = [](P u, P v) { return u.x == v.x && u.y == v.y; };
-            if (last.connection && ((same(last.left, left) && same(last.right, right)) ||
-                                    (same(last.left, right) && same(last.right, left))))
-                return;
-            const P behind = (last.left_end + last.right_end) * 0.5;
-            if (cross(right - left, behind - left) > 0.0) std::swap(left, right);
-        }
-        // The same two wall points as the portal before (the edges meeting at a vertex, most
-        // often): the same cut, once.
+        if ((left.x == right.x && left.y == right.y) ||
+            (crossings.count > 0 && crossings.onBoundary(left, right)))
+            return skipped();
         if (n > 0 && p[n - 1].left.x == left.x && p[n - 1].left.y == left.y && p[n - 1].right.x == right.x &&
             p[n - 1].right.y == right.y)
             return;
@@ -81,8 +90,9 @@ struct PortalList {
         // A narrower edge near a snap (its clear stretch was checked, not its width).
         if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
         const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
-        p[n++] = CorridorPortal{
-            left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr, layer, connection};
+        p[n++] =
+            CorridorPortal{left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr, gap};
+        gap = false;
     }
 };
 
@@ -124,9 +134,9 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
-    // An across edge's portal is the connection, crossed into the layer of its far end.
-    list.layer = rm.vertices()->Get(forward ? e->b() : e->a())->layer();
-    list.connection = e->portal();
+    // An across edge stands for the whole boundary between its layers (the path may cross it
+    // anywhere): no portal, the layer walk splits the path where it crosses.
+    if (e->portal()) return list.skipped();
     if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
     if (forward ? from > to : from < to) return;
     for (const int64_t k : {from, to}) {
@@ -140,8 +150,6 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
 // The portal at a snapped end: both sides move linearly along one wall feature within a piece.
 void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint& q, bool forward) {
     const fb::EdgeCorridor kind = corridorKind(rm, q.edge);
-    list.layer = rm.vertices()->Get(rm.edges()->Get(q.edge)->a())->layer();
-    list.connection = false;
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
     if (kind == fb::EdgeCorridor::Chain) return; // its samples are listed with the edge's
     const uint32_t first = rm.edges()->Get(q.edge)->first_point() + q.piece;
@@ -161,12 +169,18 @@ bool listPortals(PathQuery& q, PortalList& list) {
     const fb::Roadmap& rm = q.rm;
     const RoadmapPoint &qs = q.qs, &qg = q.qg;
     const int64_t ns = q.es->point_count(), ng = q.eg->point_count();
+    list.crossings.footprint = rm.footprint();
+    uint32_t at_vertex = q.start_forward ? q.es->b() : q.es->a();
     for (uint32_t i = 0; i < q.route_count; ++i) {
         const fb::RoadmapEdge& e = *rm.edges()->Get(q.s.route[i]);
-        if (!e.portal()) continue;
-        if (list.crossed_count == PortalList::kConnections) return false; // not worth the room
-        list.crossed[list.crossed_count][0] = P{e.left_ax(), e.left_ay()};
-        list.crossed[list.crossed_count++][1] = P{e.right_ax(), e.right_ay()};
+        const uint32_t next = otherEnd(e, at_vertex);
+        if (e.portal()) {
+            LayerCrossings& c = list.crossings;
+            if (c.count == LayerCrossings::kMax) return false; // not worth the room
+            c.from[c.count] = rm.vertices()->Get(at_vertex)->layer();
+            c.to[c.count++] = rm.vertices()->Get(next)->layer();
+        }
+        at_vertex = next;
     }
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
@@ -254,49 +268,51 @@ P portalCrossing(const CorridorPortal& portal, P a, P b) {
     return t > 0.0 && t < 1.0 ? a + (b - a) * t : b;
 }
 
-// The path's layers, walked in path order: it crosses the route's connections between layers
-// (portals flagged `connection`) in their order, and each line or arc that meets the next one is
-// split there.
+// The path's layers, walked in path order: it crosses the route's boundaries between layers in
+// their order, and each line or arc that meets the next one (any connection between those two
+// layers) is split there.
 struct LayerWalk {
-    const CorridorPortal* portals;
-    uint32_t count, next, layer;
-    uint32_t crossed = kNone; // the last connection crossed
+    const LayerCrossings& crossings;
+    uint32_t next = 0, layer;
 
-    LayerWalk(const CorridorPortal* p, uint32_t n, uint32_t start_layer)
-        : portals(p), count(n), next(nextConnection(p, n, 0)), layer(start_layer) {}
+    LayerWalk(const LayerCrossings& c, uint32_t start_layer) : crossings(c), layer(start_layer) {}
 
-    static uint32_t nextConnection(const CorridorPortal* p, uint32_t n, uint32_t from) {
-        while (from < n && !p[from].connection)
-            ++from;
-        return from;
+    void crossNext() { layer = crossings.to[next++]; }
+    // Calls meet(c0, c1) for every connection of the next boundary.
+    template <class Meet> void forEachPiece(Meet&& meet) const {
+        for (const fb::Connection* c : *crossings.footprint->connections())
+            if (LayerCrossings::between(*c, crossings.from[next], crossings.to[next]))
+                meet(P{c->x0(), c->y0()}, P{c->x1(), c->y1()});
     }
-    void crossNext() {
-        layer = portals[next].layer, crossed = next;
-        next = nextConnection(portals, count, next + 1);
-    }
-    // Where a -> b meets the next connection, as the fraction along it in (0, 1].
+    // Where a -> b first meets the next boundary, as the fraction along it in (0, 1].
     bool lineMeets(P a, P b, double* t) const {
-        if (next >= count) return false;
-        const P l = portals[next].left, e = portals[next].right - l, d = b - a;
-        const double den = cross(d, e);
-        if (den == 0.0) return false;
-        const double along = cross(l - a, e) / den, on = cross(l - a, d) / den;
-        *t = along;
-        return along > 0.0 && along <= 1.0 && on >= 0.0 && on <= 1.0;
+        if (next >= crossings.count) return false;
+        *t = kInf;
+        const P d = b - a;
+        forEachPiece([&](P l, P r) {
+            const P e = r - l;
+            const double den = cross(d, e);
+            if (den == 0.0) return;
+            const double along = cross(l - a, e) / den, on = cross(l - a, d) / den;
+            if (along > 0.0 && along <= 1.0 && on >= 0.0 && on <= 1.0) *t = minOf(*t, along);
+        });
+        return *t < kInf;
     }
-    // Where the arc round c (radius r) from `start` by `sweep` meets the next connection first,
-    // as the angle along it in (0, |sweep|].
+    // Where the arc round c (radius r) from `start` by `sweep` first meets the next boundary, as the
+    // angle along it in (0, |sweep|].
     bool arcMeets(P c, double r, P start, double sweep, double* angle) const {
-        if (next >= count) return false;
-        const P l = portals[next].left, e = portals[next].right - l, f = l - c;
-        const double a = dot(e, e), b = 2.0 * dot(e, f), disc = b * b - 4.0 * a * (dot(f, f) - r * r);
-        if (!(a > 0.0) || disc < 0.0) return false;
+        if (next >= crossings.count) return false;
         *angle = kInf;
-        for (const double sign : {-1.0, 1.0}) {
-            const double on = (-b + sign * std::sqrt(disc)) / (2.0 * a);
-            const double along = on >= 0.0 && on <= 1.0 ? angleAlong(c, start, sweep, l + e * on) : kInf;
-            if (along > 0.0 && along <= std::fabs(sweep)) *angle = minOf(*angle, along);
-        }
+        forEachPiece([&](P l, P rr) {
+            const P e = rr - l, f = l - c;
+            const double a = dot(e, e), b = 2.0 * dot(e, f), disc = b * b - 4.0 * a * (dot(f, f) - r * r);
+            if (!(a > 0.0) || disc < 0.0) return;
+            for (const double sign : {-1.0, 1.0}) {
+                const double on = (-b + sign * std::sqrt(disc)) / (2.0 * a);
+                const double along = on >= 0.0 && on <= 1.0 ? angleAlong(c, start, sweep, l + e * on) : kInf;
+                if (along > 0.0 && along <= std::fabs(sweep)) *angle = minOf(*angle, along);
+            }
+        });
         return *angle < kInf;
     }
     // fn(a, b, layer) for each stretch of line a -> b on one layer; false as soon as fn is.
@@ -320,14 +336,15 @@ struct LayerWalk {
     }
 };
 
-// Walks the path's lines and arcs in order, each split where it changes layer:
+// Walks the path's lines and arcs in order, each split where it changes layer (false as well
+// when the path does not cross every boundary the route crosses):
 // line(j, a, b, walk) for the stretches of line j (into wraps[j], or the goal for j = n), and
 // arc(w, from, to, sweep, turn, walk) for those of the arc round wraps[w] (`turn` its whole turn).
 // False as soon as a callback is.
 template <class Line, class Arc>
-bool walkPath(const PathQuery& q, const CorridorPortal* portals, uint32_t count, const CorridorWrap* wraps,
-              uint32_t n, Line&& line, Arc&& arc) {
-    LayerWalk walk(portals, count, q.start.layer);
+bool walkPath(const PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n,
+              Line&& line, Arc&& arc) {
+    LayerWalk walk(crossings, q.start.layer);
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     P cursor = q.ps, u_in{0, 0};
     for (uint32_t j = 0; j <= n; ++j) {
@@ -347,14 +364,15 @@ bool walkPath(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
         if (!walk.line(cursor, end, [&](P a, P b, uint32_t) { return line(j, a, b, walk); })) return false;
         cursor = end, u_in = t.u;
     }
-    return true;
+    // A path that never crosses a boundary the route crosses would end on the wrong layer (one
+    // floor above another in plan): not a path of this route.
+    return walk.next == crossings.count;
 }
 
 // Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
-void emitWraps(PathQuery& q, const CorridorPortal* portals, uint32_t portal_count, const CorridorWrap* wraps,
-               uint32_t count) {
+void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t count) {
     walkPath(
-        q, portals, portal_count, wraps, count,
+        q, crossings, wraps, count,
         [&](uint32_t j, P a, P b, const LayerWalk& walk) {
             if (norm(b - a) > 0.0 || (j == count && q.emitter.count == 0))
                 q.emitter.emit(lineSegment(a, b, walk.layer));
@@ -399,33 +417,31 @@ bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_
 // when none is, the first arc stretch. In an exact corridor an inner arc at the radius is clear by
 // construction; a larger preferred radius sweeping wide, or an end's approach, may not be. False
 // when an end disc wraps beyond kEndWrapLimit (nothing to repair: the route leaves that end
-// backwards).
-bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact,
-                  const CorridorWrap* wraps, uint32_t n, double check, TooClose* lines, uint32_t room,
-                  uint32_t* found) {
+// backwards) or the path misses a boundary between layers the route crosses.
+bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
+                  const LayerCrossings& crossings, bool exact, const CorridorWrap* wraps, uint32_t n,
+                  double check, TooClose* lines, uint32_t room, uint32_t* found) {
     *found = 0;
-    auto portalAt = [&](uint32_t j, const LayerWalk& walk) {
-        const uint32_t base = j > 0 ? wraps[j - 1].portal : 0;
-        return walk.crossed != kNone && walk.crossed > base ? walk.crossed : base;
-    };
-    walkPath(
-        q, portals, count, wraps, n,
+    auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
+    const bool crossed_all = walkPath(
+        q, crossings, wraps, n,
         [&](uint32_t j, P a, P b, const LayerWalk& walk) {
             if (!lineStretchClear(q, portals, count, exact, j, n, a, b, walk.layer, check) && *found < room)
-                lines[(*found)++] = TooClose{false, j, walk.layer, portalAt(j, walk), a, b, 0.0};
+                lines[(*found)++] = TooClose{false, j, walk.layer, portalAt(j), a, b, 0.0};
             return true;
         },
         [](uint32_t, P, P, double, double, const LayerWalk&) { return true; });
+    if (!crossed_all) return false;
     if (*found > 0) return true;
     bool wrapped_back = false;
     walkPath(
-        q, portals, count, wraps, n, [](uint32_t, P, P, const LayerWalk&) { return true; },
+        q, crossings, wraps, n, [](uint32_t, P, P, const LayerWalk&) { return true; },
         [&](uint32_t w, P a, P, double sweep, double turn, const LayerWalk& walk) {
             if ((w == 0 || w + 1 == n) && std::fabs(turn) > kEndWrapLimit) return !(wrapped_back = true);
             if ((exact && w > 0 && w + 1 < n && wraps[w].r == q.radius) ||
                 wallsArcClear(q.rm, q.s, walk.layer, wraps[w].c, a, sweep, check))
                 return true;
-            lines[(*found)++] = TooClose{true, w, walk.layer, portalAt(w + 1, walk), a, {}, sweep};
+            lines[(*found)++] = TooClose{true, w, walk.layer, portalAt(w + 1), a, {}, sweep};
             return false;
         });
     return !wrapped_back;
@@ -538,14 +554,15 @@ void insertWrap(CorridorWrap* wraps, uint32_t* n, uint32_t at, const CorridorWra
 // The path against the walls of the layers it crosses (see findTooClose for what is looked at).
 // Each line that comes too close gets a disc round the wall point it meets, else the first arc
 // that does; then the path is tightened again.
-bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact, CorridorWrap* wraps,
-                 uint32_t* n, uint32_t capacity) {
+bool verifyLines(PathQuery& q, const CorridorPortal* portals, uint32_t count, const LayerCrossings& crossings,
+                 bool exact, CorridorWrap* wraps, uint32_t* n, uint32_t capacity) {
     const double check = q.radius * (1.0 - 1e-9);
     constexpr uint32_t kRoom = 16;
     TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         uint32_t found = 0;
-        if (!findTooClose(q, portals, count, exact, wraps, *n, check, close, kRoom, &found)) return false;
+        if (!findTooClose(q, portals, count, crossings, exact, wraps, *n, check, close, kRoom, &found))
+            return false;
         if (found == 0) return true;
         if (*n + found > capacity) return false;
         for (uint32_t k = found; k-- > 0;) { // from the goal back: insertions keep lower indices
@@ -597,11 +614,12 @@ bool corridorPath(PathQuery& q) {
         phaseMark(Phase::Corridor);
         uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
         phaseMark(Phase::Funnel);
-        if (n == kNone || !verifyLines(q, list.p + first, list.n - first, list.exact, wraps, &n, cap))
+        if (n == kNone ||
+            !verifyLines(q, list.p + first, list.n - first, list.crossings, list.exact, wraps, &n, cap))
             continue;
         phaseRoutePoints(n);
         phaseMark(Phase::Verify);
-        emitWraps(q, list.p + first, list.n - first, wraps, n);
+        emitWraps(q, list.crossings, wraps, n);
         phaseMark(Phase::Output);
         return true;
     }

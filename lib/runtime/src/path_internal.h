@@ -446,13 +446,12 @@ bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a
 // nearest wall points left and right of one route point (direction of travel); the path keeps
 // left_radius from `left` and right_radius from `right`; the *_end points are the portal's ends
 // on the corridor shrunk by those radii (moved that far towards the route point).
-// `layer`: the route's layer there; `connection`: the portal is a connection between layers (an
-// across edge's two ends), crossed into `layer`.
+// `open_before`: the corridor between the previous portal and this one is not known (a join or
+// a crossed boundary between layers came between): it bounds nothing there.
 struct CorridorPortal {
     P left, right, left_end, right_end;
     double left_radius, right_radius;
-    uint32_t layer;
-    bool connection;
+    bool open_before;
 };
 // A disc the path wraps: centre, radius, side (+1 kept on the path's left, -1 right), and the
 // portal whose side it lies on (kNone for the start and goal, radius 0). `clean`: the line

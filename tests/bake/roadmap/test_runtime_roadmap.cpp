@@ -2,6 +2,7 @@
 // nearest-point queries match brute force, and findPath returns continuous, tangent-continuous
 // paths that keep the radius from the walls (dense samples against brute force).
 #include <clearway/bake.h>
+#include <clearway/bake/geometry.h>
 #include <clearway/runtime.h>
 
 #include "scenes.h"
@@ -731,7 +732,9 @@ TEST_SUITE("runtime roadmap on baked levels") {
             for (int i = 0; queries.size() < 300; ++i) {
                 const double radius = i % 2 ? 0.3 : 0.6, preferred = i % 3 == 0 ? INFINITY : 2.0 * radius;
                 cw::test::PathQuery q{{0, 0, uint32_t(rng() % info.layer_count)},
-                                      {0, 0, uint32_t(rng() % info.layer_count)}, radius, preferred};
+                                      {0, 0, uint32_t(rng() % info.layer_count)},
+                                      radius,
+                                      preferred};
                 if (randomFreePoint(level, q.from.layer, radius, rng, &q.from.x, &q.from.y) &&
                     randomFreePoint(level, q.to.layer, radius, rng, &q.to.x, &q.to.y))
                     queries.push_back(q);
@@ -744,7 +747,8 @@ TEST_SUITE("runtime roadmap on baked levels") {
             CHECK(found > 50); // pairs on unconnected floors are NotFound: 59 to 100 of 300 found
             const cw::test::SharedPathData shared(level.view);
             cw::test::OwnScratch on_shared(shared.shared);
-            CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries), expected) == 0);
+            CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries),
+                                      expected) == 0);
             // Two threads on the one shared data, each with its own scratch.
             for (const auto& answers : cw::test::threadedAnswers(level.view, shared.shared, queries, 2))
                 CHECK(cw::test::differing(answers, expected) == 0);
@@ -760,8 +764,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         double length = NAN;
         bool funnel = false, exact = false;
     };
-    Answer answer(const cw::RoadmapView& view, cw::PathScratch* scratch, cw::PathEndpoint a, cw::PathEndpoint b,
-                  double radius, double preferred) {
+    Answer answer(const cw::RoadmapView& view, cw::PathScratch* scratch, cw::PathEndpoint a,
+                  cw::PathEndpoint b, double radius, double preferred) {
         std::vector<PathSegment> out(4096);
         uint32_t count = 0;
         cw::pathPhaseTiming(true);
@@ -814,10 +818,11 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                     }
                 }
             }
-            MESSAGE(std::string(name) << ": " << compared << " comparisons with a funnel path (or the line) at the "
-                                      << "radius; " << fallback_pairs
-                         << " with the polyline shortening (routes across layers), " << fallback_violations
-                         << " of them longer at the radius");
+            MESSAGE(std::string(name)
+                    << ": " << compared << " comparisons with a funnel path (or the line) at the "
+                    << "radius; " << fallback_pairs
+                    << " with the polyline shortening (routes across layers), " << fallback_violations
+                    << " of them longer at the radius");
             CHECK(compared >= 150);
         }
     }
@@ -830,7 +835,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         return best;
     }
 
-    TEST_CASE("a merged chain keeps the corridor it bypasses: medial-axis samples whose sides are the nearest walls") {
+    TEST_CASE("a merged chain keeps the corridor it bypasses: medial-axis samples whose sides are the "
+              "nearest walls") {
         for (const auto& level : levels()) {
             cw::RoadmapInfo info;
             REQUIRE(cw::roadmapInfo(level->view, &info) == Status::Ok);
@@ -845,7 +851,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                 REQUIRE(cw::roadmapEdgeCorridor(level->view, e, &kind, &chain, &count) == Status::Ok);
                 exact_edges += kind != cw::EdgeCorridorKind::Unchecked;
                 // Unchecked only where the sides are not the walls': edges joining layers.
-                if (kind == cw::EdgeCorridorKind::Unchecked) CHECK((edge.portal || edge.site == cw::ClearanceSite::Walls));
+                if (kind == cw::EdgeCorridorKind::Unchecked)
+                    CHECK((edge.portal || edge.site == cw::ClearanceSite::Walls));
                 if (kind != cw::EdgeCorridorKind::Chain) {
                     CHECK(count == 0);
                     continue;
@@ -868,10 +875,12 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                     ++samples;
                 }
             }
-            MESSAGE(level->name << ": " << chains << " merged chains, " << samples << " samples, largest side error "
-                                << worst << " m; " << exact_edges << " of " << info.edge_count << " edges exact");
+            MESSAGE(level->name << ": " << chains << " merged chains, " << samples
+                                << " samples, largest side error " << worst << " m; " << exact_edges << " of "
+                                << info.edge_count << " edges exact");
             CHECK(worst < 1e-4);
-            if (level->name == "dungeon.obj" || level->name == "nav_test.obj" || level->name == "undulating.obj")
+            if (level->name == "dungeon.obj" || level->name == "nav_test.obj" ||
+                level->name == "undulating.obj")
                 CHECK(chains > 20);
         }
     }
@@ -934,7 +943,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         int answered = 0;
         for (int pair = 0; pair < 100; ++pair) {
             cw::PathEndpoint a{0, 0, 0}, b{0, 0, 0};
-            if (!randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) || !randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
+            if (!randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) ||
+                !randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
                 continue;
             const Answer funnel = answer(level.view, with_sides.scratch, a, b, 0.6, 0.6);
             const Answer polyline = answer(old_view, without.scratch, a, b, 0.6, 0.6);
@@ -948,11 +958,113 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
     }
 }
 
+// A peer mesh as cw-bench query bakes it (max step 0.9 m, Recast's climb), baked once.
+const Level& benchmarkLevel(const std::string& peer) {
+    static std::map<std::string, std::unique_ptr<Level>> baked;
+    std::unique_ptr<Level>& level = baked[peer];
+    if (level) return *level;
+    cw::bake::ImportOptions options = cw::bake::defaultImportOptions();
+    options.max_step = 0.9;
+    cw::bake::Mesh mesh;
+    REQUIRE_FALSE(cw::bake::loadMesh(std::string(CLEARWAY_PEER_MESHES) + "/" + peer, options, &mesh,
+                                     cw::bake::silentLog()));
+    cw::bake::Footprint fp;
+    REQUIRE_FALSE(cw::bake::buildFootprint(mesh, options, &fp, cw::bake::silentLog()));
+    level = std::make_unique<Level>();
+    level->name = peer;
+    level->roadmap = roadmapOf(fp);
+    finishLevel(*level);
+    return *level;
+}
+
+// Distance from segment p-q (a point when p == q) to the nearest connection between layers a and b.
+double toConnection(const Level& level, uint32_t a, uint32_t b, cw::Vec2d p, cw::Vec2d q) {
+    double best = INFINITY;
+    for (const cw::bake::Connection& c : level.roadmap.footprint.connections)
+        if ((c.layer_a == a && c.layer_b == b) || (c.layer_a == b && c.layer_b == a))
+            best = std::min(best,
+                            cw::bake::geometry::segmentSegmentDistance({p.x, p.y}, {q.x, q.y}, c.p0, c.p1));
+    return best;
+}
+
 TEST_SUITE("bake/runtime roadmap: corridor funnel") {
+    TEST_CASE(
+        "across layers a path starts and ends on its ends' layers, changes layer only on a connection and "
+        "keeps the radius on every layer") {
+        for (const char* peer : {"nav_test.obj"}) {
+            const Level& level = benchmarkLevel(peer);
+            cw::RoadmapInfo info;
+            REQUIRE(cw::roadmapInfo(level.view, &info) == Status::Ok);
+            Scratch scratch(level.view);
+            std::mt19937 rng(31);
+            int found = 0, funnel = 0, layer_changes = 0;
+            double worst_joint = 0.0, fallback_worst = 0.0;
+            for (int pair = 0; pair < 3000 && found < 60; ++pair) {
+                cw::PathEndpoint a{0, 0, uint32_t(rng() % info.layer_count)},
+                    b{0, 0, uint32_t(rng() % info.layer_count)};
+                if (a.layer == b.layer || !randomFreePoint(level, a.layer, 0.6, rng, &a.x, &a.y) ||
+                    !randomFreePoint(level, b.layer, 0.6, rng, &b.x, &b.y))
+                    continue;
+                for (const double preferred : {0.6, 1.2, 3.0}) {
+                    std::vector<PathSegment> out(4096);
+                    uint32_t count = 0;
+                    cw::pathPhaseTiming(true);
+                    cw::pathPhaseTimesTake();
+                    const Status st = cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred,
+                                                   out.data(), &count, 4096);
+                    const bool by_funnel = cw::pathPhaseTimesTake().funnel_paths == 1;
+                    funnel += by_funnel;
+                    cw::pathPhaseTiming(false);
+                    if (st != Status::Ok) continue;
+                    out.resize(count);
+                    found += preferred == 0.6;
+                    CAPTURE(peer);
+                    CAPTURE(a.x);
+                    CAPTURE(a.y);
+                    CAPTURE(b.x);
+                    CAPTURE(b.y);
+                    CAPTURE(preferred);
+                    CHECK(out.front().layer == a.layer);
+                    CHECK(out.back().layer == b.layer);
+                    for (size_t i = 1; i < out.size(); ++i) {
+                        if (out[i].layer == out[i - 1].layer) continue;
+                        ++layer_changes;
+                        // A portal segment (the polyline shortening's) changes layer along its way
+                        // across the connection; every other joint lies on one.
+                        const cw::Vec2d at = out[i].start;
+                        const double joint =
+                            out[i - 1].portal
+                                ? toConnection(level, out[i - 1].layer, out[i].layer, out[i - 1].start, at)
+                                : toConnection(level, out[i - 1].layer, out[i].layer, at, at);
+                        // The polyline shortening tags its corners' layers, and a corner may
+                        // move off the connection as it is pulled taut (a known limit, counted).
+                        if (!by_funnel) {
+                            fallback_worst = std::max(fallback_worst, joint);
+                            continue;
+                        }
+                        worst_joint = std::max(worst_joint, joint);
+                        CHECK(joint < 1e-6);
+                    }
+                    PathCheck check;
+                    checkPath(level, out, a, b, 0.6, &check);
+                    CHECK(check.clearance_violations == 0);
+                    CHECK(check.gaps == 0);
+                }
+            }
+            MESSAGE(std::string(peer) << ": " << found << " pairs across layers, " << funnel
+                                      << " of their answers by the corridor funnel, " << layer_changes
+                                      << " layer changes, farthest from a connection " << worst_joint
+                                      << " m (polyline shortening: " << fallback_worst << " m)");
+            CHECK(found >= 20);
+            CHECK(funnel >= 10);
+        }
+    }
+
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
     // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6).
-    TEST_CASE("findPath keeps the radius and stays tangent-continuous on the benchmark's bakes, at the radius "
-              "and at twice it") {
+    TEST_CASE(
+        "findPath keeps the radius and stays tangent-continuous on the benchmark's bakes, at the radius "
+        "and at twice it") {
         struct Pair {
             const char* mesh;
             cw::Vec3d a, b;
@@ -964,17 +1076,7 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             {"undulating.obj", {36.0687, -2.1932, 1.3977}, {24.0134, -45.7006, -1.3768}},
         };
         for (const char* peer : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
-            cw::bake::ImportOptions options = cw::bake::defaultImportOptions();
-            options.max_step = 0.9;
-            cw::bake::Mesh mesh;
-            REQUIRE_FALSE(cw::bake::loadMesh(std::string(CLEARWAY_PEER_MESHES) + "/" + peer, options, &mesh,
-                                             cw::bake::silentLog()));
-            cw::bake::Footprint fp;
-            REQUIRE_FALSE(cw::bake::buildFootprint(mesh, options, &fp, cw::bake::silentLog()));
-            Level level;
-            level.name = peer;
-            level.roadmap = roadmapOf(fp);
-            finishLevel(level);
+            const Level& level = benchmarkLevel(peer);
             Scratch scratch(level.view);
             std::vector<std::pair<cw::PathEndpoint, cw::PathEndpoint>> pairs;
             for (const Pair& p : caught) {
@@ -987,7 +1089,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             std::mt19937 rng(21);
             while (pairs.size() < 150) {
                 cw::PathEndpoint a{0, 0, 0}, b{0, 0, 0};
-                if (randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) && randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
+                if (randomFreePoint(level, 0, 0.6, rng, &a.x, &a.y) &&
+                    randomFreePoint(level, 0, 0.6, rng, &b.x, &b.y))
                     pairs.emplace_back(a, b);
             }
             for (const double preferred : {0.6, 1.2}) {
@@ -995,8 +1098,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                 for (const auto& [a, b] : pairs) {
                     std::vector<PathSegment> out(4096);
                     uint32_t count = 0;
-                    if (cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) !=
-                        Status::Ok)
+                    if (cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count,
+                                     4096) != Status::Ok)
                         continue;
                     out.resize(count);
                     ++check.found;
@@ -1010,8 +1113,11 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                 // Tangent-continuous to 1e-6 rad: between nearly collinear discs along a straight
                 // wall (dungeon at twice the radius) the tangents' rounding reaches 1e-7 rad.
                 CHECK(check.max_arc_heading_jump < 1e-6);
-                MESSAGE(std::string(peer) << " preferred " << preferred << ": " << check.found << " paths, largest heading jump at an arc " << check.max_arc_heading_jump << " rad, worst clearance margin "
-                             << check.worst_clearance_margin << " m, " << check.sharp_joints << " sharp joints");
+                MESSAGE(std::string(peer)
+                        << " preferred " << preferred << ": " << check.found
+                        << " paths, largest heading jump at an arc " << check.max_arc_heading_jump
+                        << " rad, worst clearance margin " << check.worst_clearance_margin << " m, "
+                        << check.sharp_joints << " sharp joints");
             }
         }
     }
