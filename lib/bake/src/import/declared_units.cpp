@@ -42,10 +42,17 @@ bool metadataNumber(const aiMetadata& meta, const char* key, double* out) {
         if (std::strcmp(meta.mKeys[i].C_Str(), key) == 0) entry = &meta.mValues[i];
     if (!entry || !entry->mData) return false;
     switch (entry->mType) {
-    case AI_INT32: *out = *static_cast<const int32_t*>(entry->mData); return true;
-    case AI_FLOAT: *out = *static_cast<const float*>(entry->mData); return true;
-    case AI_DOUBLE: *out = *static_cast<const double*>(entry->mData); return true;
-    default: return false;
+    case AI_INT32:
+        *out = *static_cast<const int32_t*>(entry->mData);
+        return true;
+    case AI_FLOAT:
+        *out = *static_cast<const float*>(entry->mData);
+        return true;
+    case AI_DOUBLE:
+        *out = *static_cast<const double*>(entry->mData);
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -83,7 +90,8 @@ Declared fbxDeclaration(const aiMetadata& meta, const std::string& name, LogCont
 
 Declared declarationOf(const aiScene* scene, const std::string& name, LogContext& log) {
     aiString format;
-    if (!scene || !scene->mMetaData || !scene->mMetaData->Get(std::string(AI_METADATA_SOURCE_FORMAT), format)) return {};
+    if (!scene || !scene->mMetaData || !scene->mMetaData->Get(std::string(AI_METADATA_SOURCE_FORMAT), format))
+        return {};
     const std::string reader = format.C_Str();
     if (reader.rfind("Autodesk FBX", 0) == 0) return fbxDeclaration(*scene->mMetaData, name, log);
     Declared d;
@@ -125,7 +133,8 @@ ImportUnits unitsFor(const aiScene* scene, const ImportOptions& options, const s
     if (options.scale_given) {
         units.scale = options.scale, units.scale_source = UnitsSource::Option, units.scale_why = "--scale";
     } else if (declared.has_scale) {
-        units.scale = declared.scale, units.scale_source = UnitsSource::File, units.scale_why = declared.scale_why;
+        units.scale = declared.scale, units.scale_source = UnitsSource::File,
+        units.scale_why = declared.scale_why;
     } else {
         units.scale = options.scale, units.scale_source = UnitsSource::Default, units.scale_why = "default";
     }
