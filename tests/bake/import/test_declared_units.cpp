@@ -59,6 +59,29 @@ std::vector<Vec3> zUpCentimetres(const std::vector<Vec3>& y_up_metres) {
     return out;
 }
 
+// The mesh stands on internal z = bottom and reaches z = top (metres, Z up).
+void checkHeights(const Mesh& mesh, double bottom, double top) {
+    const Box box = boundsOf(mesh);
+    CHECK(box.lo.z == doctest::Approx(bottom).epsilon(1e-6));
+    CHECK(box.hi.z == doctest::Approx(top).epsilon(1e-6));
+}
+
+void checkUnits(const ImportUnits& units, UpAxis up, double scale, UnitsSource up_source,
+                UnitsSource scale_source) {
+    CHECK(units.up == up);
+    CHECK(units.scale == scale);
+    CHECK(units.up_source == up_source);
+    CHECK(units.scale_source == scale_source);
+}
+
+// The two-storey scene written as a Z-up centimetre FBX in `dir`: its path.
+std::string writeZUpCentimetreFbx(const scenes::Scene& scene, const std::string& dir) {
+    const std::string path = dir + "/two_storey_zup_cm.fbx";
+    REQUIRE_FALSE(
+        exportTriangles(zUpCentimetres(scene.positions), scene.indices, "fbxa", path, UpAxis::Z, 0.01));
+    return path;
+}
+
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
@@ -69,15 +92,10 @@ TEST_SUITE("bake/import") {
     TEST_CASE("declared units: a Z-up centimetre FBX imports in metres, Z up, with no options") {
         const scenes::Scene scene = scenes::twoStorey();
         const std::string dir = test::makeTempDir();
-        const std::string path = dir + "/two_storey_zup_cm.fbx";
-        REQUIRE_FALSE(
-            exportTriangles(zUpCentimetres(scene.positions), scene.indices, "fbxa", path, UpAxis::Z, 0.01));
+        const std::string path = writeZUpCentimetreFbx(scene, dir);
         const Mesh mesh = load(path);
-        CHECK(mesh.units.up == UpAxis::Z);
-        CHECK(mesh.units.up_source == UnitsSource::File);
+        checkUnits(mesh.units, UpAxis::Z, 0.01, UnitsSource::File, UnitsSource::File);
         CHECK(mesh.units.up_why == "the file's UpAxis");
-        CHECK(mesh.units.scale == 0.01);
-        CHECK(mesh.units.scale_source == UnitsSource::File);
         CHECK(mesh.units.scale_why == "the file's UnitScaleFactor: 1 cm per unit");
         // The same internal mesh as the Y-up metre original: right size, floors facing up.
         Mesh original;
@@ -101,25 +119,18 @@ TEST_SUITE("bake/import") {
     TEST_CASE("declared units: --up and --scale override the file and say so") {
         const scenes::Scene scene = scenes::twoStorey();
         const std::string dir = test::makeTempDir();
-        const std::string path = dir + "/two_storey_zup_cm.fbx";
-        REQUIRE_FALSE(
-            exportTriangles(zUpCentimetres(scene.positions), scene.indices, "fbxa", path, UpAxis::Z, 0.01));
+        const std::string path = writeZUpCentimetreFbx(scene, dir);
         ImportOptions options = defaultImportOptions();
         options.up = UpAxis::Y, options.up_given = true;
         options.scale = 0.02, options.scale_given = true;
         const Mesh mesh = load(path, options);
-        CHECK(mesh.units.up == UpAxis::Y);
-        CHECK(mesh.units.up_source == UnitsSource::Option);
-        CHECK(mesh.units.scale == 0.02);
-        CHECK(mesh.units.scale_source == UnitsSource::Option);
+        checkUnits(mesh.units, UpAxis::Y, 0.02, UnitsSource::Option, UnitsSource::Option);
         CHECK(unitsText(mesh.units) == "up y (--up), scale 0.02 m per unit (--scale)");
         // Only one given: the other still comes from the file.
         ImportOptions scale_only = defaultImportOptions();
         scale_only.scale = 0.01, scale_only.scale_given = true;
         const Mesh mixed = load(path, scale_only);
-        CHECK(mixed.units.up == UpAxis::Z);
-        CHECK(mixed.units.up_source == UnitsSource::File);
-        CHECK(mixed.units.scale_source == UnitsSource::Option);
+        checkUnits(mixed.units, UpAxis::Z, 0.01, UnitsSource::File, UnitsSource::Option);
 
         // The tools: the summary line and --json say which was used and why.
         const std::string bin = std::string(CLEARWAY_BIN_DIR);
@@ -159,20 +170,14 @@ TEST_SUITE("bake/import") {
             const std::string path = dir + "/level." + (std::string(format) == "gltf2" ? "gltf" : "glb");
             REQUIRE_FALSE(exportTriangles(scene.positions, scene.indices, format, path));
             const Mesh mesh = load(path);
-            CHECK(mesh.units.up == UpAxis::Y);
-            CHECK(mesh.units.scale == 1);
-            CHECK(mesh.units.up_source == UnitsSource::File);
-            CHECK(mesh.units.scale_source == UnitsSource::File);
+            checkUnits(mesh.units, UpAxis::Y, 1, UnitsSource::File, UnitsSource::File);
             CHECK(unitsText(mesh.units) == "up y (glTF is Y up), scale 1 m per unit (glTF is in metres)");
             checkSameBounds(boundsOf(mesh), boundsOf(original), 1e-6);
         }
         const std::string obj = dir + "/level.obj";
         REQUIRE_FALSE(exportTriangles(scene.positions, scene.indices, "obj", obj));
         const Mesh mesh = load(obj);
-        CHECK(mesh.units.up == UpAxis::Y);
-        CHECK(mesh.units.scale == 1);
-        CHECK(mesh.units.up_source == UnitsSource::Default);
-        CHECK(mesh.units.scale_source == UnitsSource::Default);
+        checkUnits(mesh.units, UpAxis::Y, 1, UnitsSource::Default, UnitsSource::Default);
         CHECK(unitsText(mesh.units) == "up y (default), scale 1 m per unit (default)");
         ImportOptions z = defaultImportOptions();
         z.up = UpAxis::Z, z.up_given = true;
@@ -183,29 +188,21 @@ TEST_SUITE("bake/import") {
     TEST_CASE("declared units: real exports from Debian's Assimp test models") {
         // 3ds Max via FBX SDK 2018 (ASCII): Z up, metres (a 1.2 m box standing on z = 0).
         const Mesh max = load(kData + "box_zup_m.fbx");
-        CHECK(max.units.up == UpAxis::Z);
-        CHECK(max.units.scale == 1);
+        checkUnits(max.units, UpAxis::Z, 1, UnitsSource::File, UnitsSource::File);
         CHECK(max.units.scale_why == "the file's UnitScaleFactor: 100 cm per unit");
-        const Box max_box = boundsOf(max);
-        CHECK(max_box.lo.z == doctest::Approx(0).epsilon(1e-6));
-        CHECK(max_box.hi.z == doctest::Approx(1.2).epsilon(1e-6));
-        CHECK(max_box.hi.x - max_box.lo.x == doctest::Approx(1.2).epsilon(1e-6));
+        checkHeights(max, 0, 1.2);
+        CHECK(boundsOf(max).hi.x - boundsOf(max).lo.x == doctest::Approx(1.2).epsilon(1e-6));
         // FBX SDK 2018 binary: Y up, centimetres (a 1 cm cube).
         const Mesh cm = load(kData + "box_yup_cm.fbx");
-        CHECK(cm.units.up == UpAxis::Y);
-        CHECK(cm.units.scale == 0.01);
+        checkUnits(cm.units, UpAxis::Y, 0.01, UnitsSource::File, UnitsSource::File);
         const Box cm_box = boundsOf(cm);
         CHECK(cm_box.hi.z - cm_box.lo.z == doctest::Approx(0.01).epsilon(1e-6));
         // COLLADAMax: <up_axis>Z_UP</up_axis>, <unit meter="0.0254"/>; Assimp applies both (a 2 inch
         // cube standing on the ground), so clearway takes it as Y up in metres.
         const Mesh dae = load(kData + "cube_zup_inch.dae");
-        CHECK(dae.units.up == UpAxis::Y);
-        CHECK(dae.units.scale == 1);
-        CHECK(dae.units.up_source == UnitsSource::File);
+        checkUnits(dae.units, UpAxis::Y, 1, UnitsSource::File, UnitsSource::File);
         CHECK(dae.units.up_why == "the file's <up_axis>, made Y up by Assimp");
-        const Box dae_box = boundsOf(dae);
-        CHECK(dae_box.lo.z == doctest::Approx(0).epsilon(1e-6));
-        CHECK(dae_box.hi.z == doctest::Approx(0.0508).epsilon(1e-6));
+        checkHeights(dae, 0, 0.0508);
     }
 
     TEST_CASE(
@@ -219,8 +216,8 @@ TEST_SUITE("bake/import") {
         Mesh mesh;
         REQUIRE_FALSE(loadMeshFromMemory(text.data(), text.size(), "fbx", defaultImportOptions(), "level.fbx",
                                          &mesh, silentLog()));
-        CHECK(mesh.units.up_source == UnitsSource::File);
-        CHECK(mesh.units.scale == 1); // exportTriangles declares metres: 100 cm per unit
+        // exportTriangles declares Y up in metres (100 cm per unit).
+        checkUnits(mesh.units, UpAxis::Y, 1, UnitsSource::File, UnitsSource::File);
         const std::string declared = "\"UpAxis\", \"int\", \"Integer\", \"\", 1";
         const size_t at = text.find(declared);
         REQUIRE(at != std::string::npos);
@@ -231,8 +228,7 @@ TEST_SUITE("bake/import") {
         } log;
         REQUIRE_FALSE(loadMeshFromMemory(text.data(), text.size(), "fbx", defaultImportOptions(), "level.fbx",
                                          &mesh, log));
-        CHECK(mesh.units.up == UpAxis::Y);
-        CHECK(mesh.units.up_source == UnitsSource::Default);
+        checkUnits(mesh.units, UpAxis::Y, 1, UnitsSource::Default, UnitsSource::File);
         CHECK(contains(log.all, "level.fbx: the file declares its up axis as x, which clearway cannot use"));
         std::filesystem::remove_all(dir);
     }

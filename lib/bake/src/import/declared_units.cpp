@@ -109,12 +109,6 @@ Declared declarationOf(const aiScene* scene, const std::string& name, LogContext
     return d;
 }
 
-std::string num(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.10g", value);
-    return text;
-}
-
 } // namespace
 
 namespace detail {
@@ -151,8 +145,10 @@ ImportOptions optionsUsed(const Mesh& mesh, ImportOptions options) {
 }
 
 std::string unitsText(const ImportUnits& units) {
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%.10g", units.scale);
     return std::string("up ") + (units.up == UpAxis::Y ? "y" : "z") + " (" + units.up_why + "), scale " +
-           num(units.scale) + " m per unit (" + units.scale_why + ")";
+           scale + " m per unit (" + units.scale_why + ")";
 }
 
 } // namespace clearway::bake
