@@ -44,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 2 || size - 1 > kMaxBytes) return 0;
     bake::ImportOptions options = bake::defaultImportOptions();
     options.up = (data[0] & 8) ? bake::UpAxis::Z : bake::UpAxis::Y;
+    options.up_given = true; // the input's bit, not the file's declaration
     const std::string hint = kFormats[data[0] & 7];
     const fuzz::AlignedCopy file(data + 1, size - 1);
 
@@ -62,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
 
     bake::Footprint footprint;
-    const bake::Error built = bake::buildFootprint(mesh, options, &footprint, bake::silentLog());
+    const bake::Error built =
+        bake::buildFootprint(mesh, bake::optionsUsed(mesh, options), &footprint, bake::silentLog());
     if (built) {
         requireClearError(built);
         // A failed geometric invariant (ErrorCode::Internal) is a clear error, not a crash, but

@@ -408,6 +408,22 @@ bool readAssetStamp(const std::string& path, AssetStamp* out) {
     return false;
 }
 
+namespace {
+
+// The import options a bake of the mesh at `path` records: the up axis and scale the file declares
+// where no --up / --scale was given (read from the file only then).
+bool optionsForMesh(const std::string& path, bake::ImportOptions options, bake::ImportOptions* out) {
+    if (!options.up_given || !options.scale_given) {
+        bake::ImportUnits units;
+        if (bake::unitsOfFile(path, options, &units)) return false;
+        options.up = units.up, options.scale = units.scale;
+    }
+    *out = options;
+    return true;
+}
+
+} // namespace
+
 bool meshRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out) {
     if (!meshHash(request.input_path, &out->input_hash)) return false;
     // The options hash is the same for every tile of a world (cw-stitch checks that), so a tile
@@ -421,7 +437,9 @@ bool meshRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out) {
             return false;
     }
     if (!foldEdits(request.input_path, request.edits_path, request.use_edits, &out->input_hash)) return false;
-    out->options_hash = bake::roadmapOptionsHash(request.import_options, request.roadmap_options);
+    bake::ImportOptions options;
+    if (!optionsForMesh(request.input_path, request.import_options, &options)) return false;
+    out->options_hash = bake::roadmapOptionsHash(options, request.roadmap_options);
     out->baker_version = bake::bakerVersion();
     return true;
 }
@@ -439,7 +457,9 @@ bool footprintRoadmapStamp(const bake::RoadmapRequest& request, AssetStamp* out)
 bool importStamp(const bake::ImportRequest& request, AssetStamp* out) {
     if (!meshHash(request.mesh_path, &out->input_hash)) return false;
     if (!foldEdits(request.mesh_path, request.edits_path, request.use_edits, &out->input_hash)) return false;
-    out->options_hash = hashOf(bake::canonicalString(request.options));
+    bake::ImportOptions options;
+    if (!optionsForMesh(request.mesh_path, request.options, &options)) return false;
+    out->options_hash = hashOf(bake::canonicalString(options));
     out->baker_version = bake::bakerVersion();
     return true;
 }
@@ -509,14 +529,26 @@ void addThreadsOption(CLI::App& app, unsigned& target) {
 } // namespace
 
 void addImportOptions(CLI::App& app, bake::ImportOptions& o) {
+    // Given, they override what the file declares (an FBX's UpAxis and UnitScaleFactor, glTF's Y up
+    // in metres); the summary says which was used and why.
     app.add_option_function<std::string>(
-           "--up", [&o](const std::string& v) { o.up = v == "z" || v == "Z" ? bake::UpAxis::Z : bake::UpAxis::Y; },
+           "--up",
+           [&o](const std::string& v) {
+               o.up = v == "z" || v == "Z" ? bake::UpAxis::Z : bake::UpAxis::Y;
+               o.up_given = true;
+           },
            "Up axis of the mesh: y (glTF, most OBJ/FBX exports, Recast) or z (CAD, Z-up engines); Y and Z "
-           "too [default: y]")
+           "too [default: the file's declared up axis (FBX, glTF), else y]")
         ->check(CLI::IsMember({"y", "z", "Y", "Z"}));
     // Ranges are checked by bake::validate, whose messages are clearer than CLI11's.
-    app.add_option("--scale", o.scale, "Mesh units to metres, e.g. 0.01 for centimetres")
-        ->capture_default_str();
+    app.add_option_function<double>(
+        "--scale",
+        [&o](double v) {
+            o.scale = v;
+            o.scale_given = true;
+        },
+        "Mesh units to metres, e.g. 0.01 for centimetres [default: the file's declared unit (FBX's "
+        "UnitScaleFactor; glTF: metres), else 1]");
     app.add_option("--agent-height", o.agent_height, "Metres of free space an agent needs above the ground")
         ->capture_default_str();
     app.add_option("--max-slope", o.max_slope_deg, "Steepest walkable surface, degrees from horizontal")
@@ -577,6 +609,28 @@ void addTileOptions(CLI::App& app, bake::RoadmapRequest& r) {
         ->needs(size);
 }
 
+namespace {
+
+// The summary's second line: which up axis and scale the mesh was read with, and why.
+void printUnits(const bake::ImportUnits& units) {
+    if (!units.up_why.empty()) std::printf("  units: %s\n", bake::unitsText(units).c_str());
+}
+
+} // namespace
+
+void printImportResult(const bake::ImportResult& result, const std::string& output, const CommonFlags& flags) {
+    if (flags.json) {
+        std::printf("%s\n", bake::footprintJson(result.footprint, result.seconds, &result.units).c_str());
+    } else if (!flags.quiet) {
+        const bake::FootprintStats s = bake::statsOf(result.footprint);
+        std::printf("%s: %zu layers, %zu connections, %.4g m across, %.3f m2 walkable, %zu polygons, %zu holes, "
+                    "%zu vertices, %.2f s\n",
+                    output.c_str(), s.layers, s.connections, result.size.across, s.walkable_area, s.polygons,
+                    s.holes, s.vertices, result.seconds);
+        printUnits(result.units);
+    }
+}
+
 void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
                         const CommonFlags& flags) {
     if (flags.json) {
@@ -587,6 +641,7 @@ void printRoadmapResult(const bake::RoadmapResult& result, const std::string& ou
                     output.c_str(), result.stats.layers, result.size.across, result.size.walkable_area,
                     result.stats.vertices, result.stats.edges, result.stats.arcs, result.stats.blends,
                     result.bytes, result.seconds_total);
+        printUnits(result.units);
     }
 }
 

@@ -28,14 +28,6 @@ int main(int argc, char** argv) {
     if (bake::Error error = cli::runWithProgress(log, request.mesh_path,
                                                  [&] { return bake::importLevel(request, &result, log); }))
         return cli::fail(log, error);
-    if (flags.json) {
-        std::printf("%s\n", bake::footprintJson(result.footprint, result.seconds).c_str());
-    } else if (!flags.quiet) {
-        const bake::FootprintStats s = bake::statsOf(result.footprint);
-        std::printf("%s: %zu layers, %zu connections, %.4g m across, %.3f m2 walkable, %zu polygons, %zu holes, "
-                    "%zu vertices, %.2f s\n",
-                    request.output_path.c_str(), s.layers, s.connections, result.size.across, s.walkable_area,
-                    s.polygons, s.holes, s.vertices, result.seconds);
-    }
+    cli::printImportResult(result, request.output_path, flags);
     return 0;
 }

@@ -501,7 +501,7 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
         if (Error e = validate(request.import_options)) return e;
         Mesh mesh;
         if (Error e = loadMesh(path, request.import_options, &mesh, log)) return e;
-        if (Error e = buildFootprint(mesh, request.import_options, &fp, log)) return e;
+        if (Error e = buildFootprint(mesh, optionsUsed(mesh, request.import_options), &fp, log)) return e;
     }
     std::string svg;
     if (Error e = compareFootprint(fp, request, result, log, request.svg_path.empty() ? nullptr : &svg))

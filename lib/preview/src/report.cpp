@@ -51,7 +51,7 @@ std::string roadmapHtml(const Roadmap& rm) {
     return inspectHtml(asset.words.data(), asset.size, titleOf(rm.footprint.source_name));
 }
 
-std::string footprintJson(const Footprint& fp, double seconds) {
+std::string footprintJson(const Footprint& fp, double seconds, const ImportUnits* units) {
     const FootprintStats s = statsOf(fp);
     std::string json =
         "{\"layers\": " + std::to_string(s.layers) + ", \"connections\": " + std::to_string(s.connections) +
@@ -71,7 +71,18 @@ std::string footprintJson(const Footprint& fp, double seconds) {
                 ", \"height_max\": " + jsonNumber(layer.height_max + fp.origin.z, 8) + "}";
     }
     const LevelSize size = levelSizeOf(fp);
-    return json + "], " + levelSizeJson(size, levelSizeWarnings(size, fp.options)) + "}";
+    json += "], " + levelSizeJson(size, levelSizeWarnings(size, fp.options));
+    return json + (units ? ", " + unitsJson(*units) : std::string()) + "}";
+}
+
+std::string unitsJson(const ImportUnits& units) {
+    auto source = [](UnitsSource s) {
+        return s == UnitsSource::Option ? "\"option\"" : s == UnitsSource::File ? "\"file\"" : "\"default\"";
+    };
+    return std::string("\"units\": {\"up\": \"") + (units.up == UpAxis::Y ? "y" : "z") +
+           "\", \"up_source\": " + source(units.up_source) + ", \"up_why\": " + jsonString(units.up_why) +
+           ", \"scale\": " + jsonNumber(units.scale, 10) + ", \"scale_source\": " + source(units.scale_source) +
+           ", \"scale_why\": " + jsonString(units.scale_why) + "}";
 }
 
 std::string levelSizeJson(const LevelSize& size, const std::vector<std::string>& warnings) {

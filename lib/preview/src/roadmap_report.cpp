@@ -35,7 +35,9 @@ std::string roadmapJson(const RoadmapResult& r) {
         json += text;
     }
     json.pop_back();
-    return json + ", " + levelSizeJson(r.size, r.warnings) + "}";
+    json += ", " + levelSizeJson(r.size, r.warnings);
+    if (!r.units.up_why.empty()) json += ", " + unitsJson(r.units); // cw-bake: read from a mesh
+    return json + "}";
 }
 
 } // namespace clearway::bake

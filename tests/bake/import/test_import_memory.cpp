@@ -106,6 +106,7 @@ TEST_SUITE("bake/import from memory") {
             REQUIRE(input.size() > 1);
             ImportOptions options = defaultImportOptions();
             options.up = (input[0] & 8) ? UpAxis::Z : UpAxis::Y;
+            options.up_given = true; // the fuzzer's bit, not the file's declaration
             Mesh mesh;
             const Error loaded =
                 loadMeshFromMemory(input.data() + 1, input.size() - 1, kFormats[input[0] & 7], options, name,
@@ -116,7 +117,7 @@ TEST_SUITE("bake/import from memory") {
                 continue;
             }
             Footprint fp;
-            const Error built = buildFootprint(mesh, options, &fp, silentLog());
+            const Error built = buildFootprint(mesh, optionsUsed(mesh, options), &fp, silentLog());
             MESSAGE(std::string(name), ": ",
                     built ? built.message : std::to_string(fp.layers.size()) + " layers");
             CHECK((!built || exitCodeFor(built) == 2));

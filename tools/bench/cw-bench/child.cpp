@@ -104,7 +104,8 @@ int measureMesh(const ChildArgs& args, JsonLine& out) {
     bake::Footprint built, fp;
     if (bake::Error e = bake::loadMesh(request.input_path, request.import_options, &mesh, bake::silentLog()))
         return failed(e);
-    if (bake::Error e = bake::buildFootprint(mesh, request.import_options, &built, bake::silentLog()))
+    if (bake::Error e = bake::buildFootprint(mesh, bake::optionsUsed(mesh, request.import_options), &built,
+                                             bake::silentLog()))
         return failed(e);
     if (bake::Error e = bake::readFootprintBytes(bake::serializeFootprint(built), request.input_path, &fp))
         return failed(e);

@@ -61,6 +61,21 @@ std::unique_ptr<aiScene> makeScene(const std::vector<Vec3>& positions, const std
     return scene;
 }
 
+// FBX files say what they are in (GlobalSettings), and loadMesh reads it: Assimp's exporter writes
+// the scene's metadata there (else 1 cm per unit, Y up). Front and coordinate axes as 3ds Max
+// writes a Z-up file (x right, -y front) or Blender a Y-up one (x right, z front).
+void declareFbxUnits(aiScene* scene, UpAxis up, double scale) {
+    const bool z_up = up == UpAxis::Z;
+    scene->mMetaData = aiMetadata::Alloc(7);
+    scene->mMetaData->Set(0, "UnitScaleFactor", scale * 100); // centimetres per unit
+    scene->mMetaData->Set(1, "UpAxis", int32_t(z_up ? 2 : 1));
+    scene->mMetaData->Set(2, "UpAxisSign", int32_t(1));
+    scene->mMetaData->Set(3, "FrontAxis", int32_t(z_up ? 1 : 2));
+    scene->mMetaData->Set(4, "FrontAxisSign", int32_t(z_up ? -1 : 1));
+    scene->mMetaData->Set(5, "CoordAxis", int32_t(0));
+    scene->mMetaData->Set(6, "CoordAxisSign", int32_t(1));
+}
+
 bool formatKnown(const Assimp::Exporter& exporter, const std::string& id, std::string* known) {
     bool found = false;
     for (size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
@@ -75,7 +90,7 @@ bool formatKnown(const Assimp::Exporter& exporter, const std::string& id, std::s
 } // namespace
 
 Error exportTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                      const std::string& format_id, const std::string& path) {
+                      const std::string& format_id, const std::string& path, UpAxis up, double scale) {
     const std::string what = path + " (" + format_id + ")";
     if (indices.size() < 3 || indices.size() % 3 != 0)
         return {ErrorCode::EmptyMesh,
@@ -107,6 +122,7 @@ Error exportTriangles(const std::vector<Vec3>& world_positions, const std::vecto
         staging = pattern;
 
         const std::unique_ptr<aiScene> scene = makeScene(world_positions, indices);
+        if (format_id == "fbx" || format_id == "fbxa") declareFbxUnits(scene.get(), up, scale);
         const fs::path staged = staging / target.filename();
         if (exporter.Export(scene.get(), format_id, staged.string()) != aiReturn_SUCCESS) {
             const std::string why = exporter.GetErrorString();

@@ -19,8 +19,15 @@ unsigned configureImporter(Assimp::Importer& importer);
 // them. `name` is used in messages.
 Error postProcess(Assimp::Importer& importer, const std::string& name, const aiScene** out);
 
+// declared_units.cpp. The up axis and scale an import of `scene` uses: the options' where given,
+// else what the file declares, else the options' values (scene may be null: no file). Warns on
+// `log` about a declaration clearway cannot use. `name` is used in messages.
+ImportUnits unitsFor(const aiScene* scene, const ImportOptions& options, const std::string& name,
+                     LogContext& log);
+
 // Every triangle of every mesh of `scene` (node transforms already applied), validated and moved
-// into the internal frame by meshFromTriangles. `name` is used in messages.
+// into the internal frame by meshFromTriangles with the units unitsFor picks (out->units; an Info
+// line on `log` says them). `name` is used in messages.
 Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out,
                     LogContext& log);
 

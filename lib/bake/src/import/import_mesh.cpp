@@ -92,7 +92,13 @@ Error meshFromScene(const aiScene& scene, const ImportOptions& options, const st
         }
     }
     if (indices.empty()) return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
-    return meshFromTriangles(positions, indices, options, name, out, log);
+    const ImportUnits units = unitsFor(&scene, options, name, log);
+    ImportOptions used = options;
+    used.up = units.up, used.scale = units.scale;
+    if (Error e = meshFromTriangles(positions, indices, used, name, out, log)) return e;
+    out->units = units;
+    log.log(LogLevel::Info, name + ": " + unitsText(units));
+    return {};
 }
 
 } // namespace detail
@@ -114,6 +120,7 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
     for (const Vec3& p : world_positions)
         mesh.positions.push_back(worldToInternal(p, options));
     mesh.indices = indices;
+    mesh.units = detail::unitsFor(nullptr, options, name, log);
     if (const size_t dropped = detail::dropDuplicateTriangles(mesh.positions, &mesh.indices))
         log.log(LogLevel::Info, name + ": dropped " + std::to_string(dropped) +
                                     " duplicate triangles (same corners as an earlier one)");
@@ -121,27 +128,49 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
     return {};
 }
 
-Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log) {
-    if (Error e = validate(options)) return e;
+namespace {
+
+// The file at `path` read by `importer` (no post-processing yet), with its bytes' hash.
+Error readScene(const std::string& path, Assimp::Importer& importer, const aiScene** scene, uint64_t* hash) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) return {ErrorCode::FileNotFound, path + ": no such file"};
     if (!S_ISREG(info.st_mode)) return {ErrorCode::ReadFailed, path + ": not a regular file"};
 
     std::ifstream stream(path, std::ios::binary);
     if (!stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
-    Assimp::Importer importer;
     if (Error e = detail::checkDeclaredCountsOfFile(importer, path, stream, uint64_t(info.st_size))) return e;
     // Hash the exact bytes: assets record what they were baked from.
     const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
     if (bytes.empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
+    *hash = fnv1a64(bytes.data(), bytes.size());
 
-    const aiScene* scene = importer.ReadFile(path, detail::configureImporter(importer));
-    if (!scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
+    *scene = importer.ReadFile(path, detail::configureImporter(importer));
+    if (!*scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
+    return {};
+}
+
+} // namespace
+
+Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportUnits* out) {
+    Assimp::Importer importer;
+    const aiScene* scene = nullptr;
+    uint64_t hash = 0;
+    if (Error e = readScene(path, importer, &scene, &hash)) return e;
+    *out = detail::unitsFor(scene, options, path, silentLog());
+    return {};
+}
+
+Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log) {
+    if (Error e = validate(options)) return e;
+    Assimp::Importer importer;
+    const aiScene* scene = nullptr;
+    uint64_t hash = 0;
+    if (Error e = readScene(path, importer, &scene, &hash)) return e;
     if (Error e = detail::postProcess(importer, path, &scene)) return e;
 
     Mesh mesh;
     if (Error e = detail::meshFromScene(*scene, options, path, &mesh, log)) return e;
-    mesh.source_hash = fnv1a64(bytes.data(), bytes.size());
+    mesh.source_hash = hash;
     log.log(LogLevel::Info, path + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");
     *out = std::move(mesh);

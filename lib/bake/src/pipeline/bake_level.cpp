@@ -86,10 +86,12 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
-    const std::string up_warning = upAxisWarning(mesh, request.import_options);
+    result->units = mesh.units;
+    const ImportOptions options = optionsUsed(mesh, request.import_options); // the file's units, if declared
+    const std::string up_warning = upAxisWarning(mesh, options);
     if (!up_warning.empty()) log.log(LogLevel::Warn, request.input_path + ": " + up_warning);
     Footprint built, footprint;
-    if (Error e = buildFootprint(mesh, request.import_options, &built, log)) return e;
+    if (Error e = buildFootprint(mesh, options, &built, log)) return e;
     if (Error e = applyFootprintEdits(edits, &built, log)) return e;
     built.input_hash = inputHashWithEdits(built.input_hash, edits);
     // Continue from exactly what the asset stores (floats), so cw-bake gives the same roadmap

@@ -23,7 +23,12 @@ Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext&
     if (!(size > 0) || !std::isfinite(size))
         return {ErrorCode::InvalidOption,
                 "--tile-size must be a positive number of world units (got " + tiling::num(size) + ")"};
-    const double scale = request.import_options.scale;
+    Mesh mesh;
+    if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
+    result->units = mesh.units;
+    // The scale the mesh was read with (an option, or the file's declaration).
+    const ImportOptions options = optionsUsed(mesh, request.import_options);
+    const double scale = options.scale;
     const double margin =
         request.tile_margin < 0 ? size / 4 + tiling::kSolidProbeReach / scale : request.tile_margin;
     if (!(margin * scale > tiling::kSolidProbeReach) || !std::isfinite(margin))
@@ -31,13 +36,10 @@ Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext&
                 "--tile-margin must exceed 10 m (" + tiling::num(tiling::kSolidProbeReach / scale) +
                     " world units): the footprint's solid test looks 10 m around every floor point (got " +
                     tiling::num(request.tile_margin) + ")"};
-    Mesh mesh;
-    if (Error e = loadMesh(request.input_path, request.import_options, &mesh, log)) return e;
     Vec3 origin;
     double q;
     tiling::Box box;
     tiling::worldFrame(mesh, &origin, &q, &box);
-    const ImportOptions& options = request.import_options;
     // Which tiles the mesh spans, in world units of the horizontal plane.
     const Vec3 lo = internalToWorld({box.x0, box.y0, 0}, options),
                hi = internalToWorld({box.x1, box.y1, 0}, options);

@@ -22,10 +22,12 @@ Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, L
         if (Error e = loadEdits(edits_path, &edits)) return e;
     Mesh mesh;
     if (Error e = loadMesh(request.mesh_path, request.options, &mesh, log)) return e;
-    const std::string up_warning = upAxisWarning(mesh, request.options);
+    result->units = mesh.units;
+    const ImportOptions options = optionsUsed(mesh, request.options); // the file's units, if declared
+    const std::string up_warning = upAxisWarning(mesh, options);
     if (!up_warning.empty()) log.log(LogLevel::Warn, request.mesh_path + ": " + up_warning);
     Footprint footprint;
-    if (Error e = buildFootprint(mesh, request.options, &footprint, log)) return e;
+    if (Error e = buildFootprint(mesh, options, &footprint, log)) return e;
     if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
     footprint.input_hash = inputHashWithEdits(footprint.input_hash, edits);
     const std::vector<uint8_t> bytes = serializeFootprint(footprint);

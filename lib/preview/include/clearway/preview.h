@@ -13,8 +13,11 @@ namespace clearway::bake {
 std::string footprintSvg(const Footprint& footprint);
 std::string roadmapSvg(const Roadmap& roadmap);
 std::string roadmapHtml(const Roadmap& roadmap);
-// One JSON object, the shape documented for `cw-import --json`.
-std::string footprintJson(const Footprint& footprint, double seconds);
+// One JSON object, the shape documented for `cw-import --json` (with "units" when given).
+std::string footprintJson(const Footprint& footprint, double seconds, const ImportUnits* units = nullptr);
+// `"units": {"up", "up_source", "up_why", "scale", "scale_source", "scale_why"}` (a fragment): the
+// up axis and scale a mesh was read with, and why.
+std::string unitsJson(const ImportUnits& units);
 
 std::string roadmapJson(const RoadmapResult& result);
 // `"size": {...}, "warnings": [...]` for the bake summaries (no braces around: a fragment).

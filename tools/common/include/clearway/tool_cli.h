@@ -160,7 +160,10 @@ void addTileOptions(CLI::App& app, bake::RoadmapRequest& request);
 // --edits F / --no-edits (cw-import, cw-bake): which designer sidecar to read (README "Designer edits").
 void addEditsOptions(CLI::App& app, std::string& edits_path, bool& use_edits);
 
-// The one-line (or --json) report of a roadmap bake, shared by cw-roadmap and cw-bake.
+// cw-import's report: one line (and the units line), or --json.
+void printImportResult(const bake::ImportResult& result, const std::string& output, const CommonFlags& flags);
+// The one-line (or --json) report of a roadmap bake, shared by cw-roadmap and cw-bake; a mesh
+// bake (cw-bake) adds a line with the up axis and scale used.
 void printRoadmapResult(const bake::RoadmapResult& result, const std::string& output,
                         const CommonFlags& flags);
 

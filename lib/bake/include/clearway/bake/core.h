@@ -55,6 +55,10 @@ enum class UpAxis : uint8_t { Y = 0, Z = 1 };
 struct ImportOptions {
     UpAxis up = UpAxis::Y;
     double scale = 1.0;        // world units -> metres
+    // Set by --up / --scale. Unset, loadMesh takes the up axis or scale the file declares (FBX's
+    // UpAxis and UnitScaleFactor; glTF is Y up in metres by definition; COLLADA's <up_axis> and
+    // <unit> Assimp applies itself), else keeps the value above; Mesh::units says which.
+    bool up_given = false, scale_given = false;
     double agent_height = 2.0; // metres of free space the agent needs above the surface
     double max_slope_deg = 45; // steepest walkable surface, degrees from horizontal
     double max_step = 0.4;     // metres: obstacles and ledges up to this height are stepped over
@@ -69,6 +73,22 @@ ImportOptions defaultImportOptions();
 Error validate(const ImportOptions& options);
 // Canonical text of the options (hashed into assets so --if-changed style checks are exact).
 std::string canonicalString(const ImportOptions& options);
+
+// Where the up axis or the scale an import used came from (the bake summaries say it).
+enum class UnitsSource : uint8_t {
+    Default, // neither given nor declared by the file: ImportOptions' value (y, 1 unless changed)
+    Option,  // --up / --scale (ImportOptions::up_given / scale_given)
+    File,    // the file's declaration, or its format's rule (glTF)
+};
+
+// The up axis and scale one import used, and why ("--scale", "default", "the file's
+// UnitScaleFactor (1 cm per unit)"): words for the summaries.
+struct ImportUnits {
+    UpAxis up = UpAxis::Y;
+    double scale = 1.0;
+    UnitsSource up_source = UnitsSource::Default, scale_source = UnitsSource::Default;
+    std::string up_why, scale_why;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Geometry types. Internal frame: right-handed, Z up, metres. For Y-up input a world point
@@ -87,6 +107,7 @@ struct Mesh {
     std::vector<uint32_t> indices; // 3 per triangle
     std::string source_name;       // file name, for messages
     uint64_t source_hash = 0;      // FNV-1a 64 of the file bytes (0 for generated meshes)
+    ImportUnits units;             // the up axis and scale that moved it into the internal frame
     size_t triangleCount() const { return indices.size() / 3; }
 };
 

@@ -7,7 +7,23 @@ namespace clearway::bake {
 
 // Reads any format Assimp reads. Node transforms are applied, polygons triangulated. Rejects a
 // missing/unreadable file, zero triangles and non-finite vertices with a message naming the file.
+// The up axis and scale are the options' when given (up_given, scale_given), else what the file
+// declares: an FBX's UpAxis (Y or Z) and UnitScaleFactor (centimetres per unit), which Assimp
+// leaves to the caller; glTF's rule (Y up, metres); a COLLADA file's <up_axis> and <unit>, which
+// Assimp has already applied (so Y up, 1). Else ImportOptions' values. out->units records which,
+// and an Info line says it.
 Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log);
+
+// `options` with the up axis and scale `mesh` was imported with (marked given): what every stage
+// after the import (footprint, assets, level size) must use.
+ImportOptions optionsUsed(const Mesh& mesh, ImportOptions options);
+
+// "up z (the file's UpAxis), scale 0.01 m per unit (the file's UnitScaleFactor: 1 cm per unit)".
+std::string unitsText(const ImportUnits& units);
+
+// The up axis and scale loadMesh would use for the file at `path` (reads it, builds no mesh):
+// --if-changed compares the options an asset was baked with before deciding to bake.
+Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportUnits* out);
 
 // Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh, which
 // goes through it: vertices so far from the origin that single-precision coordinates there are
@@ -27,8 +43,11 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
                          const ImportOptions& options, const std::string& name, Mesh* out, LogContext& log);
 
 // Writes world-space triangles in an Assimp export format ("obj", "gltf2", "glb2", "ply", "fbx",
-// "stl", ...): used to produce sample levels and to test every importer path.
+// "stl", ...): used to produce sample levels and to test every importer path. `up` and `scale`
+// (metres per unit) say what frame the positions are in; FBX files declare it (UpAxis,
+// UnitScaleFactor), the other formats say nothing.
 Error exportTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                      const std::string& format_id, const std::string& path);
+                      const std::string& format_id, const std::string& path, UpAxis up = UpAxis::Y,
+                      double scale = 1.0);
 
 } // namespace clearway::bake

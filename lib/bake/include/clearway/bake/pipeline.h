@@ -31,6 +31,7 @@ struct ImportResult {
     double seconds = 0;
     LevelSize size;                    // also logged, with any levelSizeWarnings
     std::vector<std::string> warnings; // levelSizeWarnings
+    ImportUnits units;                 // the up axis and scale used, and why (Mesh::units)
 };
 
 Error importLevel(const ImportRequest& request, ImportResult* result, LogContext& log);
@@ -56,6 +57,7 @@ struct RoadmapResult {
     RoadmapStats stats;
     LevelSize size;                    // also logged, with any levelSizeWarnings
     std::vector<std::string> warnings; // levelSizeWarnings
+    ImportUnits units;                 // cw-bake: the up axis and scale used, and why (empty whys: cw-roadmap)
     size_t bytes = 0;
     double seconds_import = 0, seconds_write = 0, seconds_total = 0;
 };
