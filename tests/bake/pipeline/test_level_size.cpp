@@ -67,6 +67,29 @@ TEST_CASE("level size: centimetres read as metres, metres shrunk by a stray --sc
     CHECK(levelSizeWarnings(levelSizeOf(floors(20, 1, options)), options).empty()); // two storeys are fine
 }
 
+TEST_CASE("level size: the scale hint names where the scale came from (the file's units, --scale, none)") {
+    ImportOptions options = defaultImportOptions();
+    options.scale = 0.01; // a file declaring centimetres whose numbers are metres
+    const LevelSize tiny = levelSizeOf(floors(50, 0, options));
+    ImportUnits units;
+    units.scale = 0.01;
+    units.scale_source = UnitsSource::File;
+    units.scale_why = "the file's UnitScaleFactor (1 cm per unit)";
+    const std::vector<std::string> file = levelSizeWarnings(tiny, options, &units);
+    CHECK(mentions(file, "the file's declared units (the file's UnitScaleFactor"));
+    CHECK(mentions(file, "--scale 1"));
+    CHECK_FALSE(mentions(file, "drop --scale"));
+    units.scale_source = UnitsSource::Option;
+    CHECK(mentions(levelSizeWarnings(tiny, options, &units), "drop --scale"));
+
+    options = defaultImportOptions(); // 600 m exported in centimetres, no unit declared
+    const LevelSize huge = levelSizeOf(floors(60000, 0, options));
+    units = ImportUnits{};
+    const std::vector<std::string> none = levelSizeWarnings(huge, options, &units);
+    CHECK(mentions(none, "declares no units"));
+    CHECK(mentions(none, "--scale 0.01"));
+}
+
 TEST_CASE("level size: a Z-up level read as Y-up has nothing walkable, and the error names --up z") {
     // A floor in the x-y plane of a Z-up export: read as Y-up it stands upright.
     const std::vector<Vec3> p = {{-10, -10, 0}, {10, -10, 0}, {10, 10, 0}, {-10, 10, 0}};

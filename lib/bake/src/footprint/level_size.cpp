@@ -67,11 +67,38 @@ LevelSize levelSizeOf(const Footprint& fp) {
     return size;
 }
 
-std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options) {
-    std::vector<std::string> warnings;
-    const char* other_up = options.up == UpAxis::Y ? "--up z" : "--up y";
+namespace {
+
+// How the scale was chosen, and what to do when the level's size says it is wrong: the hint
+// depends on where the scale came from (a stray --scale, the file's own unit declaration, or
+// nothing declared at all).
+struct ScaleHint {
+    std::string at, too_small, too_large;
+};
+ScaleHint scaleHint(const ImportOptions& options, const ImportUnits* units) {
     char scale[32];
     std::snprintf(scale, sizeof scale, "%g", options.scale);
+    if (units && units->scale_source == UnitsSource::File)
+        return {std::string("at the file's declared units (") + units->scale_why + ", " + scale + " m per unit)",
+                "is the file's unit declaration wrong? --scale overrides it (--scale 1: the mesh is in metres)",
+                "is the file's unit declaration wrong? --scale overrides it (0.01 for centimetres, 0.001 for "
+                "millimetres)"};
+    if (units && units->scale_source == UnitsSource::Default)
+        return {"at scale 1 (the file declares no units: metres assumed)",
+                "is the mesh in larger units than metres (--scale 1000 for kilometres)?",
+                "a mesh in centimetres needs --scale 0.01, in millimetres --scale 0.001"};
+    return {std::string("at --scale ") + scale,
+            "is the mesh already in metres (drop --scale) or in larger units than that?",
+            "a mesh in centimetres needs --scale 0.01, in millimetres --scale 0.001"};
+}
+
+} // namespace
+
+std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options,
+                                           const ImportUnits* units) {
+    std::vector<std::string> warnings;
+    const char* other_up = options.up == UpAxis::Y ? "--up z" : "--up y";
+    const ScaleHint hint = scaleHint(options, units);
     if (size.walkable_area <= 0) {
         warnings.push_back(std::string("nothing is walkable: if the mesh was exported with the other up axis, "
                                        "bake it with ") +
@@ -79,11 +106,9 @@ std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOp
         return warnings;
     }
     if (size.across < 1)
-        warnings.push_back("the level is only " + metres(size.across) + " across at --scale " + scale +
-                           ": is the mesh already in metres (drop --scale) or in larger units than that?");
+        warnings.push_back("the level is only " + metres(size.across) + " across " + hint.at + ": " + hint.too_small);
     if (size.across > 50000)
-        warnings.push_back("the level is " + metres(size.across) + " across at --scale " + scale +
-                           ": a mesh in centimetres needs --scale 0.01, in millimetres --scale 0.001");
+        warnings.push_back("the level is " + metres(size.across) + " across " + hint.at + ": " + hint.too_large);
     if (size.walkable_area > 2 * size.ground_area)
         warnings.push_back("the walkable area (" + squareMetres(size.walkable_area) + ") is more than twice the "
                            "level's ground box (" + squareMetres(size.ground_area) + "): floors stacked like the "

@@ -45,10 +45,11 @@ Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, con
 
 namespace {
 
+// `units`: how the mesh's scale was chosen (null for a footprint asset's input: not known).
 Error finishRoadmap(const RoadmapRequest& request, const std::vector<std::string>& inputs,
-                    const Footprint& footprint, RoadmapResult* result, LogContext& log, Clock::time_point start,
-                    const LevelEdits& edits = {}) {
-    reportLevelSize(footprint, request.input_path, &result->size, &result->warnings, log);
+                    const Footprint& footprint, const ImportUnits* units, RoadmapResult* result, LogContext& log,
+                    Clock::time_point start, const LevelEdits& edits = {}) {
+    reportLevelSize(footprint, request.input_path, units, &result->size, &result->warnings, log);
     if (Error e = buildRoadmap(footprint, request.roadmap_options, &result->roadmap, &result->stats, log))
         return e;
     if (Error e = applyRoadmapEdits(edits, &result->roadmap, log)) return e;
@@ -70,7 +71,7 @@ Error roadmapFromFootprintUnguarded(const RoadmapRequest& request, RoadmapResult
     Footprint footprint;
     if (Error e = readFootprintFile(request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    return finishRoadmap(request, inputs, footprint, result, log, start);
+    return finishRoadmap(request, inputs, footprint, nullptr, result, log, start);
 }
 
 Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, LogContext& log) {
@@ -99,7 +100,7 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
     // cannot reach the roadmap.
     if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
-    const Error e = finishRoadmap(request, inputs, footprint, result, log, start, edits);
+    const Error e = finishRoadmap(request, inputs, footprint, &result->units, result, log, start, edits);
     if (!up_warning.empty()) result->warnings.insert(result->warnings.begin(), up_warning);
     return e;
 }
@@ -114,10 +115,10 @@ Error bakeLevel(const RoadmapRequest& request, RoadmapResult* result, LogContext
     return catchOutOfMemory(request.input_path, [&] { return bakeLevelUnguarded(request, result, log); });
 }
 
-void reportLevelSize(const Footprint& footprint, const std::string& name, LevelSize* size,
+void reportLevelSize(const Footprint& footprint, const std::string& name, const ImportUnits* units, LevelSize* size,
                      std::vector<std::string>* warnings, LogContext& log) {
     *size = levelSizeOf(footprint);
-    *warnings = levelSizeWarnings(*size, footprint.options);
+    *warnings = levelSizeWarnings(*size, footprint.options, units);
     char text[160];
     std::snprintf(text, sizeof text, ": %.4g m across, %.4g m2 walkable (world x %.4g .. %.4g, y %.4g .. %.4g, z %.4g .. %.4g)",
                   size->across, size->walkable_area, size->world_min.x, size->world_max.x, size->world_min.y,

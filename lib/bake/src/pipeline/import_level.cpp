@@ -36,7 +36,7 @@ Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, L
     if (!request.output_path.empty()) outputs.add(request.output_path, bytes.data(), bytes.size(), "-o");
     if (!request.svg_path.empty()) outputs.add(request.svg_path, svg, "--svg");
     if (Error e = outputs.write()) return e;
-    reportLevelSize(footprint, request.mesh_path, &result->size, &result->warnings, log);
+    reportLevelSize(footprint, request.mesh_path, &result->units, &result->size, &result->warnings, log);
     if (!up_warning.empty()) result->warnings.insert(result->warnings.begin(), up_warning);
     result->footprint = std::move(footprint);
     result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

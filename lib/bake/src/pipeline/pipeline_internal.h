@@ -30,7 +30,8 @@ Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string
                        const std::string& svg_path, const std::string& html_path = {});
 
 // The level's size and plausibility warnings, logged (Info: size; Warn: each warning).
-void reportLevelSize(const Footprint& footprint, const std::string& name, LevelSize* size,
+// `units`: how the mesh's scale was chosen (null: not known, as for a footprint asset's input).
+void reportLevelSize(const Footprint& footprint, const std::string& name, const ImportUnits* units, LevelSize* size,
                      std::vector<std::string>* warnings, LogContext& log);
 
 } // namespace clearway::bake

@@ -76,7 +76,10 @@ LevelSize levelSizeOf(const Footprint& footprint);
 // What no walkable level looks like, each with the likely fix: under 1 m or over 50 km across, no
 // walkable area, or more walkable area than twice the ground box (floors stacked like the walls of
 // a level lying on its side). Empty for a plausible level.
-std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options);
+// `units` (optional): where the scale came from, so the hint fits (a stray --scale, the file's
+// own unit declaration, or none declared).
+std::vector<std::string> levelSizeWarnings(const LevelSize& size, const ImportOptions& options,
+                                           const ImportUnits* units = nullptr);
 // A warning when most of the mesh's flat surface would face up under the other up axis (floors
 // and ceilings standing as walls: a Z-up export read as Y-up or the reverse); empty otherwise.
 std::string upAxisWarning(const Mesh& mesh, const ImportOptions& options);
