@@ -174,7 +174,8 @@ TEST_SUITE("import checks") {
         std::string vertices, faces;
         char line[96];
         for (int i = 0; i < copies; ++i) {
-            const double angle = 2 * M_PI * i / copies, dx = 1e-5 * std::cos(angle), dz = 1e-5 * std::sin(angle);
+            const double angle = 2 * M_PI * i / copies, dx = 1e-5 * std::cos(angle),
+                         dz = 1e-5 * std::sin(angle);
             for (const auto& [x, z] : {std::pair{0, 0}, {0, 4}, {4, 4}, {4, 0}}) {
                 std::snprintf(line, sizeof line, "v %.9g 0 %.9g\n", x + dx, z + dz);
                 vertices += line;
@@ -191,7 +192,8 @@ TEST_SUITE("import checks") {
         REQUIRE(!loadMesh(dir + "/nudged.obj", defaultImportOptions(), &mesh, log));
         Footprint nudged;
         REQUIRE(!buildFootprint(mesh, defaultImportOptions(), &nudged, silentLog()));
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         CHECK(seconds < 10); // 0.1 s on 2 shared cores; generous for a loaded machine
         CHECK(mesh.triangleCount() == 2);
         // Floats merge some nudged corners already (Assimp joins identical vertices); the rest weld.
@@ -228,17 +230,19 @@ TEST_SUITE("import checks") {
         // A corner 5 um from an earlier vertex becomes that vertex (the lowest index of its
         // cluster); a sliver whose two corners were 5 um apart collapses and is dropped.
         Triangles close = t;
-        close.positions.push_back({2.000005, 0, 0}); // 5 um from vertex 3
+        close.positions.push_back({2.000005, 0, 0});           // 5 um from vertex 3
         close.indices.insert(close.indices.end(), {0, 16, 2}); // one corner moved: kept
         close.indices.insert(close.indices.end(), {3, 16, 2}); // corners 3 and 16 weld: dropped
         Mesh welded;
         RecordingLog weld_log;
-        REQUIRE(!meshFromTriangles(close.positions, close.indices, defaultImportOptions(), "slabs", &welded, weld_log));
+        REQUIRE(!meshFromTriangles(close.positions, close.indices, defaultImportOptions(), "slabs", &welded,
+                                   weld_log));
         std::vector<uint32_t> expected = t.indices;
         expected.insert(expected.end(), {0, 3, 2});
         CHECK(welded.indices == expected);
         REQUIRE(weld_log.info.size() == 1);
-        CHECK(weld_log.info[0] == "slabs: welded 1 vertices within 1e-05 m of another (1 triangles collapsed)");
+        CHECK(weld_log.info[0] ==
+              "slabs: welded 1 vertices within 1e-05 m of another (1 triangles collapsed)");
         // --epsilon scales the tolerance: at 1 mm the weld reaches 1 um only.
         ImportOptions fine = defaultImportOptions();
         fine.epsilon = 0.001;

@@ -305,8 +305,8 @@ TEST_SUITE("outputs") {
         e = outputs.write();
         g_fail_restore = false;
         CHECK(e.code == ErrorCode::WriteFailed);
-        CHECK(contains(e.message, "; cannot put back -o " + a + ": " + std::strerror(EACCES) + " (the old file is " +
-                                      a + ".tmp-"));
+        CHECK(contains(e.message, "; cannot put back -o " + a + ": " + std::strerror(EACCES) +
+                                      " (the old file is " + a + ".tmp-"));
         CHECK(text(a) == "new a");
         CHECK(entriesIn(dir) == 3); // a (new), its backup, c
         setOutputRenameForTesting(nullptr);

@@ -238,13 +238,14 @@ int moveFile(const char* from, const char* to) {
 // After the rename of output `renamed` failed, the outputs before it hold new files: each gets
 // its old file back (or, new to this run, is removed), so a failed write() replaces nothing.
 // Returns what could not be undone, for the error message (`names`: "-o PATH" of each output).
-std::string rollBack(const std::vector<Target>& targets, size_t renamed, const std::vector<std::string>& names,
-                     std::vector<Staged>* backups) {
+std::string rollBack(const std::vector<Target>& targets, size_t renamed,
+                     const std::vector<std::string>& names, std::vector<Staged>* backups) {
     std::string failures;
     for (size_t j = 0; j < renamed; ++j) {
         Staged& backup = (*backups)[j];
-        const bool restored = backup.temp.empty() ? unlink(targets[j].path.c_str()) == 0
-                                                  : moveFile(backup.temp.c_str(), targets[j].path.c_str()) == 0;
+        const bool restored = backup.temp.empty()
+                                  ? unlink(targets[j].path.c_str()) == 0
+                                  : moveFile(backup.temp.c_str(), targets[j].path.c_str()) == 0;
         if (!restored) {
             failures += "; cannot put back " + names[j] + ": " + std::strerror(errno);
             if (!backup.temp.empty()) failures += " (the old file is " + backup.temp + ")";
@@ -326,8 +327,9 @@ Error OutputSet::write() {
     }
     for (size_t i = 0; i < outputs_.size(); ++i) {
         if (moveFile(staged[i].temp.c_str(), targets[i].path.c_str()) != 0) {
-            Error e{ErrorCode::WriteFailed, outputs_[i].what + " " + outputs_[i].path +
-                                                ": cannot rename temp file into place: " + std::strerror(errno)};
+            Error e{ErrorCode::WriteFailed,
+                    outputs_[i].what + " " + outputs_[i].path +
+                        ": cannot rename temp file into place: " + std::strerror(errno)};
             std::vector<std::string> names;
             for (const Output& o : outputs_)
                 names.push_back(o.what + " " + o.path);
@@ -343,7 +345,9 @@ Error OutputSet::write() {
     return {};
 }
 
-void setOutputRenameForTesting(RenameFunction rename) { g_rename_for_testing.store(rename); }
+void setOutputRenameForTesting(RenameFunction rename) {
+    g_rename_for_testing.store(rename);
+}
 
 Error writeFileAtomic(const std::string& path, const void* data, size_t size) {
     OutputSet outputs;

@@ -45,7 +45,8 @@ struct WeldSummary {
     size_t collapsed_triangles = 0; // removed: degenerate after the weld
     double farthest_move = 0;       // metres, the largest distance a corner moved
 };
-WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance, std::vector<uint32_t>* indices);
+WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance,
+                              std::vector<uint32_t>* indices);
 // Removes every triangle whose corner positions equal an earlier triangle's in the same winding
 // (any rotation; the reverse winding is a different, back-facing triangle); the rest keep their
 // order. Returns how many were removed. Overlap stages pair up coincident pieces, so n copies of

@@ -36,7 +36,8 @@ void logWeldAndDuplicates(const detail::WeldSummary& weld, double tolerance, siz
     std::string text;
     if (weld.welded_vertices) {
         char welded[160];
-        std::snprintf(welded, sizeof welded, "welded %zu vertices within %.3g m of another (%zu triangles collapsed)",
+        std::snprintf(welded, sizeof welded,
+                      "welded %zu vertices within %.3g m of another (%zu triangles collapsed)",
                       weld.welded_vertices, tolerance, weld.collapsed_triangles);
         text = welded;
     }

@@ -51,7 +51,9 @@ double squaredDistance(const Vec3& a, const Vec3& b) {
     return dx * dx + dy * dy + dz * dz;
 }
 
-bool samePosition(const Vec3& a, const Vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+bool samePosition(const Vec3& a, const Vec3& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
 
 constexpr uint32_t kNoVertex = UINT32_MAX;
 
@@ -109,7 +111,8 @@ void joinCloseVertices(const std::vector<Vec3>& positions, const std::vector<uin
 
 } // namespace
 
-WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance, std::vector<uint32_t>* indices) {
+WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance,
+                              std::vector<uint32_t>* indices) {
     WeldSummary summary;
     if (!(tolerance > 0) || indices->empty()) return summary;
     UnionFind classes(positions.size());
@@ -128,8 +131,8 @@ WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double toleran
             if (corner[k] == v || counted[v]) continue;
             counted[v] = true;
             ++summary.welded_vertices;
-            summary.farthest_move = std::max(summary.farthest_move,
-                                             std::sqrt(squaredDistance(positions[v], positions[representative])));
+            summary.farthest_move = std::max(
+                summary.farthest_move, std::sqrt(squaredDistance(positions[v], positions[representative])));
         }
         const uint32_t* before = &(*indices)[3 * t];
         bool collapsed = false;
