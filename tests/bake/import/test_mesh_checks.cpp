@@ -1,5 +1,6 @@
 // Import checks on hostile or careless meshes: a level so far from the origin that the importer's
-// floats already moved its walls, and exact duplicate triangles (n copies cost n^2 downstream).
+// floats already moved its walls, vertices a hair apart, and exact duplicate triangles (n copies
+// cost n^2 downstream).
 #include "test_files.h"
 
 #include <clearway/bake.h>
@@ -7,7 +8,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -160,5 +163,90 @@ TEST_SUITE("import checks") {
         Mesh mesh;
         REQUIRE(!meshFromTriangles(t.positions, t.indices, defaultImportOptions(), "quad", &mesh));
         CHECK(mesh.triangleCount() == 3);
+    }
+
+    TEST_CASE("3,000 copies of a quad nudged by 10 um each bake in seconds, as one quad") {
+        // Each copy is the 4 x 4 m quad moved 10 um in its own direction (the way a careless
+        // export or a merge of near-identical props lays them): no two copies are exact
+        // duplicates. Unwelded they took 25.7 s and a 146 MB asset (2 threads, 2026-11-27).
+        const std::string dir = test::makeTempDir("clearway-import-checks");
+        const int copies = 3000;
+        std::string vertices, faces;
+        char line[96];
+        for (int i = 0; i < copies; ++i) {
+            const double angle = 2 * M_PI * i / copies, dx = 1e-5 * std::cos(angle),
+                         dz = 1e-5 * std::sin(angle);
+            for (const auto& [x, z] : {std::pair{0, 0}, {0, 4}, {4, 4}, {4, 0}}) {
+                std::snprintf(line, sizeof line, "v %.9g 0 %.9g\n", x + dx, z + dz);
+                vertices += line;
+            }
+            std::snprintf(line, sizeof line, "f %d %d %d %d\n", 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4);
+            faces += line;
+        }
+        test::writeFile(dir + "/nudged.obj", vertices + faces);
+        test::writeFile(dir + "/one.obj", "v 0 0 0\nv 0 0 4\nv 4 0 4\nv 4 0 0\nf 1 2 3 4\n");
+
+        const auto start = std::chrono::steady_clock::now();
+        Mesh mesh;
+        RecordingLog log;
+        REQUIRE(!loadMesh(dir + "/nudged.obj", defaultImportOptions(), &mesh, log));
+        Footprint nudged;
+        REQUIRE(!buildFootprint(mesh, defaultImportOptions(), &nudged, silentLog()));
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(seconds < 10); // 0.1 s on 2 shared cores; generous for a loaded machine
+        CHECK(mesh.triangleCount() == 2);
+        // Floats merge some nudged corners already (Assimp joins identical vertices); the rest weld.
+        REQUIRE(!log.info.empty());
+        CHECK(log.info[0].rfind(dir + "/nudged.obj: welded ", 0) == 0);
+        CHECK(log.info[0].find(" vertices within 1e-05 m of another (0 triangles collapsed), dropped 5998 "
+                               "duplicate triangles (same corners as an earlier one)") != std::string::npos);
+
+        Mesh one_mesh;
+        REQUIRE(!loadMesh(dir + "/one.obj", defaultImportOptions(), &one_mesh, silentLog()));
+        Footprint one;
+        REQUIRE(!buildFootprint(one_mesh, defaultImportOptions(), &one, silentLog()));
+        CHECK(statsOf(nudged).walkable_area == doctest::Approx(statsOf(one).walkable_area).epsilon(1e-6));
+        CHECK(statsOf(nudged).walkable_area == doctest::Approx(16).epsilon(1e-3));
+    }
+
+    TEST_CASE("vertices apart by design are kept; only those within epsilon / 1000 weld") {
+        // Two floor slabs 1 cm apart, a 1 mm ledge and corners 20 um apart (twice the 10 um
+        // tolerance): every vertex and index stays.
+        Triangles t;
+        t.quad({0, 0, 0}, {0, 0, 4}, {2, 0, 4}, {2, 0, 0});
+        t.quad({2.01, 0, 0}, {2.01, 0, 4}, {4, 0, 4}, {4, 0, 0});
+        t.quad({0, 0, 4}, {0, 0, 6}, {2.00002, 0, 6}, {2.00002, 0, 4});
+        t.quad({0, 0.001, 6}, {0, 0.001, 8}, {2, 0.001, 8}, {2, 0.001, 6});
+        Mesh mesh;
+        RecordingLog log;
+        REQUIRE(!meshFromTriangles(t.positions, t.indices, defaultImportOptions(), "slabs", &mesh, log));
+        CHECK(mesh.indices == t.indices);
+        CHECK(log.info.empty());
+        Footprint fp;
+        REQUIRE(!buildFootprint(mesh, defaultImportOptions(), &fp, silentLog()));
+        CHECK(statsOf(fp).walkable_area > 0);
+
+        // A corner 5 um from an earlier vertex becomes that vertex (the lowest index of its
+        // cluster); a sliver whose two corners were 5 um apart collapses and is dropped.
+        Triangles close = t;
+        close.positions.push_back({2.000005, 0, 0});           // 5 um from vertex 3
+        close.indices.insert(close.indices.end(), {0, 16, 2}); // one corner moved: kept
+        close.indices.insert(close.indices.end(), {3, 16, 2}); // corners 3 and 16 weld: dropped
+        Mesh welded;
+        RecordingLog weld_log;
+        REQUIRE(!meshFromTriangles(close.positions, close.indices, defaultImportOptions(), "slabs", &welded,
+                                   weld_log));
+        std::vector<uint32_t> expected = t.indices;
+        expected.insert(expected.end(), {0, 3, 2});
+        CHECK(welded.indices == expected);
+        REQUIRE(weld_log.info.size() == 1);
+        CHECK(weld_log.info[0] ==
+              "slabs: welded 1 vertices within 1e-05 m of another (1 triangles collapsed)");
+        // --epsilon scales the tolerance: at 1 mm the weld reaches 1 um only.
+        ImportOptions fine = defaultImportOptions();
+        fine.epsilon = 0.001;
+        REQUIRE(!meshFromTriangles(close.positions, close.indices, fine, "slabs", &welded));
+        CHECK(welded.indices == close.indices);
     }
 }

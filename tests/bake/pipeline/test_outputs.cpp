@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cerrno>
 #include <csignal>
 #include <dirent.h>
 #include <cstdio>
@@ -58,6 +59,25 @@ size_t entriesIn(const std::string& dir) {
         closedir(d);
     }
     return n;
+}
+
+bool endsWith(const char* text, const char* end) {
+    const size_t n = std::strlen(text), m = std::strlen(end);
+    return n >= m && std::strcmp(text + n - m, end) == 0;
+}
+
+// Renames as std::rename does, except into a file named c.svg (the third output below) and, when
+// `g_fail_restore` is set, the second time onto a.cwrm (the rollback's): a folder gone read-only
+// or a full quota between two renames (root ignores read-only folders, so the test injects it).
+bool g_fail_restore = false;
+int g_renames_onto_a = 0;
+int renameFailing(const char* from, const char* to) {
+    if (endsWith(to, "/a.cwrm")) ++g_renames_onto_a;
+    if (endsWith(to, "/c.svg") || (g_fail_restore && endsWith(to, "/a.cwrm") && g_renames_onto_a == 2)) {
+        errno = EACCES;
+        return -1;
+    }
+    return std::rename(from, to);
 }
 
 RoadmapRequest bakeRequest(const std::string& mesh, const std::string& out) {
@@ -250,5 +270,53 @@ TEST_SUITE("outputs") {
             CHECK(entriesIn(dir) == 0);
         }
         CHECK(killed_mid_write);
+    }
+
+    TEST_CASE("a rename failing after earlier ones puts their old files back and leaves no temporaries") {
+        const std::string dir = test::makeTempDir("clearway-outputs");
+        const std::string a = dir + "/a.cwrm", b = dir + "/b.html", c = dir + "/c.svg";
+        writeFile(a, "old a");
+        REQUIRE(chmod(a.c_str(), 0640) == 0);
+        writeFile(c, "old c");
+        struct stat before {};
+        REQUIRE(stat(a.c_str(), &before) == 0);
+        const std::string new_a = "new a", new_b = "new b", new_c = "new c";
+        OutputSet outputs;
+        outputs.add(a, new_a, "-o");
+        outputs.add(b, new_b, "--html"); // new to this run: removed again
+        outputs.add(c, new_c, "--svg");  // its rename fails after a's and b's succeeded
+        setOutputRenameForTesting(renameFailing);
+        Error e = outputs.write();
+        CHECK(e.code == ErrorCode::WriteFailed);
+        CHECK(e.message == "--svg " + c + ": cannot rename temp file into place: " + std::strerror(EACCES));
+        CHECK(text(a) == "old a");
+        CHECK(text(c) == "old c");
+        CHECK(!fileExists(b));
+        struct stat after {};
+        REQUIRE(stat(a.c_str(), &after) == 0);
+        CHECK(after.st_ino == before.st_ino); // the old file itself, not a copy
+        CHECK((after.st_mode & 07777) == 0640);
+        CHECK(entriesIn(dir) == 2);
+
+        // A rollback that cannot put a file back says so and keeps the old bytes under the
+        // backup's name.
+        g_fail_restore = true;
+        g_renames_onto_a = 0;
+        e = outputs.write();
+        g_fail_restore = false;
+        CHECK(e.code == ErrorCode::WriteFailed);
+        CHECK(contains(e.message, "; cannot put back -o " + a + ": " + std::strerror(EACCES) +
+                                      " (the old file is " + a + ".tmp-"));
+        CHECK(text(a) == "new a");
+        CHECK(entriesIn(dir) == 3); // a (new), its backup, c
+        setOutputRenameForTesting(nullptr);
+
+        // Without the failure every output is replaced and no backup is left.
+        writeFile(a, "old a");
+        REQUIRE(!outputs.write());
+        CHECK(text(a) == "new a");
+        CHECK(text(b) == "new b");
+        CHECK(text(c) == "new c");
+        CHECK(entriesIn(dir) == 4); // a, b, c and the earlier backup, left for the user
     }
 }

@@ -1,6 +1,6 @@
 // Output files written all or nothing (OutputSet): path checks against the run's inputs and each
 // other, symlink write-through, temporaries next to each target, cleanup on signals and of stale
-// temporaries left by killed runs.
+// temporaries left by killed runs; renames rolled back when one fails.
 #include <clearway/bake.h>
 
 #include <atomic>
@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fstream>
+#include <iterator>
 #include <fcntl.h>
 #include <mutex>
 #include <random>
@@ -178,13 +180,19 @@ struct Staged {
     size_t slot = kSlots;
 };
 
-Error writeTemporary(const Target& target, const void* data, size_t size, const std::string& what,
-                     Staged* staged) {
+// OUT.tmp-<pid>-<hex>, registered for the signal handler before it exists: no window without
+// cleanup.
+void nameTemporary(const Target& target, Staged* staged) {
     std::random_device entropy;
     char suffix[32];
     std::snprintf(suffix, sizeof suffix, ".tmp-%d-%08x", static_cast<int>(getpid()), entropy());
     staged->temp = target.path + suffix;
-    staged->slot = registerTemporary(staged->temp); // before it exists: no window without cleanup
+    staged->slot = registerTemporary(staged->temp);
+}
+
+Error writeTemporary(const Target& target, const void* data, size_t size, const std::string& what,
+                     Staged* staged) {
+    nameTemporary(target, staged);
     const int fd = open(staged->temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) return {ErrorCode::WriteFailed, what + " " + target.path + ": cannot create file: " + std::strerror(errno)};
     const auto* bytes = static_cast<const char*>(data);
@@ -202,6 +210,49 @@ Error writeTemporary(const Target& target, const void* data, size_t size, const 
     ok = close(fd) == 0 && ok;
     if (!ok) return {ErrorCode::WriteFailed, what + " " + target.path + ": write failed: " + reason};
     return {};
+}
+
+// The old file at an existing target, kept under a temporary's name until every new file is in
+// place: a second name for its inode (a hard link), or where the file system has none a copy with
+// its mode. The target itself is never moved, so it always holds a whole file, old or new, and the
+// signal handler or the stale sweep may remove a backup at any time.
+Error backUp(const Target& target, const std::string& what, Staged* backup) {
+    nameTemporary(target, backup);
+    if (link(target.path.c_str(), backup->temp.c_str()) == 0) return {};
+    unregisterTemporary(backup->slot);
+    *backup = {};
+    std::ifstream stream(target.path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+    if (!stream.good() && !stream.eof())
+        return {ErrorCode::WriteFailed, what + " " + target.path + ": cannot keep a copy of the old file"};
+    return writeTemporary(target, bytes.data(), bytes.size(), what, backup);
+}
+
+std::atomic<RenameFunction> g_rename_for_testing{nullptr};
+
+int moveFile(const char* from, const char* to) {
+    const RenameFunction rename = g_rename_for_testing.load();
+    return rename ? rename(from, to) : std::rename(from, to);
+}
+
+// After the rename of output `renamed` failed, the outputs before it hold new files: each gets
+// its old file back (or, new to this run, is removed), so a failed write() replaces nothing.
+// Returns what could not be undone, for the error message (`names`: "-o PATH" of each output).
+std::string rollBack(const std::vector<Target>& targets, size_t renamed,
+                     const std::vector<std::string>& names, std::vector<Staged>* backups) {
+    std::string failures;
+    for (size_t j = 0; j < renamed; ++j) {
+        Staged& backup = (*backups)[j];
+        const bool restored = backup.temp.empty()
+                                  ? unlink(targets[j].path.c_str()) == 0
+                                  : moveFile(backup.temp.c_str(), targets[j].path.c_str()) == 0;
+        if (!restored) {
+            failures += "; cannot put back " + names[j] + ": " + std::strerror(errno);
+            if (!backup.temp.empty()) failures += " (the old file is " + backup.temp + ")";
+        }
+        backup.temp.clear(); // restored, or kept for the user: not removed by discard
+    }
+    return failures;
 }
 
 void discard(std::vector<Staged>& staged) {
@@ -265,17 +316,37 @@ Error OutputSet::write() {
             return e;
         }
     }
+    std::vector<Staged> backups(outputs_.size());
     for (size_t i = 0; i < outputs_.size(); ++i) {
-        if (std::rename(staged[i].temp.c_str(), targets[i].path.c_str()) != 0) {
-            const std::string reason = std::strerror(errno);
+        if (!targets[i].exists) continue;
+        if (Error e = backUp(targets[i], outputs_[i].what, &backups[i])) {
+            discard(staged);
+            discard(backups);
+            return e;
+        }
+    }
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+        if (moveFile(staged[i].temp.c_str(), targets[i].path.c_str()) != 0) {
+            Error e{ErrorCode::WriteFailed,
+                    outputs_[i].what + " " + outputs_[i].path +
+                        ": cannot rename temp file into place: " + std::strerror(errno)};
+            std::vector<std::string> names;
+            for (const Output& o : outputs_)
+                names.push_back(o.what + " " + o.path);
+            e.message += rollBack(targets, i, names, &backups);
             discard(staged); // the ones already renamed are gone from their temporary names
-            return {ErrorCode::WriteFailed, outputs_[i].what + " " + outputs_[i].path +
-                                                ": cannot rename temp file into place: " + reason};
+            discard(backups);
+            return e;
         }
         staged[i].temp.clear();
     }
     discard(staged); // only unregisters: every temporary was renamed
+    discard(backups);
     return {};
+}
+
+void setOutputRenameForTesting(RenameFunction rename) {
+    g_rename_for_testing.store(rename);
 }
 
 Error writeFileAtomic(const std::string& path, const void* data, size_t size) {

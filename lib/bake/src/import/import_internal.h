@@ -35,6 +35,18 @@ Error meshFromScene(const aiScene& scene, const ImportOptions& options, const st
 // single-precision coordinates (what Assimp parses into) there are coarser than epsilon / 4.
 Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
                           const ImportOptions& options, const std::string& name);
+// Welds the vertices `indices` use that lie within `tolerance` of another (transitively: a chain
+// of close vertices is one cluster) to the cluster's lowest index, rewriting corners whose
+// position differs from it, and removes the triangles that weld made degenerate (two corners at
+// one position; a triangle already degenerate is kept as it was). The rest keep their order. Run
+// before dropDuplicateTriangles, so copies nudged by less than `tolerance` become exact duplicates.
+struct WeldSummary {
+    size_t welded_vertices = 0;     // vertices whose corners now point at another position
+    size_t collapsed_triangles = 0; // removed: degenerate after the weld
+    double farthest_move = 0;       // metres, the largest distance a corner moved
+};
+WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance,
+                              std::vector<uint32_t>* indices);
 // Removes every triangle whose corner positions equal an earlier triangle's in the same winding
 // (any rotation; the reverse winding is a different, back-facing triangle); the rest keep their
 // order. Returns how many were removed. Overlap stages pair up coincident pieces, so n copies of

@@ -9,6 +9,7 @@
 #include <assimp/scene.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sys/stat.h>
@@ -28,6 +29,31 @@ Error checkFinite(const std::vector<Vec3>& positions, const std::vector<uint32_t
         }
     }
     return {};
+}
+
+void logWeldAndDuplicates(const detail::WeldSummary& weld, double tolerance, size_t dropped,
+                          const ImportOptions& options, const std::string& name, LogContext& log) {
+    std::string text;
+    if (weld.welded_vertices) {
+        char welded[160];
+        std::snprintf(welded, sizeof welded,
+                      "welded %zu vertices within %.3g m of another (%zu triangles collapsed)",
+                      weld.welded_vertices, tolerance, weld.collapsed_triangles);
+        text = welded;
+    }
+    if (dropped)
+        text += (text.empty() ? "dropped " : ", dropped ") + std::to_string(dropped) +
+                " duplicate triangles (same corners as an earlier one)";
+    if (!text.empty()) log.log(LogLevel::Info, name + ": " + text);
+    // Welding is transitive: only a chain of close vertices can move one this far.
+    if (weld.farthest_move > options.epsilon / 4) {
+        char far[256];
+        std::snprintf(far, sizeof far,
+                      ": welding moved a vertex %.3g m, more than a quarter of --epsilon %.3g m (a chain of "
+                      "vertices each within %.3g m of the next)",
+                      weld.farthest_move, options.epsilon, tolerance);
+        log.log(LogLevel::Warn, name + far);
+    }
 }
 
 } // namespace
@@ -121,9 +147,14 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
         mesh.positions.push_back(worldToInternal(p, options));
     mesh.indices = indices;
     mesh.units = detail::unitsFor(nullptr, options, name, log);
-    if (const size_t dropped = detail::dropDuplicateTriangles(mesh.positions, &mesh.indices))
-        log.log(LogLevel::Info, name + ": dropped " + std::to_string(dropped) +
-                                    " duplicate triangles (same corners as an earlier one)");
+    // Vertices within epsilon / 1000 (10 um at the default 1 cm) are one: far below anything the
+    // bake resolves (boundaries are simplified by up to epsilon), far above float noise near the
+    // origin, and a level modelled to the millimetre keeps every vertex. Copies of a face nudged by
+    // less than that become exact duplicates, which overlap stages would otherwise pair up n^2.
+    const double weld_tolerance = options.epsilon / 1000;
+    const detail::WeldSummary weld = detail::weldCloseVertices(mesh.positions, weld_tolerance, &mesh.indices);
+    const size_t dropped = detail::dropDuplicateTriangles(mesh.positions, &mesh.indices);
+    logWeldAndDuplicates(weld, weld_tolerance, dropped, options, name, log);
     *out = std::move(mesh);
     return {};
 }

@@ -1,7 +1,9 @@
 // Import checks on the triangle soup both loaders produce: coordinates too far from the origin
-// for the single-precision floats Assimp parsed them into, and exact duplicate triangles.
+// for the single-precision floats Assimp parsed them into, vertices a hair apart, and exact
+// duplicate triangles.
 #include <clearway/bake.h>
 
+#include "core/union_find.h"
 #include "import/import_internal.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 namespace clearway::bake::detail {
 
@@ -31,6 +34,123 @@ Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::v
                   "its own origin, or raise --epsilon",
                   farthest * options.scale, spacing, spacing / 2, options.epsilon);
     return {ErrorCode::InvalidOption, name + text};
+}
+
+namespace {
+
+struct Cell {
+    int64_t x, y, z;
+    bool operator==(const Cell& o) const { return x == o.x && y == o.y && z == o.z; }
+};
+struct CellHash {
+    size_t operator()(const Cell& c) const { return size_t(fnv1a64(&c, sizeof c)); }
+};
+
+double squaredDistance(const Vec3& a, const Vec3& b) {
+    const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+bool samePosition(const Vec3& a, const Vec3& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+constexpr uint32_t kNoVertex = UINT32_MAX;
+
+// The vertices `indices` use, in a hash grid of cubes `size` wide: cell -> one vertex in it, and
+// `next` chains the others. False when a coordinate's cell number would not fit an integer.
+bool gridOfUsedVertices(const std::vector<Vec3>& positions, const std::vector<uint32_t>& indices, double size,
+                        std::unordered_map<Cell, uint32_t, CellHash>* grid, std::vector<uint32_t>* next) {
+    next->assign(positions.size(), kNoVertex);
+    std::vector<bool> seen(positions.size(), false);
+    grid->reserve(indices.size() / 3);
+    for (uint32_t v : indices) {
+        if (seen[v]) continue;
+        seen[v] = true;
+        const Vec3& p = positions[v];
+        const double cx = std::floor(p.x / size), cy = std::floor(p.y / size), cz = std::floor(p.z / size);
+        if (std::max({std::abs(cx), std::abs(cy), std::abs(cz)}) > 0x1p60) return false;
+        const auto [cell, inserted] = grid->emplace(Cell{int64_t(cx), int64_t(cy), int64_t(cz)}, v);
+        if (!inserted) (*next)[v] = cell->second, cell->second = v;
+    }
+    return true;
+}
+
+// Joins every two used vertices within `tolerance` (transitively). Cells are tolerance / sqrt(3)
+// wide, so a cell's vertices are all within tolerance of each other and join without a distance
+// test; a cell pair is scanned only until its first join (after it, both cells are one class).
+// n vertices stacked in one spot then cost O(n), not O(n^2).
+void joinCloseVertices(const std::vector<Vec3>& positions, const std::vector<uint32_t>& indices,
+                       double tolerance, UnionFind* classes) {
+    const double size = tolerance / std::sqrt(3.0);
+    std::unordered_map<Cell, uint32_t, CellHash> grid;
+    std::vector<uint32_t> next;
+    if (!gridOfUsedVertices(positions, indices, size, &grid, &next)) return;
+    for (const auto& [cell, first] : grid)
+        for (uint32_t v = next[first]; v != kNoVertex; v = next[v])
+            classes->join(first, v);
+    const double limit = tolerance * tolerance;
+    for (const auto& [cell, first] : grid) {
+        // Points up to tolerance = sqrt(3) cells apart lie at most two cells away; each cell pair
+        // once (the neighbour after this cell in x, then y, then z order).
+        for (int64_t dx = 0; dx <= 2; ++dx)
+            for (int64_t dy = dx == 0 ? 0 : -2; dy <= 2; ++dy)
+                for (int64_t dz = dx == 0 && dy == 0 ? 1 : -2; dz <= 2; ++dz) {
+                    const auto other = grid.find({cell.x + dx, cell.y + dy, cell.z + dz});
+                    if (other == grid.end() || classes->find(first) == classes->find(other->second)) continue;
+                    bool joined = false;
+                    for (uint32_t a = first; a != kNoVertex && !joined; a = next[a])
+                        for (uint32_t b = other->second; b != kNoVertex && !joined; b = next[b])
+                            if (squaredDistance(positions[a], positions[b]) <= limit) {
+                                classes->join(a, b);
+                                joined = true;
+                            }
+                }
+    }
+}
+
+} // namespace
+
+WeldSummary weldCloseVertices(const std::vector<Vec3>& positions, double tolerance,
+                              std::vector<uint32_t>* indices) {
+    WeldSummary summary;
+    if (!(tolerance > 0) || indices->empty()) return summary;
+    UnionFind classes(positions.size());
+    joinCloseVertices(positions, *indices, tolerance, &classes);
+    // A corner moves only when its representative (the class's lowest index) sits elsewhere:
+    // vertices at one position keep their own indices, so a mesh without close pairs keeps every
+    // index it had.
+    std::vector<bool> counted(positions.size(), false);
+    const size_t count = indices->size() / 3;
+    size_t kept = 0;
+    for (size_t t = 0; t < count; ++t) {
+        uint32_t corner[3];
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t v = (*indices)[3 * t + k], representative = classes.find(v);
+            corner[k] = samePosition(positions[v], positions[representative]) ? v : representative;
+            if (corner[k] == v || counted[v]) continue;
+            counted[v] = true;
+            ++summary.welded_vertices;
+            summary.farthest_move = std::max(
+                summary.farthest_move, std::sqrt(squaredDistance(positions[v], positions[representative])));
+        }
+        const uint32_t* before = &(*indices)[3 * t];
+        bool collapsed = false;
+        for (int k = 0; k < 3; ++k) {
+            const int l = (k + 1) % 3;
+            collapsed = collapsed || (samePosition(positions[corner[k]], positions[corner[l]]) &&
+                                      !samePosition(positions[before[k]], positions[before[l]]));
+        }
+        if (collapsed) {
+            ++summary.collapsed_triangles;
+            continue;
+        }
+        for (int k = 0; k < 3; ++k)
+            (*indices)[3 * kept + k] = corner[k];
+        ++kept;
+    }
+    indices->resize(3 * kept);
+    return summary;
 }
 
 size_t dropDuplicateTriangles(const std::vector<Vec3>& positions, std::vector<uint32_t>* indices) {

@@ -126,9 +126,12 @@ Vec3 internalToWorld(const Vec3& internal, const ImportOptions& options);
 // file keeps its permission bits.
 // write() checks, writes each output to OUT.tmp-<pid>-<hex> in its target's folder and renames
 // them only once all were written; if any write fails every temporary is removed, every old file
-// is left untouched and the error is WriteFailed (only a rename failing after an earlier one
-// succeeded, which the same-folder temporaries make unlikely, leaves that earlier output replaced).
-// A replaced file gets a new inode: its other hard links and its owner are not kept.
+// is left untouched and the error is WriteFailed. Before the renames each existing target gets a
+// backup under the same temporary naming (a hard link, or a copy where links are not supported):
+// if a rename fails, the outputs already renamed get their old files back (or are removed, if new)
+// and the error names the output that failed; on success the backups are removed. A target is
+// never missing in between. A replaced file gets a new inode: its other hard links and its owner
+// are not kept.
 // While temporaries exist, SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) remove them
 // before the signal's previous action runs; temporaries left by a killed run (SIGKILL, power
 // loss: their pid is gone) are removed by the next write to the same output.
@@ -157,6 +160,11 @@ class OutputSet {
     std::vector<Output> outputs_;
     Error resolveOutputs(std::vector<Target>* targets) const;
 };
+
+// Test seam: while set, OutputSet::write moves files (into place, and back on a rollback) with
+// this instead of std::rename, so a test can make one rename fail; nullptr restores std::rename.
+using RenameFunction = int (*)(const char* from, const char* to);
+void setOutputRenameForTesting(RenameFunction rename);
 
 // One output, no inputs: OutputSet semantics (a reader never sees a partial file).
 Error writeFileAtomic(const std::string& path, const void* data, size_t size);

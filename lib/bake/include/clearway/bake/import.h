@@ -28,9 +28,10 @@ Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportU
 // Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh, which
 // goes through it: vertices so far from the origin that single-precision coordinates there are
 // coarser than epsilon / 4 are refused (InvalidOption: Assimp parses floats, so the file has
-// already lost that precision), and exact duplicate triangles (same corners in the same winding,
-// any rotation; a reversed copy faces the other way and is kept) are dropped, keeping the first,
-// with an Info line saying how many.
+// already lost that precision); vertices within epsilon / 1000 of another are welded to the
+// lowest index of their cluster and triangles that weld collapses are dropped; then exact duplicate
+// triangles (same corners in the same winding, any rotation; a reversed copy faces the other way
+// and is kept) are dropped, keeping the first, with an Info line saying how many of each.
 Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
                         const ImportOptions& options, const std::string& name, Mesh* out,
                         LogContext& log = silentLog());
