@@ -1,7 +1,8 @@
-// Footprint stage 5: per layer, the exact union of its pieces, topology-preserving simplification
-// within epsilon, snap rounding onto a float-exact grid and an exact check that no two boundary
-// segments cross; plus the layer's surface triangles.
+// Footprint stage 5: per layer, the union of its pieces (integer booleans), topology-preserving
+// simplification within epsilon, snap rounding onto a float-exact grid and an exact check that
+// no two boundary segments cross; plus the layer's surface triangles.
 #include "footprint/footprint_internal.h"
+#include "footprint/integer_booleans.h"
 
 #include "core/parallel.h"
 
@@ -230,59 +231,26 @@ struct LayerBoundary {
     double area = 0;
 };
 
-// A height jump inside one layer without a wall: keep a thin wall there.
-void cutCliffs(PolygonSet& set, const std::vector<std::pair<Vec2, Vec2>>& cliffs) {
-    std::vector<Polygon> strips;
+// A height jump inside one layer without a wall: the thin strips cut there to keep a wall.
+std::vector<std::vector<Vec2>> cliffStrips(const std::vector<std::pair<Vec2, Vec2>>& cliffs) {
+    std::vector<std::vector<Vec2>> strips;
     for (const auto& [a, b] : cliffs) {
         const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
         if (!(len > 0)) continue;
         const double nx = -dy / len * kWallHalfWidth, ny = dx / len * kWallHalfWidth;
         const double tx = dx / len * kWallHalfWidth, ty = dy / len * kWallHalfWidth;
-        // Through makePolygon: rounding can merge corners, and the sweep needs simple polygons.
-        Polygon strip = makePolygon(
-            std::vector<Point>{Point(a.x - tx - nx, a.y - ty - ny), Point(b.x + tx - nx, b.y + ty - ny),
-                               Point(b.x + tx + nx, b.y + ty + ny), Point(a.x - tx + nx, a.y - ty + ny)});
-        if (strip.size() >= 3) strips.push_back(std::move(strip));
+        strips.push_back({{a.x - tx - nx, a.y - ty - ny},
+                          {b.x + tx - nx, b.y + ty - ny},
+                          {b.x + tx + nx, b.y + ty + ny},
+                          {a.x - tx + nx, a.y - ty + ny}});
     }
-    // One difference with all strips at once: each difference sweeps the whole layer.
-    if (!strips.empty()) {
-        PolygonSet cut;
-        cut.join(strips.begin(), strips.end());
-        set.difference(cut);
-    }
+    return strips;
 }
 
-// The set's polygons in canonical order and ring starts (exact comparisons), so the simplifier
-// sees the same input whatever order the polygon set produced.
-std::vector<PolygonWH> canonicalPolygons(const PolygonSet& set) {
-    std::vector<PolygonWH> pwhs;
-    set.polygons_with_holes(std::back_inserter(pwhs));
-    auto rotateRing = [](Polygon& ring) {
-        auto first = std::min_element(ring.vertices_begin(), ring.vertices_end());
-        std::vector<Point> pts(first, ring.vertices_end());
-        pts.insert(pts.end(), ring.vertices_begin(), first);
-        ring = Polygon(pts.begin(), pts.end());
-    };
-    for (PolygonWH& p : pwhs) {
-        Polygon outer = p.outer_boundary();
-        rotateRing(outer);
-        std::vector<Polygon> holes(p.holes_begin(), p.holes_end());
-        for (Polygon& h : holes)
-            rotateRing(h);
-        std::sort(holes.begin(), holes.end(), [](const Polygon& a, const Polygon& b) { return a[0] < b[0]; });
-        p = PolygonWH(outer, holes.begin(), holes.end());
-    }
-    std::sort(pwhs.begin(), pwhs.end(), [](const PolygonWH& a, const PolygonWH& b) {
-        return a.outer_boundary()[0] < b.outer_boundary()[0];
-    });
-    return pwhs;
-}
-
-Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
-                    double epsilon, double q, const std::string& where, LayerBoundary* out) {
-    PolygonSet set = region;
-    cutCliffs(set, cliffs);
-    std::vector<PolygonWH> pwhs = canonicalPolygons(set);
+// `pwhs`: the layer's region in canonical order (integerUnionMinus), so the simplifier sees the
+// same input whatever order the pieces came in.
+Error buildBoundary(const std::vector<PolygonWH>& pwhs, double epsilon, double q, const std::string& where,
+                    LayerBoundary* out) {
     // Topology-preserving simplification of all rings of the layer together, so that no ring
     // crosses another after simplification.
     SimplifyCt ct;
@@ -298,8 +266,9 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
         for (auto h = pwhs[i].holes_begin(); h != pwhs[i].holes_end(); ++h)
             refs.push_back({i, false, ct.insert_constraint(h->vertices_begin(), h->vertices_end(), true)});
     }
-    // Budget: epsilon minus the wall inflation and the rounding, so the total stays within epsilon.
-    const double budget = std::max(0.0, epsilon - kWallHalfWidth - q);
+    // Budget: epsilon minus the wall inflation, the integer booleans' shift and the rounding, so
+    // the total stays within epsilon.
+    const double budget = std::max(0.0, epsilon - kWallHalfWidth - kIntegerWallShift - q);
     PS::simplify(ct, DeterministicCost(), PS::Stop_above_cost_threshold(budget * budget));
 
     std::vector<std::vector<Vec2>> simplified;
@@ -392,12 +361,11 @@ Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::ve
                  LayerSeconds& seconds) {
     const auto layer_start = std::chrono::steady_clock::now();
     const std::vector<PolygonWH> polys = layerSurface(layer, pieces, layer_of, planes, out_layer);
-    PolygonSet region;
-    region.join(polys.begin(), polys.end());
+    const std::vector<PolygonWH> region = integerUnionMinus(polys, cliffStrips(cliffs));
     seconds.join = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
     LayerBoundary boundary;
-    if (Error e = buildBoundary(region, cliffs, options.epsilon, q, name + " layer " + std::to_string(layer),
-                                &boundary))
+    if (Error e =
+            buildBoundary(region, options.epsilon, q, name + " layer " + std::to_string(layer), &boundary))
         return e;
     out_layer.polygons = std::move(boundary.polygons);
     geometry::canonicalize(out_layer.polygons);
