@@ -163,6 +163,35 @@ void cleanRing(std::vector<IPoint>& ring) {
     if (ring.size() < 3) ring.clear();
 }
 
+// Moves the clockwise loops of a counter-clockwise outer ring (holes that meet it at one vertex:
+// the integer booleans grow blockers, so a hole that touched the outer boundary opens onto it
+// through a mouth that snap rounding closes to a point) to `holes`, as separate rings meeting the
+// outer ring there, the way exact booleans give them. The ring is scanned from its smallest vertex,
+// which lies on its outermost loop.
+void detachHoleLoops(std::vector<IPoint>& ring, std::vector<std::vector<IPoint>>* holes) {
+    auto less = [](const IPoint& a, const IPoint& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); };
+    std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), less), ring.end());
+    std::vector<IPoint> outer;
+    std::map<std::pair<int64_t, int64_t>, size_t> last_at;
+    for (const IPoint& p : ring) {
+        auto it = last_at.find({p.x, p.y});
+        if (it != last_at.end()) {
+            std::vector<IPoint> loop(outer.begin() + static_cast<long>(it->second), outer.end());
+            if (ringArea(loop, 1.0) < 0) {
+                for (size_t k = it->second + 1; k < outer.size(); ++k)
+                    last_at.erase({outer[k].x, outer[k].y});
+                outer.resize(it->second + 1);
+                holes->push_back(std::move(loop));
+                continue;
+            }
+        }
+        last_at[{p.x, p.y}] = outer.size();
+        outer.push_back(p);
+    }
+    ring.swap(outer);
+    cleanRing(ring);
+}
+
 // Snap rounding (Hobby): every vertex becomes a hot pixel of the output grid, and every segment
 // is routed through the centres of all hot pixels it passes. Unlike plain rounding this cannot
 // create crossings: rounded rings may touch, never cross.
@@ -289,8 +318,17 @@ Error buildBoundary(const std::vector<PolygonWH>& pwhs, double epsilon, double q
         // Rings that collapse to (almost) nothing on the grid are slivers: drop them.
         if (ring.empty() || std::abs(ringArea(ring, 1.0)) < 4) continue;
         if ((ringArea(ring, 1.0) > 0) != refs[r].outer) std::reverse(ring.begin(), ring.end());
+        std::vector<std::vector<IPoint>> holes;
+        if (refs[r].outer) detachHoleLoops(ring, &holes);
+        if (ring.empty() || std::abs(ringArea(ring, 1.0)) < 4) continue;
         rings.push_back(std::move(ring));
         kept.push_back(refs[r]);
+        for (std::vector<IPoint>& hole : holes) {
+            cleanRing(hole);
+            if (hole.empty() || std::abs(ringArea(hole, 1.0)) < 4) continue;
+            rings.push_back(std::move(hole));
+            kept.push_back({refs[r].polygon, false, refs[r].id});
+        }
     }
     IPoint bad{};
     if (findCrossing(rings, &bad))

@@ -19,8 +19,8 @@ constexpr double kScale = 1.0 / kIntegerUnit;
 // Grid coordinates stay below 2^52: far inside Clipper's range, and exact as doubles on the way
 // back (4e9 m at 2^-20 m; the output grid check stops levels long before that).
 constexpr double kMaxUnits = 4503599627370496.0;
-// Cut pieces keep this far (in grid units) inside their exact region: blockers grow by a square of
-// this half-width and the triangle shrinks by it. Rounding moves a vertex by at most 0.71 units
+// Cut pieces keep this far (in grid units) inside their exact region: blockers grow by it and the
+// triangle shrinks by it. Rounding moves a vertex by at most 0.71 units
 // (the input's and the sweep's new crossings), so a cut piece stays strictly inside its exact
 // region, and pieces that touch exactly (a floor and the balcony above its hole) never overlap.
 constexpr double kPieceInset = 3.0;
@@ -65,35 +65,46 @@ void addCounterClockwise(Path path, ClipperLib::PolyType type, ClipperLib::Clipp
     clipper.AddPath(path, type, true);
 }
 
-__int128 cross(const IntPoint& o, const IntPoint& a, const IntPoint& b) {
-    return static_cast<__int128>(a.X - o.X) * (b.Y - o.Y) - static_cast<__int128>(a.Y - o.Y) * (b.X - o.X);
-}
-
-// A convex polygon grown by a square of half-width kPieceInset: the convex hull of the squares
-// round its rounded vertices (Andrew's monotone chain, exact on integers), counter-clockwise.
-Path grownConvex(const Path& convex) {
-    const auto d = static_cast<ClipperLib::cInt>(kPieceInset);
-    std::vector<IntPoint> points;
-    for (const IntPoint& p : convex)
-        for (const IntPoint& corner : {IntPoint(p.X - d, p.Y - d), IntPoint(p.X + d, p.Y - d),
-                                       IntPoint(p.X + d, p.Y + d), IntPoint(p.X - d, p.Y + d)})
-            points.push_back(corner);
-    std::sort(points.begin(), points.end(), lessPoint);
-    points.erase(std::unique(points.begin(), points.end()), points.end());
-    Path hull(2 * points.size());
-    size_t k = 0;
-    for (size_t i = 0; i < points.size(); ++i) {
-        while (k >= 2 && cross(hull[k - 2], hull[k - 1], points[i]) <= 0)
-            --k;
-        hull[k++] = points[i];
+// A convex polygon (counter-clockwise) grown by kPieceInset units, rounded: every edge moves out
+// by that distance; a corner is mitred, or bevelled where the turn exceeds 120 degrees (the mitre
+// would reach more than twice as far). Either way the grown polygon holds every point within
+// kPieceInset of the original, and a corner stays one or two vertices, so the pieces keep the
+// exact difference's vertex structure (and their triangulations).
+Path grownConvex(const Polygon& convex) {
+    std::vector<Vec2> v;
+    for (auto p = convex.vertices_begin(); p != convex.vertices_end(); ++p) {
+        const Vec2 q{CGAL::to_double(p->x()) * kScale, CGAL::to_double(p->y()) * kScale};
+        if (v.empty() || q.x != v.back().x || q.y != v.back().y) v.push_back(q);
     }
-    for (size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {
-        while (k >= lower && cross(hull[k - 2], hull[k - 1], points[i]) <= 0)
-            --k;
-        hull[k++] = points[i];
+    while (v.size() > 1 && v.front().x == v.back().x && v.front().y == v.back().y)
+        v.pop_back();
+    const size_t n = v.size();
+    if (n < 3) return {};
+    std::vector<Vec2> direction(n), normal(n); // of edge i, from v[i] to v[i + 1]
+    for (size_t i = 0; i < n; ++i) {
+        const Vec2& a = v[i];
+        const Vec2& b = v[(i + 1) % n];
+        const double len = std::hypot(b.x - a.x, b.y - a.y);
+        direction[i] = {(b.x - a.x) / len, (b.y - a.y) / len};
+        normal[i] = {direction[i].y, -direction[i].x}; // outwards for counter-clockwise
     }
-    hull.resize(k - 1);
-    return hull;
+    const double d = kPieceInset;
+    Path path;
+    auto add = [&](double x, double y) { path.emplace_back(toUnits(x * kIntegerUnit), toUnits(y * kIntegerUnit)); };
+    for (size_t i = 0; i < n; ++i) {
+        const Vec2& n1 = normal[(i + n - 1) % n];
+        const Vec2& n2 = normal[i];
+        const double cosine = n1.x * n2.x + n1.y * n2.y;
+        if (1 + cosine >= 0.5) {
+            add(v[i].x + d * (n1.x + n2.x) / (1 + cosine), v[i].y + d * (n1.y + n2.y) / (1 + cosine));
+        } else {
+            const Vec2& t1 = direction[(i + n - 1) % n];
+            const Vec2& t2 = direction[i];
+            add(v[i].x + d * (n1.x + t1.x), v[i].y + d * (n1.y + t1.y));
+            add(v[i].x + d * (n2.x - t2.x), v[i].y + d * (n2.y - t2.y));
+        }
+    }
+    return path;
 }
 
 // The triangle shrunk by kPieceInset units (a homothety about its incentre), rounded; nothing
@@ -202,7 +213,7 @@ std::vector<PolygonWH> integerDifference(const Polygon& triangle, const std::vec
     clipper.StrictlySimple(true);
     addCounterClockwise(base, ClipperLib::ptSubject, clipper);
     for (const Polygon& blocker : blockers)
-        clipper.AddPath(grownConvex(toPath(blocker)), ClipperLib::ptClip, true);
+        addCounterClockwise(grownConvex(blocker), ClipperLib::ptClip, clipper);
     ClipperLib::PolyTree tree;
     clipper.Execute(ClipperLib::ctDifference, tree, ClipperLib::pftNonZero, ClipperLib::pftNonZero);
     return canonicalPolygons(tree);
