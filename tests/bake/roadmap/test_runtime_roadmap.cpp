@@ -402,9 +402,9 @@ TEST_SUITE("runtime roadmap on baked levels") {
                     const double area2 = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
                     // Slivers thinner than float resolution (10 um): the point rounded to float
                     // may leave them (an area bound let a 1 um x 1.4 m sliver through).
-                    const double longest = std::max({std::hypot(b.x - a.x, b.y - a.y),
-                                                     std::hypot(c.x - b.x, c.y - b.y),
-                                                     std::hypot(a.x - c.x, a.y - c.y)});
+                    const double longest =
+                        std::max({std::hypot(b.x - a.x, b.y - a.y), std::hypot(c.x - b.x, c.y - b.y),
+                                  std::hypot(a.x - c.x, a.y - c.y)});
                     if (std::fabs(area2) < 1e-5 * longest) continue;
                     const float x = float(wa * a.x + wb * b.x + wc * c.x),
                                 y = float(wa * a.y + wb * b.y + wc * c.y);

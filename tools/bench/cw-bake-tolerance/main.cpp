@@ -142,19 +142,20 @@ ClearanceChange clearanceChange(const Asset& a, const Asset& b, double reach) {
     std::vector<RoadmapVertexInfo> others(b.info.vertex_count);
     for (uint32_t i = 0; i < b.info.vertex_count; ++i)
         roadmapVertex(b.roadmap, i, &others[i]);
-    std::sort(others.begin(), others.end(),
-              [](const RoadmapVertexInfo& p, const RoadmapVertexInfo& q) { return p.position.x < q.position.x; });
+    std::sort(others.begin(), others.end(), [](const RoadmapVertexInfo& p, const RoadmapVertexInfo& q) {
+        return p.position.x < q.position.x;
+    });
     ClearanceChange out;
     for (uint32_t i = 0; i < a.info.vertex_count; ++i) {
         RoadmapVertexInfo v{};
         roadmapVertex(a.roadmap, i, &v);
         const RoadmapVertexInfo* nearest = nullptr;
         double best = reach;
-        auto it = std::lower_bound(
-            others.begin(), others.end(), v.position.x - reach,
-            [](const RoadmapVertexInfo& p, double x) { return p.position.x < x; });
+        auto it = std::lower_bound(others.begin(), others.end(), v.position.x - reach,
+                                   [](const RoadmapVertexInfo& p, double x) { return p.position.x < x; });
         for (; it != others.end() && it->position.x <= v.position.x + reach; ++it) {
-            const double d = std::hypot(double(it->position.x) - v.position.x, double(it->position.y) - v.position.y);
+            const double d =
+                std::hypot(double(it->position.x) - v.position.x, double(it->position.y) - v.position.y);
             if (it->layer == v.layer && d <= best) best = d, nearest = &*it;
         }
         if (!nearest) continue;
@@ -181,7 +182,8 @@ int main(int argc, char** argv) {
     }
     Asset old_asset, new_asset;
     if (!load(paths[0], &old_asset) || !load(paths[1], &new_asset)) {
-        std::fprintf(stderr, "cw-bake-tolerance: cannot load %s or %s as roadmap assets\n", paths[0], paths[1]);
+        std::fprintf(stderr, "cw-bake-tolerance: cannot load %s or %s as roadmap assets\n", paths[0],
+                     paths[1]);
         return 2;
     }
     const bool same_layers = old_asset.info.layer_count == new_asset.info.layer_count;
@@ -194,8 +196,10 @@ int main(int argc, char** argv) {
         }
         hausdorff = 0;
         for (uint32_t layer = 0; layer < old_asset.info.layer_count; ++layer) {
-            hausdorff = std::max(hausdorff, directedHausdorff(old_asset.walls[layer], new_grids[layer], epsilon / 10));
-            hausdorff = std::max(hausdorff, directedHausdorff(new_asset.walls[layer], old_grids[layer], epsilon / 10));
+            hausdorff = std::max(hausdorff,
+                                 directedHausdorff(old_asset.walls[layer], new_grids[layer], epsilon / 10));
+            hausdorff = std::max(hausdorff,
+                                 directedHausdorff(new_asset.walls[layer], old_grids[layer], epsilon / 10));
         }
     }
     const ClearanceChange clearance = clearanceChange(new_asset, old_asset, epsilon);
@@ -209,6 +213,7 @@ int main(int argc, char** argv) {
                 "clearance %.3g m (%u vertices matched)\n",
                 within ? "within" : "BEYOND", new_asset.area - old_asset.area, area_bound, hausdorff,
                 old_asset.info.layer_count, new_asset.info.layer_count, old_asset.info.vertex_count,
-                new_asset.info.vertex_count, old_asset.info.edge_count, new_asset.info.edge_count, clearance.largest, clearance.matched);
+                new_asset.info.vertex_count, old_asset.info.edge_count, new_asset.info.edge_count,
+                clearance.largest, clearance.matched);
     return within ? 0 : 1;
 }

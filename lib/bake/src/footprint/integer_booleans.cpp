@@ -20,9 +20,9 @@ constexpr double kScale = 1.0 / kIntegerUnit;
 // back (4e9 m at 2^-20 m; the output grid check stops levels long before that).
 constexpr double kMaxUnits = 4503599627370496.0;
 // Cut pieces keep this far (in grid units) inside their exact region: blockers grow by it and the
-// triangle shrinks by it. Rounding moves a vertex by at most 0.71 units
-// (the input's and the sweep's new crossings), so a cut piece stays strictly inside its exact
-// region, and pieces that touch exactly (a floor and the balcony above its hole) never overlap.
+// triangle shrinks by it. Rounding moves a vertex by at most 0.71 units (the input's and the
+// sweep's new crossings), so a cut piece stays strictly inside its exact region, and pieces that
+// touch exactly (a floor and the balcony above its hole) never overlap.
 constexpr double kPieceInset = 3.0;
 // Closing distance for the seams, in grid units: neighbouring pieces, each inset by up to
 // kPieceInset plus rounding, leave cracks narrower than 11 units between them.
@@ -90,7 +90,9 @@ Path grownConvex(const Polygon& convex) {
     }
     const double d = kPieceInset;
     Path path;
-    auto add = [&](double x, double y) { path.emplace_back(toUnits(x * kIntegerUnit), toUnits(y * kIntegerUnit)); };
+    auto add = [&](double x, double y) {
+        path.emplace_back(toUnits(x * kIntegerUnit), toUnits(y * kIntegerUnit));
+    };
     for (size_t i = 0; i < n; ++i) {
         const Vec2& n1 = normal[(i + n - 1) % n];
         const Vec2& n2 = normal[i];
@@ -115,7 +117,8 @@ Path insetTriangle(const Polygon& triangle) {
         v[i] = {CGAL::to_double(triangle[i].x()) * kScale, CGAL::to_double(triangle[i].y()) * kScale};
     double side[3], perimeter = 0;
     for (int i = 0; i < 3; ++i)
-        perimeter += side[i] = std::hypot(v[(i + 2) % 3].x - v[(i + 1) % 3].x, v[(i + 2) % 3].y - v[(i + 1) % 3].y);
+        perimeter += side[i] =
+            std::hypot(v[(i + 2) % 3].x - v[(i + 1) % 3].x, v[(i + 2) % 3].y - v[(i + 1) % 3].y);
     const double twice_area =
         std::abs((v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x));
     const double inradius = twice_area / perimeter;
@@ -134,7 +137,8 @@ Path insetTriangle(const Polygon& triangle) {
 // sliver whose rounding turned it over encloses less than a unit's width; under the non-zero rule
 // it would cancel its neighbour there, so it is left out.
 void addKeepingOrientation(const Path& path, bool positive, Paths& out) {
-    if (ClipperLib::Orientation(path) == positive && std::abs(ClipperLib::Area(path)) > 0) out.push_back(path);
+    if (ClipperLib::Orientation(path) == positive && std::abs(ClipperLib::Area(path)) > 0)
+        out.push_back(path);
 }
 
 // Starts the ring at its smallest vertex.
