@@ -246,4 +246,61 @@ std::vector<PolygonWH> integerUnionMinus(const std::vector<PolygonWH>& polys,
     return canonicalPolygons(tree);
 }
 
+namespace {
+
+Paths toPaths(const IntegerRegion& region) {
+    Paths paths(region.size());
+    for (size_t i = 0; i < region.size(); ++i)
+        for (const IntegerPoint& p : region[i])
+            paths[i].emplace_back(p.x, p.y);
+    return paths;
+}
+
+IntegerRegion toRegion(const Paths& paths) {
+    IntegerRegion region(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i)
+        for (const IntPoint& p : paths[i])
+            region[i].push_back({p.X, p.Y});
+    return region;
+}
+
+IntegerRegion execute(ClipperLib::ClipType type, const IntegerRegion& subject, const IntegerRegion& clip,
+                      ClipperLib::PolyFillType fill) {
+    ClipperLib::Clipper clipper;
+    clipper.AddPaths(toPaths(subject), ClipperLib::ptSubject, true);
+    clipper.AddPaths(toPaths(clip), ClipperLib::ptClip, true);
+    Paths out;
+    clipper.Execute(type, out, fill, fill);
+    return toRegion(out);
+}
+
+} // namespace
+
+IntegerPoint toIntegerPoint(double x, double y) {
+    return {toUnits(x), toUnits(y)};
+}
+
+Vec2 fromIntegerPoint(const IntegerPoint& p) {
+    return {fromUnits(p.x), fromUnits(p.y)};
+}
+
+IntegerRegion integerEvenOdd(const IntegerRegion& rings) {
+    return execute(ClipperLib::ctUnion, rings, {}, ClipperLib::pftEvenOdd);
+}
+
+IntegerRegion integerUnion(const IntegerRegion& rings) {
+    return execute(ClipperLib::ctUnion, rings, {}, ClipperLib::pftNonZero);
+}
+
+IntegerRegion integerMinus(const IntegerRegion& a, const IntegerRegion& b) {
+    return execute(ClipperLib::ctDifference, a, b, ClipperLib::pftNonZero);
+}
+
+double integerArea(const IntegerRegion& region) {
+    double area = 0;
+    for (const Path& ring : toPaths(region))
+        area += ClipperLib::Area(ring);
+    return area * kIntegerUnit * kIntegerUnit;
+}
+
 } // namespace clearway::bake::footprint_internal

@@ -27,4 +27,23 @@ constexpr double kIntegerWallShift = 8 * kIntegerUnit;
 std::vector<PolygonWH> integerUnionMinus(const std::vector<PolygonWH>& polys,
                                          const std::vector<std::vector<Vec2>>& cuts);
 
+// Regions as plain integer rings (for callers that chain several booleans, as the erosion
+// measure does): regions counter-clockwise, holes clockwise, on the kIntegerUnit grid.
+struct IntegerPoint {
+    int64_t x, y;
+};
+using IntegerRing = std::vector<IntegerPoint>;
+using IntegerRegion = std::vector<IntegerRing>;
+
+IntegerPoint toIntegerPoint(double x, double y);
+Vec2 fromIntegerPoint(const IntegerPoint& p);
+// The region the rings enclose under the even-odd rule (a ring's pinched cycles, its holes).
+IntegerRegion integerEvenOdd(const IntegerRegion& rings);
+// The union of regions given by counter-clockwise rings (holes clockwise).
+IntegerRegion integerUnion(const IntegerRegion& rings);
+// `a` minus `b`, both oriented regions.
+IntegerRegion integerMinus(const IntegerRegion& a, const IntegerRegion& b);
+// Area in square metres (holes count negative).
+double integerArea(const IntegerRegion& region);
+
 } // namespace clearway::bake::footprint_internal
