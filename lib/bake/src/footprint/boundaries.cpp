@@ -360,8 +360,18 @@ struct VertexKey {
     bool operator<(const VertexKey& o) const { return std::tie(x, y, z) < std::tie(o.x, o.y, o.z); }
 };
 
+// A cut piece's triangulation has its triangle's corners a few integer grid units inside (the
+// inset, kPieceInset / sin(half the corner's angle)); the surface takes the corner itself, so the
+// neighbours share it again (and the surfaces meet there).
+Vec2 atCorner(const Vec2& p, const std::array<Vec2, 3>& corners) {
+    constexpr double kCornerReach = 1e-4;
+    for (const Vec2& c : corners)
+        if (std::abs(p.x - c.x) < kCornerReach && std::abs(p.y - c.y) < kCornerReach) return c;
+    return p;
+}
+
 // Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
-// shared where equal) and returns the pieces' exact regions.
+// shared where equal) and returns the pieces' regions.
 std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
                                     const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
                                     FootprintLayer& out_layer) {
@@ -378,11 +388,13 @@ std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pi
         polys.insert(polys.end(), pieces[i].polys.begin(), pieces[i].polys.end());
         const Plane& plane = planes[pieces[i].tri];
         for (const Triangle2& s : pieces[i].surface) {
-            SurfaceTriangle st;
-            st.a = vertexId(s.p[0].x, s.p[0].y, plane.at(s.p[0].x, s.p[0].y));
-            st.b = vertexId(s.p[1].x, s.p[1].y, plane.at(s.p[1].x, s.p[1].y));
-            st.c = vertexId(s.p[2].x, s.p[2].y, plane.at(s.p[2].x, s.p[2].y));
-            out_layer.surface_triangles.push_back(st);
+            uint32_t id[3];
+            for (int k = 0; k < 3; ++k) {
+                const Vec2 p = atCorner(s.p[k], pieces[i].corners);
+                id[k] = vertexId(p.x, p.y, plane.at(p.x, p.y));
+            }
+            if (id[0] == id[1] || id[1] == id[2] || id[2] == id[0]) continue; // collapsed onto a corner
+            out_layer.surface_triangles.push_back({id[0], id[1], id[2]});
         }
     }
     return polys;

@@ -297,6 +297,7 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriang
 
 struct Piece {
     uint32_t tri = 0;                         // walkable triangle it lies on
+    std::array<Vec2, 3> corners;              // that triangle's ground corners
     std::vector<PolygonWH> polys;             // exact free region
     std::vector<Triangle2> surface;           // its triangulation (for heights)
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact

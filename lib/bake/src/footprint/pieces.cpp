@@ -226,6 +226,8 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         if (base.size() < 3) return;
         Piece& piece = slots[k];
         piece.tri = ti;
+        for (int c = 0; c < 3; ++c)
+            piece.corners[c] = {tris[ti].p[c].x, tris[ti].p[c].y};
         dropped[k] =
             addComponents(freeComponents(base, blockers), !blockers.empty(), mesh, tri_grid, options, &piece);
         if (piece.polys.empty()) return;
