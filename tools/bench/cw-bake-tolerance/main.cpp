@@ -80,6 +80,7 @@ class SegmentGrid {
             min_y_ = std::min({min_y_, s.ay, s.by}), max_y = std::max({max_y, s.ay, s.by});
         }
         if (segments.empty()) return;
+        cell_ = std::max(cell_, std::max(max_x - min_x_, max_y - min_y_) / 2048); // at most 2048^2 cells
         nx_ = int((max_x - min_x_) / cell_) + 1, ny_ = int((max_y - min_y_) / cell_) + 1;
         cells_.resize(size_t(nx_) * ny_);
         for (uint32_t i = 0; i < segments.size(); ++i) {
@@ -195,11 +196,14 @@ int main(int argc, char** argv) {
             new_grids.emplace_back(new_asset.walls[layer], 1.0);
         }
         hausdorff = 0;
+        // Samples every epsilon / 10 along the walls (at most ~4 million per asset).
+        const double step =
+            std::max(epsilon / 10, std::max(old_asset.wall_length, new_asset.wall_length) / 4e6);
         for (uint32_t layer = 0; layer < old_asset.info.layer_count; ++layer) {
-            hausdorff = std::max(hausdorff,
-                                 directedHausdorff(old_asset.walls[layer], new_grids[layer], epsilon / 10));
-            hausdorff = std::max(hausdorff,
-                                 directedHausdorff(new_asset.walls[layer], old_grids[layer], epsilon / 10));
+            hausdorff =
+                std::max(hausdorff, directedHausdorff(old_asset.walls[layer], new_grids[layer], step));
+            hausdorff =
+                std::max(hausdorff, directedHausdorff(new_asset.walls[layer], old_grids[layer], step));
         }
     }
     const ClearanceChange clearance = clearanceChange(new_asset, old_asset, epsilon);
