@@ -3,6 +3,8 @@
 // on coordinates rounded to the kIntegerUnit grid; exact integer arithmetic inside the sweep.
 #include "footprint/integer_booleans.h"
 
+#include <clearway/bake/geometry.h>
+
 #include <polyclipping/clipper.hpp>
 
 #include <stdexcept>
@@ -141,11 +143,6 @@ void addKeepingOrientation(const Path& path, bool positive, Paths& out) {
         out.push_back(path);
 }
 
-// Starts the ring at its smallest vertex.
-void rotateToSmallest(Path& ring) {
-    std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), lessPoint), ring.end());
-}
-
 struct IntPolygon {
     Path outer;
     Paths holes;
@@ -176,15 +173,7 @@ std::vector<PolygonWH> canonicalPolygons(const ClipperLib::PolyTree& tree) {
     std::vector<IntPolygon> polygons;
     for (const ClipperLib::PolyNode* outer : tree.Childs)
         collectPolygons(*outer, polygons);
-    for (IntPolygon& p : polygons) {
-        rotateToSmallest(p.outer);
-        for (Path& h : p.holes)
-            rotateToSmallest(h);
-        std::sort(p.holes.begin(), p.holes.end(),
-                  [](const Path& a, const Path& b) { return lessPoint(a[0], b[0]); });
-    }
-    std::sort(polygons.begin(), polygons.end(),
-              [](const IntPolygon& a, const IntPolygon& b) { return lessPoint(a.outer[0], b.outer[0]); });
+    geometry::canonicalize(polygons, lessPoint);
     std::vector<PolygonWH> out;
     out.reserve(polygons.size());
     for (const IntPolygon& p : polygons) {
