@@ -228,7 +228,8 @@ template <class P> std::vector<P> projectedCcw(const Tri& t) {
 }
 
 template <class P> Polygon makePolygon(std::vector<P> pts) {
-    // Drop repeated and collinear points so Polygon_set_2 gets a simple, strictly convex polygon.
+    // Drop repeated and collinear points: the booleans (grownConvex) want simple, strictly convex
+    // polygons.
     std::vector<P> clean;
     for (const P& p : pts)
         if (clean.empty() || clean.back() != p) clean.push_back(p);
