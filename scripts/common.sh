@@ -10,7 +10,7 @@ CLEARWAY_BUILD="${CLEARWAY_BUILD:-$CLEARWAY_ROOT/build}"
 # emscripten compiles the runtime to WebAssembly for the preview page's path queries.
 CLEARWAY_PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  libcgal-dev libgmp-dev libmpfr-dev libboost-dev
+  libcgal-dev libgmp-dev libmpfr-dev libboost-dev libpolyclipping-dev
   libassimp-dev libcli11-dev libflatbuffers-dev flatbuffers-compiler
   libspdlog-dev doctest-dev librecast-dev
   nlohmann-json3-dev libtbb-dev

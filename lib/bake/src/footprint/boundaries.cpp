@@ -1,7 +1,8 @@
-// Footprint stage 5: per layer, the exact union of its pieces, topology-preserving simplification
-// within epsilon, snap rounding onto a float-exact grid and an exact check that no two boundary
-// segments cross; plus the layer's surface triangles.
+// Footprint stage 5: per layer, the union of its pieces (integer booleans), topology-preserving
+// simplification within epsilon, snap rounding onto a float-exact grid and an exact check that
+// no two boundary segments cross; plus the layer's surface triangles.
 #include "footprint/footprint_internal.h"
+#include "footprint/integer_booleans.h"
 
 #include "core/parallel.h"
 
@@ -162,6 +163,35 @@ void cleanRing(std::vector<IPoint>& ring) {
     if (ring.size() < 3) ring.clear();
 }
 
+// Moves the clockwise loops of a counter-clockwise outer ring (holes that meet it at one vertex:
+// the integer booleans grow blockers, so a hole that touched the outer boundary opens onto it
+// through a mouth that snap rounding closes to a point) to `holes`, as separate rings meeting the
+// outer ring there, the way exact booleans give them. The ring is scanned from its smallest vertex,
+// which lies on its outermost loop.
+void detachHoleLoops(std::vector<IPoint>& ring, std::vector<std::vector<IPoint>>* holes) {
+    auto less = [](const IPoint& a, const IPoint& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); };
+    std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), less), ring.end());
+    std::vector<IPoint> outer;
+    std::map<std::pair<int64_t, int64_t>, size_t> last_at;
+    for (const IPoint& p : ring) {
+        auto it = last_at.find({p.x, p.y});
+        if (it != last_at.end()) {
+            std::vector<IPoint> loop(outer.begin() + static_cast<long>(it->second), outer.end());
+            if (ringArea(loop, 1.0) < 0) {
+                for (size_t k = it->second + 1; k < outer.size(); ++k)
+                    last_at.erase({outer[k].x, outer[k].y});
+                outer.resize(it->second + 1);
+                holes->push_back(std::move(loop));
+                continue;
+            }
+        }
+        last_at[{p.x, p.y}] = outer.size();
+        outer.push_back(p);
+    }
+    ring.swap(outer);
+    cleanRing(ring);
+}
+
 // Snap rounding (Hobby): every vertex becomes a hot pixel of the output grid, and every segment
 // is routed through the centres of all hot pixels it passes. Unlike plain rounding this cannot
 // create crossings: rounded rings may touch, never cross.
@@ -230,59 +260,26 @@ struct LayerBoundary {
     double area = 0;
 };
 
-// A height jump inside one layer without a wall: keep a thin wall there.
-void cutCliffs(PolygonSet& set, const std::vector<std::pair<Vec2, Vec2>>& cliffs) {
-    std::vector<Polygon> strips;
+// A height jump inside one layer without a wall: the thin strips cut there to keep a wall.
+std::vector<std::vector<Vec2>> cliffStrips(const std::vector<std::pair<Vec2, Vec2>>& cliffs) {
+    std::vector<std::vector<Vec2>> strips;
     for (const auto& [a, b] : cliffs) {
         const double dx = b.x - a.x, dy = b.y - a.y, len = std::hypot(dx, dy);
         if (!(len > 0)) continue;
         const double nx = -dy / len * kWallHalfWidth, ny = dx / len * kWallHalfWidth;
         const double tx = dx / len * kWallHalfWidth, ty = dy / len * kWallHalfWidth;
-        // Through makePolygon: rounding can merge corners, and the sweep needs simple polygons.
-        Polygon strip = makePolygon(
-            std::vector<Point>{Point(a.x - tx - nx, a.y - ty - ny), Point(b.x + tx - nx, b.y + ty - ny),
-                               Point(b.x + tx + nx, b.y + ty + ny), Point(a.x - tx + nx, a.y - ty + ny)});
-        if (strip.size() >= 3) strips.push_back(std::move(strip));
+        strips.push_back({{a.x - tx - nx, a.y - ty - ny},
+                          {b.x + tx - nx, b.y + ty - ny},
+                          {b.x + tx + nx, b.y + ty + ny},
+                          {a.x - tx + nx, a.y - ty + ny}});
     }
-    // One difference with all strips at once: each difference sweeps the whole layer.
-    if (!strips.empty()) {
-        PolygonSet cut;
-        cut.join(strips.begin(), strips.end());
-        set.difference(cut);
-    }
+    return strips;
 }
 
-// The set's polygons in canonical order and ring starts (exact comparisons), so the simplifier
-// sees the same input whatever order the polygon set produced.
-std::vector<PolygonWH> canonicalPolygons(const PolygonSet& set) {
-    std::vector<PolygonWH> pwhs;
-    set.polygons_with_holes(std::back_inserter(pwhs));
-    auto rotateRing = [](Polygon& ring) {
-        auto first = std::min_element(ring.vertices_begin(), ring.vertices_end());
-        std::vector<Point> pts(first, ring.vertices_end());
-        pts.insert(pts.end(), ring.vertices_begin(), first);
-        ring = Polygon(pts.begin(), pts.end());
-    };
-    for (PolygonWH& p : pwhs) {
-        Polygon outer = p.outer_boundary();
-        rotateRing(outer);
-        std::vector<Polygon> holes(p.holes_begin(), p.holes_end());
-        for (Polygon& h : holes)
-            rotateRing(h);
-        std::sort(holes.begin(), holes.end(), [](const Polygon& a, const Polygon& b) { return a[0] < b[0]; });
-        p = PolygonWH(outer, holes.begin(), holes.end());
-    }
-    std::sort(pwhs.begin(), pwhs.end(), [](const PolygonWH& a, const PolygonWH& b) {
-        return a.outer_boundary()[0] < b.outer_boundary()[0];
-    });
-    return pwhs;
-}
-
-Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
-                    double epsilon, double q, const std::string& where, LayerBoundary* out) {
-    PolygonSet set = region;
-    cutCliffs(set, cliffs);
-    std::vector<PolygonWH> pwhs = canonicalPolygons(set);
+// `pwhs`: the layer's region in canonical order (integerUnionMinus), so the simplifier sees the
+// same input whatever order the pieces came in.
+Error buildBoundary(const std::vector<PolygonWH>& pwhs, double epsilon, double q, const std::string& where,
+                    LayerBoundary* out) {
     // Topology-preserving simplification of all rings of the layer together, so that no ring
     // crosses another after simplification.
     SimplifyCt ct;
@@ -298,8 +295,9 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
         for (auto h = pwhs[i].holes_begin(); h != pwhs[i].holes_end(); ++h)
             refs.push_back({i, false, ct.insert_constraint(h->vertices_begin(), h->vertices_end(), true)});
     }
-    // Budget: epsilon minus the wall inflation and the rounding, so the total stays within epsilon.
-    const double budget = std::max(0.0, epsilon - kWallHalfWidth - q);
+    // Budget: epsilon minus the wall inflation, the integer booleans' shift and the rounding, so
+    // the total stays within epsilon.
+    const double budget = std::max(0.0, epsilon - kWallHalfWidth - kIntegerWallShift - q);
     PS::simplify(ct, DeterministicCost(), PS::Stop_above_cost_threshold(budget * budget));
 
     std::vector<std::vector<Vec2>> simplified;
@@ -320,8 +318,17 @@ Error buildBoundary(const PolygonSet& region, const std::vector<std::pair<Vec2, 
         // Rings that collapse to (almost) nothing on the grid are slivers: drop them.
         if (ring.empty() || std::abs(ringArea(ring, 1.0)) < 4) continue;
         if ((ringArea(ring, 1.0) > 0) != refs[r].outer) std::reverse(ring.begin(), ring.end());
+        std::vector<std::vector<IPoint>> holes;
+        if (refs[r].outer) detachHoleLoops(ring, &holes);
+        if (ring.empty() || std::abs(ringArea(ring, 1.0)) < 4) continue;
         rings.push_back(std::move(ring));
         kept.push_back(refs[r]);
+        for (std::vector<IPoint>& hole : holes) {
+            cleanRing(hole);
+            if (hole.empty() || std::abs(ringArea(hole, 1.0)) < 4) continue;
+            rings.push_back(std::move(hole));
+            kept.push_back({refs[r].polygon, false, refs[r].id});
+        }
     }
     IPoint bad{};
     if (findCrossing(rings, &bad))
@@ -353,8 +360,18 @@ struct VertexKey {
     bool operator<(const VertexKey& o) const { return std::tie(x, y, z) < std::tie(o.x, o.y, o.z); }
 };
 
+// A cut piece's triangulation has its triangle's corners a few integer grid units inside (the
+// inset, kPieceInset / sin(half the corner's angle)); the surface takes the corner itself, so the
+// neighbours share it again (and the surfaces meet there).
+Vec2 atCorner(const Vec2& p, const std::array<Vec2, 3>& corners) {
+    constexpr double kCornerReach = 1e-4;
+    for (const Vec2& c : corners)
+        if (std::abs(p.x - c.x) < kCornerReach && std::abs(p.y - c.y) < kCornerReach) return c;
+    return p;
+}
+
 // Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
-// shared where equal) and returns the pieces' exact regions.
+// shared where equal) and returns the pieces' regions.
 std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
                                     const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
                                     FootprintLayer& out_layer) {
@@ -371,11 +388,13 @@ std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pi
         polys.insert(polys.end(), pieces[i].polys.begin(), pieces[i].polys.end());
         const Plane& plane = planes[pieces[i].tri];
         for (const Triangle2& s : pieces[i].surface) {
-            SurfaceTriangle st;
-            st.a = vertexId(s.p[0].x, s.p[0].y, plane.at(s.p[0].x, s.p[0].y));
-            st.b = vertexId(s.p[1].x, s.p[1].y, plane.at(s.p[1].x, s.p[1].y));
-            st.c = vertexId(s.p[2].x, s.p[2].y, plane.at(s.p[2].x, s.p[2].y));
-            out_layer.surface_triangles.push_back(st);
+            uint32_t id[3];
+            for (int k = 0; k < 3; ++k) {
+                const Vec2 p = atCorner(s.p[k], pieces[i].corners);
+                id[k] = vertexId(p.x, p.y, plane.at(p.x, p.y));
+            }
+            if (id[0] == id[1] || id[1] == id[2] || id[2] == id[0]) continue; // collapsed onto a corner
+            out_layer.surface_triangles.push_back({id[0], id[1], id[2]});
         }
     }
     return polys;
@@ -392,12 +411,11 @@ Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::ve
                  LayerSeconds& seconds) {
     const auto layer_start = std::chrono::steady_clock::now();
     const std::vector<PolygonWH> polys = layerSurface(layer, pieces, layer_of, planes, out_layer);
-    PolygonSet region;
-    region.join(polys.begin(), polys.end());
+    const std::vector<PolygonWH> region = integerUnionMinus(polys, cliffStrips(cliffs));
     seconds.join = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
     LayerBoundary boundary;
-    if (Error e = buildBoundary(region, cliffs, options.epsilon, q, name + " layer " + std::to_string(layer),
-                                &boundary))
+    if (Error e =
+            buildBoundary(region, options.epsilon, q, name + " layer " + std::to_string(layer), &boundary))
         return e;
     out_layer.polygons = std::move(boundary.polygons);
     geometry::canonicalize(out_layer.polygons);

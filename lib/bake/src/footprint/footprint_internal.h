@@ -228,7 +228,8 @@ template <class P> std::vector<P> projectedCcw(const Tri& t) {
 }
 
 template <class P> Polygon makePolygon(std::vector<P> pts) {
-    // Drop repeated and collinear points so Polygon_set_2 gets a simple, strictly convex polygon.
+    // Drop repeated and collinear points: the booleans (grownConvex) want simple, strictly convex
+    // polygons.
     std::vector<P> clean;
     for (const P& p : pts)
         if (clean.empty() || clean.back() != p) clean.push_back(p);
@@ -297,6 +298,7 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriang
 
 struct Piece {
     uint32_t tri = 0;                         // walkable triangle it lies on
+    std::array<Vec2, 3> corners;              // that triangle's ground corners
     std::vector<PolygonWH> polys;             // exact free region
     std::vector<Triangle2> surface;           // its triangulation (for heights)
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact

@@ -1,6 +1,7 @@
 // Footprint stage 3: free pieces, each walkable triangle's projection minus its blockers, with
 // their triangulations; components enclosed by a closed solid (floor inside a thick wall) dropped.
 #include "footprint/footprint_internal.h"
+#include "footprint/integer_booleans.h"
 
 #include "core/parallel.h"
 
@@ -150,28 +151,10 @@ void freeze(const Piece& piece) {
 
 // proj(T) (`base`) minus the blockers, as polygon components.
 std::vector<PolygonWH> freeComponents(const Polygon& base, const std::vector<Polygon>& blockers) {
-    std::vector<PolygonWH> components;
-    if (blockers.empty()) {
-        // Nothing above: the piece is the whole triangle (most of a level), no booleans.
-        components.emplace_back(base);
-        return components;
-    }
-    // A few blockers are cut away one by one: each difference sweeps only the small remaining
-    // piece, where joining the blockers first would build the arrangement of all of them
-    // (dungeon: 0.49 -> 0.11 s of joins, same sets). Many blockers are joined first, as each
-    // difference would grow with the piece's holes.
-    constexpr size_t kSequentialBlockers = 16;
-    PolygonSet free_set(base);
-    if (blockers.size() <= kSequentialBlockers) {
-        for (const Polygon& blocker : blockers)
-            free_set.difference(blocker);
-    } else {
-        PolygonSet blocked;
-        blocked.join(blockers.begin(), blockers.end());
-        free_set.difference(blocked);
-    }
-    free_set.polygons_with_holes(std::back_inserter(components));
-    return components;
+    // Nothing above: the piece is the whole triangle (most of a level), exact and without booleans.
+    if (blockers.empty()) return {PolygonWH(base)};
+    // All blockers in one integer sweep; the new corners land on the integer grid.
+    return integerDifference(base, blockers);
 }
 
 // Adds the components to the piece with their triangulations, except those inside a closed
@@ -243,6 +226,8 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         if (base.size() < 3) return;
         Piece& piece = slots[k];
         piece.tri = ti;
+        for (int c = 0; c < 3; ++c)
+            piece.corners[c] = {tris[ti].p[c].x, tris[ti].p[c].y};
         dropped[k] =
             addComponents(freeComponents(base, blockers), !blockers.empty(), mesh, tri_grid, options, &piece);
         if (piece.polys.empty()) return;

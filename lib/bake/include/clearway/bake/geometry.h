@@ -52,22 +52,27 @@ inline bool lessVec(const Vec2& a, const Vec2& b) {
 }
 
 // CGAL's output order can follow memory addresses; assets must not. Start every ring at its
-// smallest vertex, sort holes and polygons by that vertex (the footprint's canonical order).
-inline void canonicalize(std::vector<PolygonWithHoles>& polygons) {
-    auto rotate = [](Ring& ring) {
+// smallest vertex, sort holes and polygons by that vertex (the footprint's canonical order). Any
+// polygon type with `outer` and `holes` rings of points that `less` orders.
+template <class PolygonT, class Less> void canonicalize(std::vector<PolygonT>& polygons, Less less) {
+    using RingT = decltype(PolygonT::outer);
+    auto rotate = [&](RingT& ring) {
         if (!ring.empty())
-            std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), lessVec), ring.end());
+            std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end(), less), ring.end());
     };
-    for (PolygonWithHoles& p : polygons) {
+    for (PolygonT& p : polygons) {
         rotate(p.outer);
-        for (Ring& h : p.holes)
+        for (RingT& h : p.holes)
             rotate(h);
         std::sort(p.holes.begin(), p.holes.end(),
-                  [](const Ring& a, const Ring& b) { return lessVec(a[0], b[0]); });
+                  [&](const RingT& a, const RingT& b) { return less(a[0], b[0]); });
     }
-    std::sort(polygons.begin(), polygons.end(), [](const PolygonWithHoles& a, const PolygonWithHoles& b) {
-        return lessVec(a.outer[0], b.outer[0]);
-    });
+    std::sort(polygons.begin(), polygons.end(),
+              [&](const PolygonT& a, const PolygonT& b) { return less(a.outer[0], b.outer[0]); });
+}
+
+inline void canonicalize(std::vector<PolygonWithHoles>& polygons) {
+    canonicalize(polygons, lessVec);
 }
 
 } // namespace clearway::bake::geometry
