@@ -210,7 +210,7 @@ TEST_SUITE("import checks") {
         CHECK(statsOf(nudged).walkable_area == doctest::Approx(16).epsilon(1e-3));
     }
 
-    TEST_CASE("vertices apart by design are kept; only those within epsilon / 1000 weld") {
+    TEST_CASE("vertices apart by design are kept, only those within epsilon / 1000 weld") {
         // Two floor slabs 1 cm apart, a 1 mm ledge and corners 20 um apart (twice the 10 um
         // tolerance): every vertex and index stays.
         Triangles t;
