@@ -358,6 +358,13 @@ void MeshQueries::measurePass(const std::vector<Pair>& pairs,
         }
         pass->cw_min_clearance = std::min(pass->cw_min_clearance, cm.min_clearance);
         pass->dt_min_clearance = std::min(pass->dt_min_clearance, dm.min_clearance);
+        if (cm.heading_discontinuities > 0 && pass->cw_paths_with_discontinuity < 3) {
+            const bake::Vec3 &a = pairs[i].first.p, &b = pairs[i].second.p;
+            spdlog::info("{}: preferred {}: {} heading discontinuities (largest {:.2f} deg), pair {}: ({:.4f}, {:.4f}, "
+                         "{:.4f}) -> ({:.4f}, {:.4f}, {:.4f}) (local coordinates)",
+                         out_->name, pass->preferred, cm.heading_discontinuities, cm.max_heading_jump_deg, i, a.x, a.y,
+                         a.z, b.x, b.y, b.z);
+        }
         pass->cw_discontinuities += cm.heading_discontinuities;
         pass->dt_discontinuities += dm.heading_discontinuities;
         pass->cw_paths_with_discontinuity += cm.heading_discontinuities > 0;
