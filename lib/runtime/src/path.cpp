@@ -118,8 +118,10 @@ bool straightLineWillDo(PathQuery& q) {
     q.known[0] = {q.ps, kNone, 0.0};
     q.known[1] = {q.pg, kNone, 0.0};
     if (!q.medial && q.preferred_clearance > q.radius && q.start.layer == q.goal.layer) {
-        q.known[0].distance = wallsNearest(q.rm, q.s, q.start.layer, q.ps, nullptr), q.known[0].layer = q.start.layer;
-        q.known[1].distance = wallsNearest(q.rm, q.s, q.goal.layer, q.pg, nullptr), q.known[1].layer = q.goal.layer;
+        q.known[0].distance = wallsNearest(q.rm, q.s, q.start.layer, q.ps, nullptr),
+        q.known[0].layer = q.start.layer;
+        q.known[1].distance = wallsNearest(q.rm, q.s, q.goal.layer, q.pg, nullptr),
+        q.known[1].layer = q.goal.layer;
         const double ends = std::fmin(q.known[0].distance, q.known[1].distance);
         q.line_clearance = std::fmax(q.radius, std::fmin(q.preferred_clearance, ends));
     }
@@ -364,6 +366,16 @@ void trimMedialCorners(PathQuery& q) {
 // on both: where the path changes layer, the arc checked against both layers' walls): the
 // largest arc that keeps the radius and fits beside its neighbours' arcs, so paths are
 // tangent-continuous. Ends of a portal piece of non-zero length stay sharp.
+// Corner k is one roundSharpCorners will round: it has no arc, is not a portal piece's end, turns,
+// and (when shortening) changes layer.
+bool needsArc(PathQuery& q, uint32_t k) {
+    const Corner* c = q.c;
+    if (k == 0 || k + 1 >= q.n || c[k].trim > 0.0 || c[k - 1].portal || c[k].portal) return false;
+    if (q.shorten && c[k - 1].layer == c[k].layer) return false;
+    const double turn = q.turnAt(k, q.pieces[k - 1].u, q.pieces[k].u);
+    return std::fabs(turn) >= 1e-9 && std::fabs(turn) <= 3.14159265358979 - 1e-6;
+}
+
 void roundSharpCorners(PathQuery& q) {
     Corner* c = q.c;
     const PieceGeom* pieces = q.pieces;
@@ -373,9 +385,13 @@ void roundSharpCorners(PathQuery& q) {
         const P u = pieces[i - 1].u, w = pieces[i].u;
         const double turn = q.turnAt(i, u, w);
         if (std::fabs(turn) < 1e-9 || std::fabs(turn) > 3.14159265358979 - 1e-6) continue;
-        // Within what the neighbours' arcs leave of both pieces; on the medial path also within
-        // half of each (the neighbours' stored blends were sized that way).
-        double room = std::fmin(q.pieceLength(i - 1) - c[i - 1].trim, q.pieceLength(i) - c[i + 1].trim);
+        // Within what the neighbours' arcs leave of both pieces, and half the next piece when
+        // the next corner is still to be rounded here (else this arc could take all of it and
+        // leave that corner sharp); on the medial path also within half of each (the neighbours'
+        // stored blends were sized that way).
+        const double next_room =
+            needsArc(q, i + 1) ? 0.5 * q.pieceLength(i) : q.pieceLength(i) - c[i + 1].trim;
+        double room = std::fmin(q.pieceLength(i - 1) - c[i - 1].trim, next_room);
         if (!q.shorten) room = std::fmin(room, 0.5 * std::fmin(q.pieceLength(i - 1), q.pieceLength(i)));
         c[i].trim = largestClearTrim(q.rm, q.s, c[i - 1].layer, c[i].layer, P{c[i].x, c[i].y}, u, turn,
                                      std::fmax(room, 0.0), q.radius + 1e-5);
@@ -479,8 +495,9 @@ void detail::phaseMark(Phase phase) {
 void detail::phaseCount(PathKind kind) {
     if (!t_phases.on) return;
     PathPhaseTimes& t = t_phases.times;
-    ++(kind == PathKind::StraightLine ? t.straight_lines : kind == PathKind::Funnel ? t.funnel_paths
-                                                                                    : t.fallback_paths);
+    ++(kind == PathKind::StraightLine ? t.straight_lines
+       : kind == PathKind::Funnel     ? t.funnel_paths
+                                      : t.fallback_paths);
 }
 
 void detail::phaseRoutePoints(uint32_t points) {
