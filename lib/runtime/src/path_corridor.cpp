@@ -123,7 +123,7 @@ void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint&
               P{q.position.x, q.position.y});
 }
 
-// Routes may change layer (the connection is a portal of the corridor), but an end snapped onto
+// Routes may change layer (the layer walk splits the path at the boundary), but an end snapped onto
 // a connection's own edge has no corridor round it.
 bool endsOffConnections(const PathQuery& q) {
     return !q.es->portal() && !q.eg->portal();
