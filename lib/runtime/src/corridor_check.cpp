@@ -70,6 +70,10 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
                   double check, TooClose* lines, uint32_t room, uint32_t* found) {
     *found = 0;
     auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
+    // One walk for both: the arcs are looked at until the first one too close (or an end wrapped
+    // back), and count only when every line keeps the clearance.
+    bool wrapped_back = false, arc_found = false;
+    TooClose arc{};
     const bool crossed_all = walkPath(
         q, crossings, wraps, n,
         [&](uint32_t j, P a, P b, const LayerWalk& walk) {
@@ -77,21 +81,22 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
                 lines[(*found)++] = TooClose{false, j, walk.layer, portalAt(j), a, b, 0.0};
             return true;
         },
-        [](uint32_t, P, P, double, double, const LayerWalk&) { return true; });
+        [&](uint32_t w, P a, P, double sweep, double turn, const LayerWalk& walk) {
+            if (wrapped_back || arc_found) return true;
+            if ((w == 0 || w + 1 == n) && std::fabs(turn) > kEndWrapLimit) {
+                wrapped_back = true;
+            } else if (!(exact && w > 0 && w + 1 < n && wraps[w].r == q.radius) &&
+                       !wallsArcClear(q.rm, q.s, walk.layer, wraps[w].c, a, sweep, check)) {
+                arc = TooClose{true, w, walk.layer, portalAt(w + 1), a, {}, sweep};
+                arc_found = true;
+            }
+            return true;
+        });
     if (!crossed_all) return false;
     if (*found > 0) return true;
-    bool wrapped_back = false;
-    walkPath(
-        q, crossings, wraps, n, [](uint32_t, P, P, const LayerWalk&) { return true; },
-        [&](uint32_t w, P a, P, double sweep, double turn, const LayerWalk& walk) {
-            if ((w == 0 || w + 1 == n) && std::fabs(turn) > kEndWrapLimit) return !(wrapped_back = true);
-            if ((exact && w > 0 && w + 1 < n && wraps[w].r == q.radius) ||
-                wallsArcClear(q.rm, q.s, walk.layer, wraps[w].c, a, sweep, check))
-                return true;
-            lines[(*found)++] = TooClose{true, w, walk.layer, portalAt(w + 1), a, {}, sweep};
-            return false;
-        });
-    return !wrapped_back;
+    if (wrapped_back) return false;
+    if (arc_found) lines[(*found)++] = arc;
+    return true;
 }
 
 // A disc for line stretch `line` (too close to a wall): round the wall vertex that intrudes most
