@@ -36,6 +36,19 @@ struct PortalList {
         exact = false;
         gap = true;
     }
+    // A portal whose wall points lie on a crossed boundary by design (a connection's two ends).
+    void pushAcross(P left, P right) {
+        if (n == capacity) {
+            overflow = true;
+            return;
+        }
+        const P middle = (left + right) * 0.5;
+        const double half = norm(right - left) * 0.5;
+        const double rl = sideRadius(left, half), rr = sideRadius(right, half);
+        p[n++] = CorridorPortal{left, right, towards(left, middle, half, rl), towards(right, middle, half, rr),
+                                rl, rr, gap};
+        gap = true; // its sides say nothing about the stretch up to the next portal
+    }
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
 #if defined(__GNUC__)
@@ -90,6 +103,68 @@ void pushChainPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, bo
     }
 }
 
+// Follows the connections between two layers from `end` along pieces that share its end points
+// (within a millimetre, as onBoundary), skipping `from_piece`: the far end of their polyline.
+// Pieces of length 0 are stepped over; a closed loop stops after visiting every piece.
+P stretchEnd(const fb::Footprint& fp, uint32_t layer_a, uint32_t layer_b, uint32_t from_piece, P end) {
+    const auto& pieces = *fp.connections();
+    uint32_t previous = from_piece;
+    for (uint32_t steps = 0; steps < pieces.size(); ++steps) {
+        uint32_t next = kNone;
+        P far{0, 0};
+        for (uint32_t k = 0; k < pieces.size() && next == kNone; ++k) {
+            const fb::Connection& c = *pieces.Get(k);
+            if (k == previous || !LayerCrossings::between(c, layer_a, layer_b)) continue;
+            const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
+            if (dot(c1 - c0, c1 - c0) <= 1e-6) continue;
+            if (dot(c0 - end, c0 - end) <= 1e-6) next = k, far = c1;
+            else if (dot(c1 - end, c1 - end) <= 1e-6) next = k, far = c0;
+        }
+        if (next == kNone) return end;
+        previous = next, end = far;
+    }
+    return end;
+}
+
+// Where the route changes layer along an across edge, the corridor's sides are the walls at the
+// two ends of the connections' polyline it crosses (the floor goes on across every piece of it):
+// a portal between those ends makes the path reach the boundary, instead of turning back before
+// it through the stretch whose sides lay on the boundary and were dropped. False when the edge
+// meets no connection between its layers, or their polyline is a closed loop.
+bool pushConnectionPortal(PortalList& list, const fb::Roadmap& rm, const fb::RoadmapEdge& e, bool forward) {
+    const fb::Footprint* fp = rm.footprint();
+    if (!fp || !fp->connections()) return false;
+    const uint32_t from = rm.vertices()->Get(forward ? e.a() : e.b())->layer();
+    const uint32_t to = rm.vertices()->Get(forward ? e.b() : e.a())->layer();
+    const P a = pt(rm.points()->Get(e.first_point()));
+    const P b = pt(rm.points()->Get(e.first_point() + e.point_count() - 1));
+    // The piece the edge crosses; else the one nearest its middle.
+    uint32_t piece = kNone;
+    double nearest = kInf;
+    const auto& pieces = *fp->connections();
+    for (uint32_t k = 0; k < pieces.size(); ++k) {
+        const fb::Connection& c = *pieces.Get(k);
+        if (!LayerCrossings::between(c, from, to)) continue;
+        const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
+        const double d2 = segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
+        if (d2 < nearest) nearest = d2, piece = k;
+    }
+    if (piece == kNone) return false;
+    const fb::Connection& c = *pieces.Get(piece);
+    const P end0 = stretchEnd(*fp, from, to, piece, P{c.x0(), c.y0()});
+    const P end1 = stretchEnd(*fp, from, to, piece, P{c.x1(), c.y1()});
+    if (dot(end1 - end0, end1 - end0) <= 1e-6) return false;
+    // Which end is on the left: from the side of the crossed piece the route comes from (the last
+    // portal's middle, else the start; the across edge itself may be a point on the boundary).
+    const P behind = list.n > 0 ? (list.p[list.n - 1].left_end + list.p[list.n - 1].right_end) * 0.5 : list.start;
+    const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
+    const double side = cross(c1 - c0, behind - c0);
+    if (side == 0.0) return false;
+    // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
+    list.pushAcross(side > 0.0 ? end1 : end0, side > 0.0 ? end0 : end1);
+    return true;
+}
+
 // Points from..to (inclusive) of an edge in the direction of travel; nothing when empty. Only
 // the two ends: an edge is one bisector of two wall features (a parabola's chord points share
 // them), so the portals between its ends cut the same region into thinner slices and add no
@@ -100,8 +175,13 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
     // An across edge stands for the whole boundary between its layers (the path may cross it
-    // anywhere): no portal, the layer walk splits the path where it crosses.
-    if (e->portal()) return list.skipped();
+    // anywhere): one portal between the walls at its ends; the layer walk splits the path where
+    // it crosses.
+    if (e->portal()) {
+        list.skipped();
+        if (!pushConnectionPortal(list, rm, *e, forward)) list.skipped();
+        return;
+    }
     if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
     if (forward ? from > to : from < to) return;
     for (const int64_t k : {from, to}) {
