@@ -134,6 +134,50 @@ bool straightLineWillDo(PathQuery& q) {
            areasAllow(q.rm, q.s, q.start.layer, q.ps, q.pg);
 }
 
+// A* entering a chain at vertex v (cost gv) by its step `step`: walks on while the edges keep the
+// radius and the vertices passed have no other usable edge, and relaxes the vertex it stops at
+// (an end, or a vertex where the route may branch) and the goal edge's ends it passes. A vertex
+// whose next edge is too narrow is a dead end: nothing to relax. The walk never crosses the
+// start's or the goal's own edge: no shortest route runs over either end's whole edge (an end
+// snapped onto a vertex would otherwise tie, to rounding, with the route that stops there).
+template <class Landmarks>
+void walkChain(PathQuery& q, uint32_t v, double gv, uint32_t step, const Landmarks& landmarks) {
+    PathScratch& s = q.s;
+    const ChainStep& st = s.chain_steps[step];
+    const ChainInfo& c = s.chains[st.chain];
+    const ChainVertex* vertices = s.chain_vertices + c.first + st.chain;
+    const ChainStep* steps = s.chain_steps + c.first;
+    const uint32_t i = step - c.first, goal_a = q.eg->a(), goal_b = q.eg->b();
+    auto passable = [&](uint32_t j) {
+        return !(double(steps[j].clearance) < q.radius) && steps[j].edge != q.qs.edge && steps[j].edge != q.qg.edge;
+    };
+    const bool forward = vertices[i].v == v;
+    const uint32_t parent = kChainParent + 2 * st.chain + (forward ? 0 : 1), via = forward ? i : i + 1;
+    double g = gv;
+    auto stopAt = [&](uint32_t at, bool end) {
+        const uint32_t w = vertices[at].v;
+        const bool goal_end = w == goal_a || w == goal_b;
+        if (end || goal_end || !(double(vertices[at].lo) < q.radius)) {
+            relax(
+                &s, w, g,
+                [&](uint32_t) { return landmarks(w, norm(s.vertex_xy[w] - q.goal_snap) * s.heuristic_scale); },
+                parent, via);
+        }
+        return end || !(double(vertices[at].lo) < q.radius);
+    };
+    if (forward) {
+        for (uint32_t j = i; j < c.count && passable(j); ++j) {
+            g += steps[j].cost;
+            if (stopAt(j + 1, j + 1 == c.count)) return;
+        }
+    } else {
+        for (uint32_t j = i + 1; j-- > 0 && passable(j);) {
+            g += steps[j].cost;
+            if (stopAt(j, j == 0)) return;
+        }
+    }
+}
+
 // --- A* over usable edges; start and goal are points on edges, not vertices ---
 void searchRoadmap(PathQuery& q) {
     PathScratch& s = q.s;
@@ -190,6 +234,10 @@ void searchRoadmap(PathQuery& q) {
         for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
             const AdjEntry& a = s.adj[k];
             if (double(a.min_clearance) < radius) continue;
+            if (a.step != kNone) {
+                walkChain(q, v, gv, a.step, landmarks);
+                continue;
+            }
             relax(
                 &s, a.other, gv + a.cost,
                 [&](uint32_t) {
@@ -212,10 +260,26 @@ bool traceRoute(PathQuery& q) {
     if (q.best_vertex == kNone) return true;
     uint32_t v = q.best_vertex;
     while (s.nodes[v].parent != kStartBackward && s.nodes[v].parent != kStartForward) {
+        const uint32_t parent = s.nodes[v].parent;
+        if (parent >= kChainParent) { // a chain walk, traced back from where it stopped
+            const uint32_t chain = (parent - kChainParent) / 2;
+            const bool forward = (parent & 1u) == 0;
+            const ChainInfo& c = s.chains[chain];
+            const ChainVertex* vertices = s.chain_vertices + c.first + chain;
+            const uint32_t via = s.nodes[v].via;
+            uint32_t at = via;
+            do
+                at = forward ? at + 1 : at - 1;
+            while (vertices[at].v != v && at != (forward ? c.count : 0));
+            if (vertices[at].v != v || q.route_count + (forward ? at - via : via - at) > s.edge_count) return false;
+            for (; at != via; at = forward ? at - 1 : at + 1)
+                s.route[q.route_count++] = s.chain_steps[c.first + (forward ? at - 1 : at)].edge;
+            v = vertices[via].v;
+            continue;
+        }
         if (q.route_count == s.edge_count) return false;
-        const uint32_t e = s.nodes[v].parent;
-        s.route[q.route_count++] = e;
-        v = otherEnd(*q.rm.edges()->Get(e), v);
+        s.route[q.route_count++] = parent;
+        v = otherEnd(*q.rm.edges()->Get(parent), v);
     }
     q.start_forward = s.nodes[v].parent == kStartForward;
     for (uint32_t i = 0; i < q.route_count / 2; ++i) {

@@ -207,6 +207,26 @@ struct AdjEntry {
     double cost;
     float min_clearance;    // the asset's floats, exact: no rounding in the copies
     float other_x, other_y; // the other end's position: its heuristic without another lookup
+    uint32_t step;          // the edge's ChainStep when it lies on a chain, else kNone
+};
+
+// Chains of edges through vertices A* need not stop at: each inner vertex joins the chain's two
+// edges there, its widest; its other edges are at most `lo` wide. A* entering a chain walks it
+// without the heap while the edges keep the radius and the inner vertices have no other usable
+// edge (lo < radius), and relaxes only where it stops (path_chains.cpp).
+struct ChainInfo {
+    uint32_t first; // its edges at steps[first ..], its vertices at vertices[first + chain id ..]
+    uint32_t count; // edges (>= 2)
+};
+struct ChainStep { // edge i of a chain: from vertex i to vertex i + 1
+    double cost;
+    float clearance;
+    uint32_t edge, chain;
+    uint32_t unused;
+};
+struct ChainVertex {
+    uint32_t v;
+    float lo; // the widest edge not on the chain (-1: none); the ends: +inf (a walk stops there)
 };
 
 // What snapping asks of an edge, copied at init: the layer it can be snapped to (both ends on
@@ -225,7 +245,7 @@ struct AStarNode {
     uint32_t parent;   // edge index, or a start marker
     uint32_t stamp;    // state is valid when stamp == PathScratch::generation (no clearing)
     uint32_t heap_pos; // kClosed once expanded
-    uint32_t unused;
+    uint32_t via;      // parent is a chain: the chain vertex index its walk started from
 };
 
 // A* heap slot: the vertex and its f, kept together so sifting reads no other array.
@@ -287,6 +307,10 @@ struct PathShared {
     detail::P* vertex_xy;
     double* landmark_dist;
     uint32_t* vertex_component;
+    detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
+    detail::ChainStep* chain_steps;    // at most edge_count
+    detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2
+    uint32_t chain_count;
     detail::WallGrid* wall_grids;
     uint32_t* wall_cell_start;
     detail::WallRef* wall_cell_items;
@@ -330,6 +354,9 @@ struct PathScratch {
     const double* landmark_dist;
     const uint32_t* vertex_component; // connected component of the whole graph (every edge)
     uint32_t landmark_count;
+    const detail::ChainInfo* chains; // chains of edges A* walks without the heap (ChainInfo)
+    const detail::ChainStep* chain_steps;
+    const detail::ChainVertex* chain_vertices;
     detail::AStarNode* nodes; // per vertex
     detail::HeapEntry* heap;
     uint32_t* route;                    // edges of the found route, in order
@@ -360,6 +387,13 @@ struct PathScratch {
 };
 
 namespace detail {
+
+// path_chains.cpp: the chains (ChainInfo) of the shared data's adjacency, after buildEdgeTables;
+// `taken`: vertex_count words of work space.
+void buildChains(PathShared* s, uint32_t* taken);
+// A* parents of a chain walk: kChainParent + 2 * chain + (1 when it ran from vertex end1 towards
+// end0), with AStarNode::via the chain vertex index it started from.
+constexpr uint32_t kChainParent = 0x80000000u;
 
 // walls.cpp. Every query is exact in double on the layer's float walls; "walls" are the solid
 // ring pieces (portals excluded) except for wallsInside.
@@ -550,12 +584,14 @@ static inline uint32_t heapPop(PathScratch* s) {
 
 // Lowers v's cost to g (heuristic h(v) added for f); ignores closed vertices and costs that are
 // no better. The heuristic (a square root) is computed once per vertex and only when it is reached.
-template <typename H> static inline void relax(PathScratch* s, uint32_t v, double g, H h, uint32_t parent) {
+template <typename H>
+static inline void relax(PathScratch* s, uint32_t v, double g, H h, uint32_t parent, uint32_t via = 0) {
     if (s->nodes[v].stamp == s->generation) {
         if (s->nodes[v].heap_pos == kClosed || g >= s->nodes[v].g) return;
         s->nodes[v].g = g;
         s->heap[s->nodes[v].heap_pos].f = g + s->nodes[v].h;
         s->nodes[v].parent = parent;
+        s->nodes[v].via = via;
         heapUp(s, s->nodes[v].heap_pos);
         return;
     }
@@ -563,6 +599,7 @@ template <typename H> static inline void relax(PathScratch* s, uint32_t v, doubl
     s->nodes[v].g = g;
     s->nodes[v].h = h(v);
     s->nodes[v].parent = parent;
+    s->nodes[v].via = via;
     s->heap[s->heap_size] = HeapEntry{g + s->nodes[v].h, v};
     s->nodes[v].heap_pos = s->heap_size;
     heapUp(s, s->heap_size++);
