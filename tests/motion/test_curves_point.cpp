@@ -2,6 +2,8 @@
 // independent numeric search over the first arc angle, and pathToPoint's methods.
 #include <clearway/motion.h>
 
+#include "golden_section.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -66,19 +68,6 @@ template <typename F> double bisect(F f, double lo, double hi) {
     return std::fabs(f(lo)) <= std::fabs(f(hi)) ? lo : hi;
 }
 
-template <typename F> double goldenMin(F f, double lo, double hi) {
-    const double golden = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo), fa = f(a), fb = f(b);
-    while (hi - lo > 1e-12) {
-        if (fa <= fb) {
-            hi = b, b = a, fb = fa, a = hi - golden * (hi - lo), fa = f(a);
-        } else {
-            lo = a, a = b, fa = fb, b = lo + golden * (hi - lo), fb = f(b);
-        }
-    }
-    return fa <= fb ? a : b;
-}
-
 // Every sign change of f over the samples, bisected; calls found(t) for each root.
 template <typename F, typename G> void forEachRoot(F f, G found) {
     double prev_t = 0.0, prev = f(0.0);
@@ -107,9 +96,11 @@ void searchLeftFirst(const LeftFirst& g, double* straight, double* turn_turn) {
         const double d = g.distance(2.0 * kPi * i / kOracleSamples);
         if (d < best_distance) best_distance = d, best = i;
     }
-    const double t = goldenMin([&](double x) { return g.distance(x); },
-                               2.0 * kPi * std::fmax(best - 1, 0) / kOracleSamples,
-                               2.0 * kPi * std::fmin(best + 1, kOracleSamples) / kOracleSamples);
+    const double t =
+        motiontest::goldenSectionMin([&](double x) { return g.distance(x); },
+                                     2.0 * kPi * std::fmax(best - 1, 0) / kOracleSamples,
+                                     2.0 * kPi * std::fmin(best + 1, kOracleSamples) / kOracleSamples, 1e-12)
+            .x;
     if (g.distance(t) <= 1e-10 * g.r) *straight = std::fmin(*straight, g.r * t);
 }
 
