@@ -250,12 +250,11 @@ float compositeGoodness(const Composite& c, const Segment& s) {
         const Behaviour& part = c.parts[i];
         if (!part.evaluate) continue;
         const BehaviourWeight w = c.weights ? c.weights[i] : behaviourWeightDefaults();
-        const float weight = w.weight;
-        if (!(weight > 0.0f)) continue; // 0 (or a NaN weight) leaves the part out
-        // gain 1 multiplies exactly, so the defaults give the plain product bit for bit.
+        if (!(w.weight > 0.0f)) continue; // 0 (or a NaN weight) leaves the part out
+        // A gain of 1 multiplies exactly and pow runs only when weighted: the defaults give the
+        // plain product bit for bit.
         const float value = clamp01(w.gain * part.evaluate(part.context, s));
-        // pow only when weighted: the unweighted product stays bit-identical to the plain one.
-        g *= weight == 1.0f ? value : std::pow(value, weight);
+        g *= w.weight == 1.0f ? value : std::pow(value, w.weight);
     }
     return clamp01(g);
 }
