@@ -181,9 +181,12 @@ TEST_SUITE("trims behaviours") {
         Seek seek{{5, 7, -3}};
         Flee flee{{-20, 4, 1}, 0};
         const Behaviour parts[2] = {behaviour(&seek), behaviour(&flee)};
-        const float ones[2] = {1, 1}, weights[2] = {2.0f, 0.5f}, gains[2] = {1.5f, 0.8f}, off[2] = {0, 1};
-        const Composite plain{parts, 2}, unit{parts, 2, ones, ones}, weighted{parts, 2, weights, gains},
-            seek_off{parts, 2, off, nullptr};
+        const BehaviourWeight ones[2] = {behaviourWeightDefaults(), behaviourWeightDefaults()};
+        const BehaviourWeight weighted_parts[2] = {{2.0f, 1.5f}, {0.5f, 0.8f}}, off[2] = {{0, 1}, {1, 1}};
+        const Composite plain{parts, 2}, unit{parts, 2, ones}, weighted{parts, 2, weighted_parts},
+            seek_off{parts, 2, off};
+        CHECK(ones[0].weight == 1.0f);
+        CHECK(ones[0].gain == 1.0f);
         std::mt19937 rng(11);
         for (int i = 0; i < 2000; ++i) {
             const Segment s = randomSegment(rng);
@@ -203,8 +206,8 @@ TEST_SUITE("trims behaviours") {
         Pursue pursue{{100, 0, 0}, {0, 0, 0}};
         AvoidCollision avoid{&m.hash, 1.0f, 0.0f};
         const Behaviour parts[2] = {behaviour(&pursue), behaviour(&avoid)};
-        const float weights[2] = {3.0f, 0.25f};
-        const Composite paper{parts, 2}, weighted{parts, 2, weights, nullptr};
+        const BehaviourWeight weights[2] = {{3.0f, 1.0f}, {0.25f, 1.0f}};
+        const Composite paper{parts, 2}, weighted{parts, 2, weights};
         const Segment through = segment({40, 0, 0}, {60, 0, 0}, {1, 0, 0});
         const Segment beside = segment({40, 10, 0}, {60, 10, 0}, {1, 0, 0});
         CHECK(compositeGoodness(paper, through) == 0.0f);
@@ -221,8 +224,9 @@ TEST_SUITE("trims behaviours") {
         const Behaviour sf[2] = {behaviour(&seek), behaviour(&flee)};
         const Segment toward = segment({0, 0, 0}, {20, 0, 0}, {1, 0, 0});
         const Segment away = segment({0, 0, 0}, {-14, -14, 0}, {-0.7071f, -0.7071f, 0});
-        const float seek_heavy[2] = {4.0f, 0.25f}, flee_heavy[2] = {0.25f, 4.0f};
-        const Composite eager{sf, 2, seek_heavy, nullptr}, careful{sf, 2, flee_heavy, nullptr};
+        const BehaviourWeight seek_heavy[2] = {{4.0f, 1.0f}, {0.25f, 1.0f}};
+        const BehaviourWeight flee_heavy[2] = {{0.25f, 1.0f}, {4.0f, 1.0f}};
+        const Composite eager{sf, 2, seek_heavy}, careful{sf, 2, flee_heavy};
         CHECK(compositeGoodness(eager, toward) > compositeGoodness(eager, away));
         CHECK(compositeGoodness(careful, away) > compositeGoodness(careful, toward));
     }

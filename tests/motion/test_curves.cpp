@@ -2,6 +2,8 @@
 // implementation, symmetry, the edge cases where published libraries fail, and pose continuity.
 #include <clearway/motion.h>
 
+#include "golden_section.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -448,17 +450,9 @@ double shortestToPointByHeadingScan(const Pose2d& from, double gx, double gy, do
         const double l = length(2.0 * kPi * i / samples);
         if (l < best_length) best_length = l, best = i;
     }
-    double lo = 2.0 * kPi * (best - 1) / samples, hi = 2.0 * kPi * (best + 1) / samples;
-    const double golden = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo), fa = length(a), fb = length(b);
-    while (hi - lo > 1e-13) {
-        if (fa <= fb) {
-            hi = b, b = a, fb = fa, a = hi - golden * (hi - lo), fa = length(a);
-        } else {
-            lo = a, a = b, fa = fb, b = lo + golden * (hi - lo), fb = length(b);
-        }
-    }
-    double result = std::fmin(best_length, std::fmin(fa, fb));
+    const motiontest::Minimum refined = motiontest::goldenSectionMin(length, 2.0 * kPi * (best - 1) / samples,
+                                                                     2.0 * kPi * (best + 1) / samples, 1e-13);
+    double result = std::fmin(best_length, refined.value);
     // A goal exactly on a turning circle is reached by the arc alone, at one arrival heading where
     // the Dubins distance drops discontinuously (just inside the circle it is a loop longer): no
     // scan finds an isolated point, so those headings are tried as well.

@@ -135,7 +135,7 @@ TEST_SUITE("tools: exit codes and JSON errors") {
         CHECK(fileExists(dir + "/box_room.obj"));
     }
 
-    TEST_CASE("cw-curve --method: arc-line (the default) and the shortest path to a point") {
+    TEST_CASE("cw-curve --method: the shortest path to a point (the default) and arc-line") {
         // A point 0.5 m ahead and 3 m left at a 3 m turning radius: inside the left turning circle, so
         // arc-then-line goes round the right one (21.17 m); two opposite turns take 16.64 m.
         const std::string query = tool("cw-curve") + " --from 0,0,0 --to 0.5,3 --radius 3 --json";
@@ -143,10 +143,11 @@ TEST_SUITE("tools: exit codes and JSON errors") {
         nlohmann::json j = jsonOf(query, &code);
         CHECK(code == 0);
         REQUIRE(j.is_object());
-        CHECK(j["method"] == "arc-line");
-        CHECK(std::fabs(j["arc_line"]["length"].get<double>() - 21.17) <= 0.01);
+        CHECK(j["method"] == "shortest");
+        CHECK(std::fabs(j["shortest"]["length"].get<double>() - 16.64) <= 0.01);
         j = jsonOf(query + " --method arc-line", &code);
         CHECK(code == 0);
+        CHECK(j["method"] == "arc-line");
         CHECK(std::fabs(j["arc_line"]["length"].get<double>() - 21.17) <= 0.01);
         j = jsonOf(query + " --method shortest", &code);
         CHECK(code == 0);
@@ -155,7 +156,7 @@ TEST_SUITE("tools: exit codes and JSON errors") {
         CHECK(j["shortest"]["kind"] == "turn-turn");
         CHECK(std::fabs(j["shortest"]["length"].get<double>() - 16.64) <= 0.01);
         std::string out;
-        CHECK(runTool(tool("cw-curve") + " --from 0,0,0 --to 0.5,3 --radius 3 --method shortest", &out) == 0);
+        CHECK(runTool(tool("cw-curve") + " --from 0,0,0 --to 0.5,3 --radius 3", &out) == 0);
         CHECK(contains(out, "shortest to the point: 16.6"));
         CHECK(runTool(tool("cw-curve") + " --from 0,0,0 --to 0.5,3 --radius 3 --method fastest", &out) == 2);
     }

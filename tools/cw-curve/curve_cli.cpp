@@ -89,9 +89,9 @@ void addCurveOptions(CLI::App& app, CurveRequest& request) {
         ->required();
     app.add_option("--radius", request.radius, "Turning radius, metres, > 0 (required)")->required();
     app.add_option("--method", request.method,
-                   "Path to the point --to x,y: arc-line (an arc then a line, Pinter 2001) or shortest (the "
-                   "shortest forward path: turn then line, or two opposite turns; Bui, Boissonnat, Soueres "
-                   "and Laumond 1994)")
+                   "Path to the point --to x,y: shortest (the shortest forward path: turn then line, or two "
+                   "opposite turns; Bui, Boissonnat, Soueres and Laumond 1994) or arc-line (an arc then a "
+                   "line, Pinter 2001, which goes round the far side for points inside a turning circle)")
         ->capture_default_str()
         ->check(CLI::IsMember({"arc-line", "shortest"}));
     app.add_option(
@@ -128,7 +128,7 @@ bake::Error prepareCurves(const CurveRequest& request, Curves* curves, cli::Spdl
         return badInput(fmt::format("--radius {}: must be a finite number > 0", request.radius));
     curves->start = Pose2d{from[0], from[1], from[2]};
     curves->radius = request.radius;
-    curves->shortest = request.method == "shortest";
+    curves->method = request.method == "arc-line" ? PointPathMethod::ArcLine : PointPathMethod::Shortest;
     const AStarOptions& astar = request.astar;
     if (astar.footprint.empty()) return {};
     if (!(astar.cell > 0.0) || !(astar.vehicle_radius >= 0.0))
@@ -146,11 +146,11 @@ bake::Error solveCurves(Curves* c, cli::SpdlogContext& log) {
     const std::vector<double>& to = c->to;
     log.logger().debug("from ({}, {}, {}) to ({}, {}) radius {}", c->start.x, c->start.y, c->start.heading,
                        to[0], to[1], c->radius);
-    c->arc_status = c->shortest ? shortestPathToPoint(c->start, to[0], to[1], c->radius, &c->arc, &c->kind)
-                                : shortestArcLine(c->start, to[0], to[1], c->radius, &c->arc, &c->side);
+    c->arc_status = c->shortest() ? shortestPathToPoint(c->start, to[0], to[1], c->radius, &c->arc, &c->kind)
+                                  : shortestArcLine(c->start, to[0], to[1], c->radius, &c->arc, &c->side);
     if (c->arc_status == Status::InvalidArgument)
-        return badInput(fmt::format("{}: {}", c->shortest ? "shortest" : "arc-then-line",
-                                    statusString(c->arc_status)));
+        return badInput(
+            fmt::format("{}: {}", c->shortest() ? "shortest" : "arc-then-line", statusString(c->arc_status)));
     if (c->hasHeading()) {
         const Status s =
             shortestDubins(c->start, Pose2d{to[0], to[1], to[2]}, c->radius, &c->dubins, &c->word);
@@ -175,10 +175,10 @@ const char* kindName(PointPathKind kind) {
 }
 
 void printJson(const Curves& c) {
-    std::string json = c.shortest ? "{\"method\": \"shortest\", \"shortest\": "
-                                  : "{\"method\": \"arc-line\", \"arc_line\": ";
+    std::string json = c.shortest() ? "{\"method\": \"shortest\", \"shortest\": "
+                                    : "{\"method\": \"arc-line\", \"arc_line\": ";
     char buffer[256];
-    if (c.arc_status == Status::Ok && c.shortest) {
+    if (c.arc_status == Status::Ok && c.shortest()) {
         std::snprintf(buffer, sizeof buffer, "{\"length\": %.12g, \"kind\": \"%s\"}", c.arc.length,
                       kindName(c.kind));
         json += buffer;
@@ -211,7 +211,7 @@ void printJson(const Curves& c) {
 }
 
 void printText(const Curves& c) {
-    if (c.arc_status == Status::Ok && c.shortest) {
+    if (c.arc_status == Status::Ok && c.shortest()) {
         std::printf("shortest to the point: %.6g m, %s\n", c.arc.length, kindName(c.kind));
         printPieces(c.arc);
     } else if (c.arc_status == Status::Ok) {

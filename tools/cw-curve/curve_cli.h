@@ -1,6 +1,6 @@
-// cw-curve's work: the shortest arc-then-line (or shortest path) to a point and Dubins path for a vehicle with a turning radius,
-// and optionally a drivable Directional A* path on a baked footprint (Pinter, "Toward More
-// Realistic Pathfinding", 2001), or timings of each (curve_bench.cpp).
+// cw-curve's work: the shortest path (or arc-then-line) to a point and the Dubins path for a vehicle
+// with a turning radius, and optionally a drivable Directional A* path on a baked footprint (Pinter,
+// "Toward More Realistic Pathfinding", 2001), or timings of each (curve_bench.cpp).
 #pragma once
 
 #include <clearway/motion.h>
@@ -24,7 +24,7 @@ struct AStarOptions {
 struct CurveRequest {
     std::string from_text, to_text; // "x,y,heading" and "x,y" or "x,y,heading"
     double radius = 0.0;
-    std::string method = "arc-line"; // to a point: arc-line (Pinter 2001) or shortest (turn-turn too)
+    std::string method = "shortest"; // to a point: shortest (turn-turn too) or arc-line (Pinter 2001)
     AStarOptions astar;
     uint32_t bench_queries = 0; // > 0: time this many random queries instead
 };
@@ -47,7 +47,7 @@ struct Curves {
     Pose2d start{};
     std::vector<double> to; // x, y[, heading]
     double radius = 0.0;
-    bool shortest = false; // --method shortest: `arc` holds shortestPathToPoint's path
+    PointPathMethod method = PointPathMethod::Shortest; // which path to the point `arc` holds
     Planner planner;
     CurvePath arc{}, dubins{};
     Status arc_status = Status::NotFound;
@@ -59,6 +59,7 @@ struct Curves {
     Status route_status = Status::NotFound;
     double route_ms = 0.0;
     bool hasHeading() const { return to.size() == 3; }
+    bool shortest() const { return method == PointPathMethod::Shortest; }
 };
 
 // Checks the numbers and builds the planner; InvalidOption or ReadFailed errors.

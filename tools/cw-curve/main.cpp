@@ -1,13 +1,13 @@
-// cw-curve: the shortest arc-then-line and Dubins path for a vehicle with a turning radius, and
+// cw-curve: the shortest path to a point and Dubins path for a vehicle with a turning radius, and
 // optionally a drivable Directional A* path on a baked footprint (curve_cli.cpp).
 #include "curve_cli.h"
 
 int main(int argc, char** argv) {
     using namespace clearway;
     CLI::App app{
-        "Shortest path a vehicle with a turning radius can drive: arc-then-line to a point (Pinter,\n"
-        "\"Toward More Realistic Pathfinding\", 2001; --method shortest: the shortest forward path,\n"
-        "turn-line or turn-turn) and, when the goal has a heading, the shortest Dubins\n"
+        "Shortest path a vehicle with a turning radius can drive: to a point the shortest forward path,\n"
+        "turn-line or turn-turn (Bui et al. 1994; --method arc-line: arc-then-line, Pinter, \"Toward\n"
+        "More Realistic Pathfinding\", 2001) and, when the goal has a heading, the shortest Dubins\n"
         "path (LSL, RSR, LSR, RSL, RLR, LRL); with --footprint also a drivable path around the walls\n"
         "(Directional A*, Pinter 2001).\n" +
         std::string(cli::kExitCodesHelp)};

@@ -241,17 +241,20 @@ float pursueGoodness(const Pursue& p, const Segment& s) {
 float avoidGoodness(const Avoid& a, const Segment& s) {
     return fleePoint(s, predicted(a.position, a.velocity, s), a.safe_distance);
 }
+BehaviourWeight behaviourWeightDefaults() {
+    return BehaviourWeight{1.0f, 1.0f};
+}
 float compositeGoodness(const Composite& c, const Segment& s) {
     float g = 1.0f;
     for (uint32_t i = 0; i < c.count && g > 0.0f; ++i) {
         const Behaviour& part = c.parts[i];
         if (!part.evaluate) continue;
-        const float weight = c.weights ? c.weights[i] : 1.0f;
-        if (!(weight > 0.0f)) continue; // 0 (or a NaN weight) leaves the part out
-        const float gain = c.gains ? c.gains[i] : 1.0f;
-        const float value = clamp01(gain * part.evaluate(part.context, s));
-        // pow only when weighted: the unweighted product stays bit-identical to the plain one.
-        g *= weight == 1.0f ? value : std::pow(value, weight);
+        const BehaviourWeight w = c.weights ? c.weights[i] : behaviourWeightDefaults();
+        if (!(w.weight > 0.0f)) continue; // 0 (or a NaN weight) leaves the part out
+        // A gain of 1 multiplies exactly and pow runs only when weighted: the defaults give the
+        // plain product bit for bit.
+        const float value = clamp01(w.gain * part.evaluate(part.context, s));
+        g *= w.weight == 1.0f ? value : std::pow(value, w.weight);
     }
     return clamp01(g);
 }

@@ -305,6 +305,17 @@ Status shortestPathToPoint(const Pose2d& from, double goal_x, double goal_y, dou
     return Status::Ok;
 }
 
+Status pathToPoint(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
+                   PointPathMethod method) {
+    switch (method) {
+    case PointPathMethod::Shortest:
+        return shortestPathToPoint(from, goal_x, goal_y, radius, out, nullptr);
+    case PointPathMethod::ArcLine:
+        return shortestArcLine(from, goal_x, goal_y, radius, out, nullptr);
+    }
+    return Status::InvalidArgument;
+}
+
 Status dubinsPath(const Pose2d& from, const Pose2d& to, double radius, DubinsWord word, CurvePath* out) {
     if (!out || !validPose(from) || !validPose(to) || !validRadius(radius) ||
         static_cast<uint32_t>(word) >= kDubinsWordCount)

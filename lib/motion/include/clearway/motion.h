@@ -69,8 +69,7 @@ Status arcLineToPoint(const Pose2d& from, double goal_x, double goal_y, double r
 Status shortestArcLine(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
                        TurnSide* side);
 
-// How shortestPathToPoint reaches its point.
-enum class PointPathKind : uint8_t { TurnStraight = 0, TurnTurn = 1 };
+enum class PointPathKind : uint8_t { TurnStraight = 0, TurnTurn = 1 }; // how shortestPathToPoint gets there
 // The shortest forward path from a pose to a point at turning radius `radius`, heading at the point
 // free. Bui, Boissonnat, Soueres and Laumond ("Shortest path synthesis for Dubins non-holonomic
 // robot", 1994) show it is a turn then a line, or two opposite turns: the latter wins for points
@@ -79,6 +78,10 @@ enum class PointPathKind : uint8_t { TurnStraight = 0, TurnTurn = 1 };
 // Two pieces (either may have length 0). Always Ok for valid input; InvalidArgument otherwise.
 Status shortestPathToPoint(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
                            PointPathKind* kind);
+// Either curve to a point, chosen by a setting: Shortest (the default) or ArcLine (shortestArcLine).
+enum class PointPathMethod : uint8_t { Shortest = 0, ArcLine = 1 };
+Status pathToPoint(const Pose2d& from, double goal_x, double goal_y, double radius, CurvePath* out,
+                   PointPathMethod method = PointPathMethod::Shortest);
 
 // The Dubins path of one word from pose to pose at turning radius `radius` (three pieces; the middle
 // one is the line of CSC words). NotFound when the word cannot join the poses (CSC inner tangents
@@ -559,16 +562,18 @@ struct Avoid {
     Vec3f velocity;
     float safe_distance;
 };
-// The paper's Composite: a multiplicative combination of the parts, with the designer's weights and
-// gains per part (Go et al. 2004 leave both to the designer). Part i contributes
-// clamp01(gains[i] * g_i) ^ weights[i]: a gain sharpens (> 1 saturates sooner) or softens a part, a
-// weight sets how much it counts (0 ignores it, 2 counts it twice); every product stays in [0, 1].
-// Null `weights` / `gains` mean all 1: the plain product. An empty composite is 1.
+// The paper's Composite: a multiplicative combination of the parts with the designer's weight and gain
+// per part (Go et al. 2004 leave both to the designer). Part i contributes clamp01(gain * g_i) ^ weight:
+// a gain > 1 saturates a part sooner (< 1 softens it), a weight sets how much it counts (0 ignores it,
+// 2 counts it twice). Null `weights`: the defaults for every part. An empty composite is 1.
+struct BehaviourWeight {
+    float weight, gain; // >= 0 each
+};
+BehaviourWeight behaviourWeightDefaults(); // 1, 1: the plain product, bit for bit
 struct Composite {
     const Behaviour* parts;
     uint32_t count;
-    const float* weights = nullptr; // count entries >= 0, or null
-    const float* gains = nullptr;   // count entries >= 0, or null
+    const BehaviourWeight* weights = nullptr; // count entries, or null
 };
 float seekGoodness(const Seek& seek, const Segment& segment);
 float fleeGoodness(const Flee& flee, const Segment& segment);
