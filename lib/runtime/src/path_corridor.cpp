@@ -56,6 +56,14 @@ struct PortalList {
 #endif
     void
     push(P left, P right, P at) {
+        pushMeasured(left, right, at, norm(left - at), norm(right - at));
+    }
+    // The same with the distances from `at` to each side already known (dl, dr).
+#if defined(__GNUC__)
+    __attribute__((always_inline))
+#endif
+    void
+    pushMeasured(P left, P right, P at, double dl, double dr) {
         // A link's sides are its own points (left == right): no portal, and nothing known there.
         if ((left.x == right.x && left.y == right.y) ||
             (crossings.count > 0 && crossings.onBoundary(left, right)))
@@ -67,7 +75,7 @@ struct PortalList {
             overflow = true;
             return;
         }
-        const double dl = norm(left - at), dr = norm(right - at), clearance = minOf(dl, dr);
+        const double clearance = minOf(dl, dr);
         // A narrower edge near a snap (its clear stretch was checked, not its width).
         if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
         const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
@@ -168,12 +176,27 @@ bool pushConnectionPortal(PortalList& list, const fb::Roadmap& rm, const fb::Roa
 // Points from..to (inclusive) of an edge in the direction of travel; nothing when empty. Only
 // the two ends: an edge is one bisector of two wall features (a parabola's chord points share
 // them), so the portals between its ends cut the same region into thinner slices and add no
-// wall piece the ends' do not already bound.
+// wall piece the ends' do not already bound. For the start and goal edges (never across edges).
 void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t from, int64_t to,
                  bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
     if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
+    if (forward ? from > to : from < to) return;
+    for (const int64_t k : {from, to}) {
+        const uint32_t index = e->first_point() + uint32_t(k);
+        const Sides s = pointSides(rm, index, forward);
+        list.push(s.left, s.right, pt(rm.points()->Get(index)));
+        if (from == to) break;
+    }
+}
+
+// A route edge run over as a whole: its seeds (buildPortalSeeds) in the direction of travel, the
+// same portals pushPortals gives it without measuring them again.
+void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t edge, bool forward) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    if (corridorKind(rm, edge) == fb::EdgeCorridor::Unchecked) list.exact = false;
     // An across edge stands for the whole boundary between its layers (the path may cross it
     // anywhere): one portal between the walls at its ends; the layer walk splits the path where
     // it crosses.
@@ -182,13 +205,14 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
         if (!pushConnectionPortal(list, rm, *e, forward)) list.skipped();
         return;
     }
-    if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
-    if (forward ? from > to : from < to) return;
-    for (const int64_t k : {from, to}) {
-        const uint32_t index = e->first_point() + uint32_t(k);
-        const Sides s = pointSides(rm, index, forward);
-        list.push(s.left, s.right, pt(rm.points()->Get(index)));
-        if (from == to) break;
+    const uint32_t first = s.seed_start[edge], end = s.seed_start[edge + 1];
+    for (uint32_t k = 0; k < end - first; ++k) {
+        const PortalSeed& seed = s.seeds[forward ? first + k : end - 1 - k];
+        const P l{seed.left_x, seed.left_y}, r{seed.right_x, seed.right_y}, at{seed.at_x, seed.at_y};
+        if (forward)
+            list.pushMeasured(l, r, at, seed.to_left, seed.to_right);
+        else
+            list.pushMeasured(r, l, at, seed.to_right, seed.to_left);
     }
 }
 
@@ -243,8 +267,7 @@ bool listPortals(PathQuery& q, PortalList& list) {
             const uint32_t edge = q.s.route[i];
             const fb::RoadmapEdge& e = *rm.edges()->Get(edge);
             const bool forward = e.a() == at;
-            const int64_t n = e.point_count();
-            pushPortals(list, rm, edge, forward ? 0 : n - 1, forward ? n - 1 : 0, forward);
+            pushWholeEdge(list, q.s, rm, edge, forward);
             at = otherEnd(e, at);
         }
         if (q.goal_from_a)
@@ -310,7 +333,46 @@ void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap
         });
 }
 
+// Calls seed(left, right, at) for each portal of edge `edge` run over as a whole from a to b
+// (pushPortals' choice: a chain's corridor samples, else the sides at the polyline's two ends).
+template <class Seed> void forEachSeed(const fb::Roadmap& rm, uint32_t edge, Seed&& seed) {
+    const fb::RoadmapEdge* e = rm.edges()->Get(edge);
+    if (e->portal() || !rm.point_sides()) return;
+    if (corridorKind(rm, edge) == fb::EdgeCorridor::Chain) {
+        for (uint32_t k = rm.corridor_starts()->Get(edge); k < rm.corridor_starts()->Get(edge + 1); ++k) {
+            const fb::CorridorPoint* c = rm.corridor_points()->Get(k);
+            seed(P{c->left_x(), c->left_y()}, P{c->right_x(), c->right_y()}, P{c->x(), c->y()});
+        }
+        return;
+    }
+    const uint32_t n = e->point_count();
+    for (const uint32_t k : {0u, n - 1}) {
+        const Sides sides = pointSides(rm, e->first_point() + k, true);
+        seed(sides.left, sides.right, pt(rm.points()->Get(e->first_point() + k)));
+        if (n < 2) break;
+    }
+}
+
 } // namespace
+
+uint32_t portalSeedCount(const fb::Roadmap& rm) {
+    uint32_t count = 0;
+    for (uint32_t e = 0; e < sizeOf(rm.edges()); ++e)
+        forEachSeed(rm, e, [&](P, P, P) { ++count; });
+    return count;
+}
+
+void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s) {
+    uint32_t at = 0;
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        s->seed_start[e] = at;
+        forEachSeed(rm, e, [&](P l, P r, P point) {
+            s->seeds[at++] = PortalSeed{float(l.x), float(l.y), float(r.x), float(r.y), float(point.x),
+                                        float(point.y), norm(l - point), norm(r - point)};
+        });
+    }
+    s->seed_start[s->edge_count] = at;
+}
 
 // The corridor path, when the asset has the sides and the route allows it (no avoided areas, no
 // turn round a connection's end); false leaves the emitter untouched for the polyline shortening.

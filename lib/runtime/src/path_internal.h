@@ -224,6 +224,13 @@ struct ChainStep { // edge i of a chain: from vertex i to vertex i + 1
     uint32_t edge, chain;
     uint32_t unused;
 };
+// A portal an edge's corridor gives a route that runs over the whole edge, in the edge's direction
+// a -> b: its wall points (left of the direction), its route point and the distances from it to
+// each, measured once at init (the asset's floats, exact).
+struct PortalSeed {
+    float left_x, left_y, right_x, right_y, at_x, at_y;
+    double to_left, to_right;
+};
 struct ChainVertex {
     uint32_t v;
     float lo; // the widest edge not on the chain (-1: none); the ends: +inf (a walk stops there)
@@ -307,6 +314,8 @@ struct PathShared {
     detail::P* vertex_xy;
     double* landmark_dist;
     uint32_t* vertex_component;
+    uint32_t* seed_start;              // per edge + 1: its portal seeds (buildPortalSeeds)
+    detail::PortalSeed* seeds;
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
     detail::ChainStep* chain_steps;    // at most edge_count
     detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2
@@ -354,6 +363,8 @@ struct PathScratch {
     const double* landmark_dist;
     const uint32_t* vertex_component; // connected component of the whole graph (every edge)
     uint32_t landmark_count;
+    const uint32_t* seed_start;      // edge_count + 1
+    const detail::PortalSeed* seeds; // the portals of each whole edge, in its direction
     const detail::ChainInfo* chains; // chains of edges A* walks without the heap (ChainInfo)
     const detail::ChainStep* chain_steps;
     const detail::ChainVertex* chain_vertices;
@@ -391,6 +402,9 @@ namespace detail {
 // path_chains.cpp: the chains (ChainInfo) of the shared data's adjacency, after buildEdgeTables;
 // `taken`: vertex_count words of work space.
 void buildChains(PathShared* s, uint32_t* taken);
+// path_corridor.cpp: how many portal seeds the roadmap's edges give, and the seeds themselves.
+uint32_t portalSeedCount(const fb::Roadmap& rm);
+void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s);
 // A* parents of a chain walk: kChainParent + 2 * chain + (1 when it ran from vertex end1 towards
 // end0), with AStarNode::via the chain vertex index it started from.
 constexpr uint32_t kChainParent = 0x80000000u;

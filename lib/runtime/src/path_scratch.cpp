@@ -122,7 +122,7 @@ struct Placer {
 // after it. The search's work area (vertex order, A* nodes and heap) lies over those grids.
 struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
-        landmark_dist, vertex_component, chains, chain_steps, chain_vertices, snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start,
+        landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices, snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start,
         wall_cell_items, wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
@@ -143,6 +143,8 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.vertex_xy = at.take(v * sizeof(P));
     l.landmark_dist = at.take(v * kLandmarks * sizeof(double));
     l.vertex_component = at.take(v * 4);
+    l.seed_start = at.take((e + 1) * 4);
+    l.seeds = at.take(size_t(portalSeedCount(rm)) * sizeof(PortalSeed));
     l.chains = at.take((e / 2 + 1) * sizeof(ChainInfo));
     l.chain_steps = at.take(e * sizeof(ChainStep));
     l.chain_vertices = at.take((e + e / 2 + 1) * sizeof(ChainVertex));
@@ -336,6 +338,8 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->vertex_xy = reinterpret_cast<P*>(base + l.vertex_xy);
     s->landmark_dist = reinterpret_cast<double*>(base + l.landmark_dist);
     s->vertex_component = reinterpret_cast<uint32_t*>(base + l.vertex_component);
+    s->seed_start = reinterpret_cast<uint32_t*>(base + l.seed_start);
+    s->seeds = reinterpret_cast<PortalSeed*>(base + l.seeds);
     s->chains = reinterpret_cast<ChainInfo*>(base + l.chains);
     s->chain_steps = reinterpret_cast<ChainStep*>(base + l.chain_steps);
     s->chain_vertices = reinterpret_cast<ChainVertex*>(base + l.chain_vertices);
@@ -353,6 +357,7 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     buildVertexLists(rm, s, order);
     buildEdgeTables(rm, s);
     buildChains(s, order);
+    buildPortalSeeds(rm, s);
     PathScratch work{};
     work.nodes = reinterpret_cast<AStarNode*>(base + l.work_nodes);
     work.heap = reinterpret_cast<HeapEntry*>(base + l.work_heap);
@@ -389,6 +394,8 @@ PathScratch* scratchInitAt(const PathShared* shared, uint8_t* base, const Scratc
     s->landmark_dist = sh.landmark_dist;
     s->vertex_component = sh.vertex_component;
     s->landmark_count = sh.landmark_count;
+    s->seed_start = sh.seed_start;
+    s->seeds = sh.seeds;
     s->chains = sh.chains;
     s->chain_steps = sh.chain_steps;
     s->chain_vertices = sh.chain_vertices;
