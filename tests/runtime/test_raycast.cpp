@@ -8,6 +8,7 @@
 
 #include "loaded_roadmap.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -152,6 +153,31 @@ TEST_SUITE("runtime/raycast") {
         // Along the room's east wall past the door: the portal is not crossed.
         hit = level.cast({9, 1}, {9, 9}, 0.5, Status::Ok);
         CHECK_FALSE(hit.hit);
+    }
+
+    TEST_CASE("raycast and moveAlongSurface: an end far off the level stops at the wall as a near one does") {
+        // Found by the roadmap fuzzer: an end 1e300 m off overflowed the sweep's squared lengths
+        // (the distance came out infinite, the disc slid past corners into the walls).
+        const Level level;
+        for (const double far : {1e3, 1e160, 1e300, DBL_MAX}) {
+            CAPTURE(far);
+            // West at a slant from (2, 5): the wall x = 0 stops the centre on x = 0.5.
+            const Vec2d from{2, 5}, to{2 - far, 5 + far * 0.25};
+            const RaycastHit hit = level.cast(from, to, 0.5, Status::Ok);
+            CHECK(hit.hit);
+            CHECK(std::fabs(hit.position.x - 0.5) < kExact);
+            CHECK(std::fabs(hit.position.y - 5.375) < kExact);
+            CHECK(hit.distance == doctest::Approx(1.5 * std::sqrt(1.0625)).epsilon(kExact));
+            CHECK(hit.t >= 0.0);
+            CHECK(hit.t <= 1.0);
+            CHECK(hit.normal.x == 1.0);
+            // Sliding north along that wall into the corner (0.5, 9.5).
+            Vec2d result;
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, from, to, 0.5, &result) == Status::Ok);
+            CHECK(std::fabs(result.x - 0.5) < kExact);
+            CHECK(std::fabs(result.y - 9.5) < kExact);
+            CHECK(level.clearance(0, result) >= 0.5 - kExact);
+        }
     }
 
     TEST_CASE("moveAlongSurface: slides along a wall at the radius, keeping the tangential motion") {
