@@ -269,6 +269,9 @@ TEST_SUITE("runtime/raycast") {
         CHECK(std::fabs(out.x - 13.5) < kExact);
         // Nothing 6 m from every wall.
         CHECK(place({2, 2, 0}, 6.0) == Status::NotFound);
+        // No spot keeps 3 m on either layer (the pillar, the 4 m deck), also seen from 2e9 m off:
+        // a slop taken at that point (2 m) once let a first push 1 m from the pillar pass.
+        CHECK(place({5, -2e9, 0}, 3.0) == Status::NotFound);
     }
 
     TEST_CASE("bad input: a status, never a crash") {

@@ -104,19 +104,21 @@ Status castDisc(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p
 // (a point outside moves through its nearest wall point) and away from the nearest wall point
 // until it is `radius` from it, repeated while another wall is closer (corners).
 bool freeSpotOn(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p, double radius, P* out) {
-    const double slop = slopAt(p, radius);
-    const double step = radius > 0.0 ? radius : slop; // a zero radius still leaves the boundary
     P q = p;
     for (int push = 0; push <= kMaxPushes; ++push) {
         P wall, direction;
         const double clearance = wallsNearest(rm, s, layer, q, &wall, &direction);
         if (!(clearance < kInf)) return false; // a layer without walls has no inside
         const bool inside = wallsInside(rm, s, layer, q);
-        if (inside && clearance >= radius - slop) {
+        // The slop where the spot is, not where the point was: one 1.5e13 m off the level gave a
+        // slop of 15 km, and a spot inside the radius of a wall passed the test (roadmap fuzzer).
+        if (inside && clearance >= radius - slopAt(q, radius)) {
             *out = q;
             return true;
         }
         if (push == kMaxPushes) break;
+        // A zero radius still leaves the boundary.
+        const double step = radius > 0.0 ? radius : slopAt(wall, radius);
         P into; // unit, from the wall point into the layer
         if (clearance > 0.0) {
             into = (inside ? q - wall : wall - q) * (1.0 / clearance);
