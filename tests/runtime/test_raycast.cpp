@@ -177,6 +177,14 @@ TEST_SUITE("runtime/raycast") {
             CHECK(std::fabs(result.x - 0.5) < kExact);
             CHECK(std::fabs(result.y - 9.5) < kExact);
             CHECK(level.clearance(0, result) >= 0.5 - kExact);
+            // Diagonally onto the pillar's corner (4, 4), where the normal is slanted: at DBL_MAX
+            // the slide's dot product once overflowed and the disc ended at infinity. (Rounding
+            // leaves a tangential part of ~1e-16 of the motion, so a far one slides on.)
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {2, 2}, {2 + far, 2 + far}, 0.5,
+                                     &result) == Status::Ok);
+            CHECK(std::isfinite(result.x));
+            CHECK(std::isfinite(result.y));
+            CHECK(level.clearance(0, result) >= 0.5 - kExact);
         }
     }
 

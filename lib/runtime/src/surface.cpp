@@ -175,13 +175,19 @@ Status moveAlongSurface(const RoadmapView& view, const PathScratch* scratch, uin
             return status;
         }
         if (!hit.hit || contact == kMaxContacts) break;
-        // Slide: the rest of the motion without its part into the wall.
+        // Slide: the rest of the motion without its part into the wall. Worked out scaled by a
+        // power of two (exact), as a target near DBL_MAX away overflowed the dot products.
         const P n{hit.normal.x, hit.normal.y};
-        P rest = target - cur;
+        const P whole = target - cur;
+        int exponent = 0;
+        std::frexp(maxOf(std::fabs(whole.x), std::fabs(whole.y)), &exponent);
+        P rest{std::ldexp(whole.x, -exponent), std::ldexp(whole.y, -exponent)};
         const double into = dot(rest, n);
         if (into < 0.0) rest = rest - n * into;
         // In a corner the slide along this wall presses into the previous one: stop there.
-        if (dot(rest, previous_normal) < 0.0 || !(norm(rest) > 0.0)) break;
+        if (dot(rest, previous_normal) < 0.0) break;
+        rest = P{std::ldexp(rest.x, exponent), std::ldexp(rest.y, exponent)};
+        if (!(norm(rest) > 0.0)) break;
         target = cur + rest;
         previous_normal = n;
     }
