@@ -159,6 +159,7 @@ TEST_SUITE("runtime/raycast") {
         // Found by the roadmap fuzzer: an end 1e300 m off overflowed the sweep's squared lengths
         // (the distance came out infinite, the disc slid past corners into the walls).
         const Level level;
+        Vec2d north_stop{NAN, NAN};
         for (const double far : {1e3, 1e160, 1e300, DBL_MAX}) {
             CAPTURE(far);
             // West at a slant from (2, 5): the wall x = 0 stops the centre on x = 0.5.
@@ -185,7 +186,17 @@ TEST_SUITE("runtime/raycast") {
             CHECK(std::isfinite(result.x));
             CHECK(std::isfinite(result.y));
             CHECK(level.clearance(0, result) >= 0.5 - kExact);
+            // North-east onto the pillar's corner (4, 6) from the south-west: the slide round it
+            // heads north-north-east, a component longer than the motion's own largest one (at
+            // DBL_MAX beyond a double), up to the north wall, where sliding east would press back
+            // into the corner: it stops there, wherever the end lies.
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {2, 4.64}, {2 + far, 4.64 + far}, 0.5,
+                                     &result) == Status::Ok);
+            if (far == 1e3) north_stop = result;
+            CHECK(std::fabs(result.x - north_stop.x) < kExact);
+            CHECK(std::fabs(result.y - 9.5) < kExact);
         }
+        CHECK(north_stop.x > 4.5);
     }
 
     TEST_CASE("moveAlongSurface: slides along a wall at the radius, keeping the tangential motion") {

@@ -186,9 +186,14 @@ Status moveAlongSurface(const RoadmapView& view, const PathScratch* scratch, uin
         if (into < 0.0) rest = rest - n * into;
         // In a corner the slide along this wall presses into the previous one: stop there.
         if (dot(rest, previous_normal) < 0.0) break;
+        const P scaled = rest;
         rest = P{std::ldexp(rest.x, exponent), std::ldexp(rest.y, exponent)};
         if (!(norm(rest) > 0.0)) break;
         target = cur + rest;
+        // Beyond a double's range: as far the same way as a double goes (still far past every
+        // wall, so the slides after this one keep their share of the motion).
+        if (!finitePoint(Vec2d{target.x, target.y})) target = cur + scaled * (0x1p1020 / norm(scaled));
+        if (!finitePoint(Vec2d{target.x, target.y})) break;
         previous_normal = n;
     }
     *result = Vec2d{cur.x, cur.y};
