@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "loaded_roadmap.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -169,19 +170,13 @@ TEST_SUITE("runtime/allocation") {
         "raycast, moveAlongSurface, nearestValidPosition and findPathPartial never allocate on any branch") {
         int hits = 0, free_rays = 0, portals = 0, blocked = 0, slides = 0, pushed = 0, partial = 0, other = 0;
         for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
-            const std::string level = name;
-            CAPTURE(level);
-            const std::vector<uint8_t> roadmap = test::readFile(kSeeds + "roadmap/" + name + ".cwrm");
-            REQUIRE(!roadmap.empty());
-            RoadmapView view;
-            REQUIRE(loadRoadmap(roadmap.data(), roadmap.size(), &view) == Status::Ok);
+            const std::string level_name = name;
+            CAPTURE(level_name);
+            const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/" + level_name + ".cwrm"));
+            const RoadmapView& view = level.view;
+            PathScratch* scratch = level.scratch;
             RoadmapInfo info;
             REQUIRE(roadmapInfo(view, &info) == Status::Ok);
-            size_t scratch_bytes = 0;
-            REQUIRE(pathScratchSize(view, &scratch_bytes) == Status::Ok);
-            std::vector<uint8_t> scratch_memory(scratch_bytes);
-            PathScratch* scratch = nullptr;
-            REQUIRE(pathScratchInit(view, scratch_memory.data(), scratch_bytes, &scratch) == Status::Ok);
             std::vector<PathSegment> segments(512);
             const long allocations = test::allocationsDuring([&] {
                 for (uint32_t v = 0; v < info.vertex_count; ++v) {

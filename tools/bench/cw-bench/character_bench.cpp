@@ -50,6 +50,10 @@ class CharacterBench {
     CharacterQueries run();
 
   private:
+    bool locateStart(const Ray& ray, clearway::PathEndpoint* at) const {
+        return clearway::locatePoint(view_, scratch_, {ray.start.x, ray.start.y, ray.start.z}, args_.max_step,
+                                     at) == clearway::Status::Ok;
+    }
     RayOutcome clearwayRay(const Ray& ray) const;
     RayOutcome detourRay(const Ray& ray) const;
     RayOutcome clearwayMove(const Ray& ray) const;
@@ -88,9 +92,7 @@ void CharacterBench::drawRays(const std::vector<RayStart>& starts) {
 RayOutcome CharacterBench::clearwayRay(const Ray& ray) const {
     RayOutcome out;
     clearway::PathEndpoint at{};
-    if (clearway::locatePoint(view_, scratch_, {ray.start.x, ray.start.y, ray.start.z}, args_.max_step,
-                              &at) != clearway::Status::Ok)
-        return out;
+    if (!locateStart(ray, &at)) return out;
     const clearway::Vec2d start{ray.start.x, ray.start.y}, end{ray.end_x, ray.end_y};
     clearway::Vec2d from = start;
     for (int leg = 0; leg < kMaxRayLegs; ++leg) {
@@ -134,9 +136,7 @@ RayOutcome CharacterBench::detourRay(const Ray& ray) const {
 RayOutcome CharacterBench::clearwayMove(const Ray& ray) const {
     RayOutcome out;
     clearway::PathEndpoint at{};
-    if (clearway::locatePoint(view_, scratch_, {ray.start.x, ray.start.y, ray.start.z}, args_.max_step,
-                              &at) != clearway::Status::Ok)
-        return out;
+    if (!locateStart(ray, &at)) return out;
     out.status = clearway::moveAlongSurface(view_, scratch_, at.layer, {ray.start.x, ray.start.y},
                                             {ray.end_x, ray.end_y}, args_.radius, &out.end);
     return out;
