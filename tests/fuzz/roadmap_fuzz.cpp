@@ -1,11 +1,14 @@
 // libFuzzer target: roadmap assets (.cwrm). Any bytes end in a status from loadRoadmap; bytes it
 // accepts must survive every accessor and the queries a game makes (nearest point, findPath with
-// finite and infinite preferred clearance, pose sampling along the result). Built with
+// finite and infinite preferred clearance, pose sampling along the result), and the character
+// queries (raycast, moveAlongSurface, nearestValidPosition, findPathPartial) on arguments drawn from
+// the input's hash, NaN, infinities, huge and negative values among them. Built with
 // -DCLEARWAY_FUZZ=ON (scripts/fuzz).
 #include <clearway/runtime.h>
 
 #include "fuzz_support.h"
 
+#include <cfloat>
 #include <cmath>
 #include <initializer_list>
 #include <vector>
@@ -91,13 +94,7 @@ void checkPath(const RoadmapView& view, const PathSegment* segments, uint32_t co
 }
 
 // Queries between points a game would pick: roadmap vertices, nudged off the roadmap.
-void runQueries(const RoadmapView& view, const RoadmapInfo& info) {
-    if (info.vertex_count == 0 || info.layer_count == 0) return;
-    size_t bytes = 0;
-    CLEARWAY_FUZZ_REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
-    std::vector<uint8_t> memory(bytes);
-    PathScratch* scratch = nullptr;
-    CLEARWAY_FUZZ_REQUIRE(pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
+void runQueries(const RoadmapView& view, const RoadmapInfo& info, PathScratch* scratch) {
     constexpr uint32_t kMaxSegments = 64;
     PathSegment segments[kMaxSegments];
     const uint32_t picks = info.vertex_count < 6 ? info.vertex_count : 6;
@@ -123,6 +120,112 @@ void runQueries(const RoadmapView& view, const RoadmapInfo& info) {
     }
 }
 
+// Query arguments from the input's bytes: a splitmix64 stream seeded with their FNV-1a hash, so
+// every mutation also varies the arguments. One value in three is a special one.
+class Arguments {
+  public:
+    Arguments(const uint8_t* data, size_t size) {
+        for (size_t i = 0; i < size; ++i)
+            state_ = (state_ ^ data[i]) * 0x100000001b3ull;
+    }
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    double uniform(double lo, double hi) { return lo + (hi - lo) * double(next() >> 11) * 0x1.0p-53; }
+    // `ordinary`, or NaN, an infinity, a huge, negative, zero or subnormal value.
+    double value(double ordinary) {
+        const double special[] = {NAN, INFINITY, -INFINITY, 1e300, -DBL_MAX, -ordinary - 1, 0.0, 5e-324};
+        const uint64_t pick = next() % 24;
+        return pick < 8 ? special[pick] : ordinary;
+    }
+
+  private:
+    uint64_t state_ = 0xcbf29ce484222325ull;
+};
+
+bool finite(Vec2d p) {
+    return finite(p.x) && finite(p.y);
+}
+
+// How close to the radius a disc may end: the runtime's slop (1e-9 relative) and the rounding of a
+// few slides, relative to the coordinates' size.
+bool keepsRadius(const RoadmapView& view, const PathScratch* scratch, uint32_t layer, Vec2d p,
+                 double radius) {
+    double distance = 0;
+    CLEARWAY_FUZZ_REQUIRE(wallDistance(view, scratch, layer, p.x, p.y, &distance, nullptr) == Status::Ok);
+    return distance >= radius - 1e-6 * (1.0 + std::fabs(p.x) + std::fabs(p.y) + radius);
+}
+
+// One character query of each kind; every status in its documented set, InvalidArgument exactly
+// for the arguments documented as invalid, finite answers that keep their promises.
+void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScratch* scratch,
+                      Arguments& args) {
+    RoadmapVertexInfo a, b;
+    CLEARWAY_FUZZ_REQUIRE(roadmapVertex(view, uint32_t(args.next() % info.vertex_count), &a) == Status::Ok);
+    CLEARWAY_FUZZ_REQUIRE(roadmapVertex(view, uint32_t(args.next() % info.vertex_count), &b) == Status::Ok);
+    const Vec2d start{args.value(a.position.x + args.uniform(-3, 3)),
+                      args.value(a.position.y + args.uniform(-3, 3))};
+    const Vec2d end{args.value(b.position.x + args.uniform(-3, 3)),
+                    args.value(b.position.y + args.uniform(-3, 3))};
+    const double radius = args.value(args.uniform(0, 2));
+    const uint32_t layer = args.next() % 8 == 0 ? info.layer_count : a.layer;
+    const bool valid =
+        finite(start) && finite(end) && radius >= 0 && finite(radius) && layer < info.layer_count;
+
+    RaycastHit hit;
+    const Status r = raycast(view, scratch, layer, start, end, radius, &hit);
+    CLEARWAY_FUZZ_REQUIRE((r == Status::InvalidArgument) == !valid);
+    CLEARWAY_FUZZ_REQUIRE(r == Status::Ok || r == Status::PortalReached || r == Status::Blocked ||
+                          r == Status::NotFound || r == Status::InvalidArgument);
+    if (r == Status::Ok || r == Status::PortalReached || r == Status::Blocked) {
+        CLEARWAY_FUZZ_REQUIRE(hit.t >= 0 && hit.t <= 1 && finite(hit.distance) && hit.distance >= 0);
+        CLEARWAY_FUZZ_REQUIRE(finite(hit.position) && finite(hit.wall) && finite(hit.normal));
+        if (r == Status::Ok && hit.hit)
+            CLEARWAY_FUZZ_REQUIRE(std::fabs(std::hypot(hit.normal.x, hit.normal.y) - 1) < 1e-9);
+        if (r != Status::Blocked)
+            CLEARWAY_FUZZ_REQUIRE(keepsRadius(view, scratch, layer, hit.position, radius));
+    }
+
+    Vec2d moved{NAN, NAN};
+    const Status m = moveAlongSurface(view, scratch, layer, start, end, radius, &moved);
+    CLEARWAY_FUZZ_REQUIRE((m == Status::InvalidArgument) == !valid);
+    CLEARWAY_FUZZ_REQUIRE(m == Status::Ok || m == Status::PortalReached || m == Status::Blocked ||
+                          m == Status::NotFound || m == Status::InvalidArgument);
+    if (m == Status::Blocked) CLEARWAY_FUZZ_REQUIRE(moved.x == start.x && moved.y == start.y);
+    if (m == Status::Ok || m == Status::PortalReached)
+        CLEARWAY_FUZZ_REQUIRE(finite(moved) && keepsRadius(view, scratch, layer, moved, radius));
+
+    const Vec3d point{start.x, start.y, args.value(a.position.z + args.uniform(-1, 2))};
+    const double step_up = args.value(args.uniform(0, 1));
+    PathEndpoint spot{NAN, NAN, 0};
+    const Status v = nearestValidPosition(view, scratch, point, radius, step_up, &spot);
+    const bool valid_spot = finite(point.x) && finite(point.y) && finite(point.z) && radius >= 0 &&
+                            finite(radius) && step_up >= 0 && finite(step_up);
+    CLEARWAY_FUZZ_REQUIRE((v == Status::InvalidArgument) == !valid_spot);
+    CLEARWAY_FUZZ_REQUIRE(v == Status::Ok || v == Status::NotFound || v == Status::InvalidArgument);
+    if (v == Status::Ok)
+        CLEARWAY_FUZZ_REQUIRE(spot.layer < info.layer_count && finite(spot.x) && finite(spot.y) &&
+                              keepsRadius(view, scratch, spot.layer, {spot.x, spot.y}, radius));
+
+    constexpr uint32_t kMaxSegments = 64;
+    PathSegment segments[kMaxSegments];
+    uint32_t count = 0;
+    const PathEndpoint from{start.x, start.y, layer}, to{end.x, end.y, b.layer};
+    const double preferred = args.value(args.uniform(0, 3));
+    const uint32_t max_segments = args.next() % 4 == 0 ? uint32_t(args.next() % 3) : kMaxSegments;
+    const Status f =
+        findPathPartial(view, scratch, from, to, radius, preferred, segments, &count, max_segments);
+    CLEARWAY_FUZZ_REQUIRE((f == Status::InvalidArgument) == (!valid || std::isnan(preferred)));
+    CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::Partial || f == Status::NotFound ||
+                          f == Status::BufferTooSmall || f == Status::InvalidArgument);
+    // An empty path: the start already is the goal (Ok) or the reachable point nearest it (Partial).
+    if (f == Status::Ok || f == Status::Partial) CLEARWAY_FUZZ_REQUIRE(count <= max_segments);
+    if ((f == Status::Ok || f == Status::Partial) && count > 0) checkPath(view, segments, count);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -135,6 +238,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     RoadmapInfo info;
     CLEARWAY_FUZZ_REQUIRE(roadmapInfo(view, &info) == Status::Ok && info.baker_version != nullptr);
     walkAccessors(view, info);
-    runQueries(view, info);
+    if (info.vertex_count == 0 || info.layer_count == 0) return 0;
+    size_t bytes = 0;
+    CLEARWAY_FUZZ_REQUIRE(pathScratchSize(view, &bytes) == Status::Ok);
+    std::vector<uint8_t> memory(bytes);
+    PathScratch* scratch = nullptr;
+    CLEARWAY_FUZZ_REQUIRE(pathScratchInit(view, memory.data(), bytes, &scratch) == Status::Ok);
+    runQueries(view, info, scratch);
+    Arguments args(data, size);
+    for (int i = 0; i < 8; ++i)
+        characterQueries(view, info, scratch, args);
     return 0;
 }

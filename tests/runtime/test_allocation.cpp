@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "loaded_roadmap.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -161,6 +162,75 @@ TEST_SUITE("runtime/allocation") {
                                    &partial_paths, &rays, &moves, &spots})
                 CHECK(t->bad == 0);
         }
+    }
+
+    // The character queries' every branch, measured: rays that hit a wall, run free, stop on a
+    // portal or start Blocked; moves that slide; spots pushed off the walls; partial paths.
+    TEST_CASE(
+        "raycast, moveAlongSurface, nearestValidPosition and findPathPartial never allocate on any branch") {
+        int hits = 0, free_rays = 0, portals = 0, blocked = 0, slides = 0, pushed = 0, partial = 0, other = 0;
+        for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
+            const std::string level_name = name;
+            CAPTURE(level_name);
+            const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/" + level_name + ".cwrm"));
+            const RoadmapView& view = level.view;
+            PathScratch* scratch = level.scratch;
+            RoadmapInfo info;
+            REQUIRE(roadmapInfo(view, &info) == Status::Ok);
+            std::vector<PathSegment> segments(512);
+            const long allocations = test::allocationsDuring([&] {
+                for (uint32_t v = 0; v < info.vertex_count; ++v) {
+                    RoadmapVertexInfo a, b;
+                    roadmapVertex(view, v, &a);
+                    roadmapVertex(view, (v * 7 + 3) % info.vertex_count, &b);
+                    const double radius = 0.3;
+                    for (int k = 0; k < 8; ++k) { // 8 directions, 6 m: out through walls and portals
+                        const double angle = std::atan(1.0) * k + 0.1; // k eighths of a turn
+                        const Vec2d from{a.position.x, a.position.y};
+                        const Vec2d to{from.x + 6 * std::cos(angle), from.y + 6 * std::sin(angle)};
+                        RaycastHit hit;
+                        const Status rs = raycast(view, scratch, a.layer, from, to, radius, &hit);
+                        hits += rs == Status::Ok && hit.hit;
+                        free_rays += rs == Status::Ok && !hit.hit;
+                        portals += rs == Status::PortalReached;
+                        blocked += rs == Status::Blocked;
+                        other += rs != Status::Ok && rs != Status::PortalReached && rs != Status::Blocked &&
+                                 rs != Status::NotFound;
+                        Vec2d moved;
+                        const Status ms = moveAlongSurface(view, scratch, a.layer, from, to, radius, &moved);
+                        slides += ms == Status::Ok && (moved.x != to.x || moved.y != to.y) &&
+                                  (moved.x != from.x || moved.y != from.y);
+                        other += ms != Status::Ok && ms != Status::PortalReached && ms != Status::Blocked &&
+                                 ms != Status::NotFound;
+                        // From 1.5 m further than the ray's end: off the level or inside a wall.
+                        PathEndpoint spot;
+                        const Vec3d beyond{to.x + 1.5 * std::cos(angle), to.y + 1.5 * std::sin(angle),
+                                           a.position.z};
+                        const Status vs = nearestValidPosition(view, scratch, beyond, radius, 0.5, &spot);
+                        pushed += vs == Status::Ok && (spot.x != beyond.x || spot.y != beyond.y);
+                        other += vs != Status::Ok && vs != Status::NotFound;
+                    }
+                    uint32_t count = 0;
+                    const Status ps = findPathPartial(view, scratch, {a.position.x, a.position.y, a.layer},
+                                                      {b.position.x, b.position.y, b.layer}, 0.3, 0.3,
+                                                      segments.data(), &count, uint32_t(segments.size()));
+                    partial += ps == Status::Partial;
+                    other += ps != Status::Ok && ps != Status::Partial && ps != Status::NotFound;
+                }
+            });
+            CHECK(allocations == 0);
+        }
+        MESSAGE("rays: ", hits, " hits, ", free_rays, " free, ", portals, " on portals, ", blocked,
+                " blocked; ", slides, " slides, ", pushed, " spots pushed, ", partial,
+                " partial paths, 0 allocations");
+        CHECK(hits > 0);
+        CHECK(free_rays > 0);
+        CHECK(portals > 0);
+        CHECK(blocked > 0);
+        CHECK(slides > 0);
+        CHECK(pushed > 0);
+        CHECK(partial > 0);
+        CHECK(other == 0);
     }
 
 } // TEST_SUITE

@@ -8,6 +8,7 @@
 
 #include "loaded_roadmap.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -154,6 +155,50 @@ TEST_SUITE("runtime/raycast") {
         CHECK_FALSE(hit.hit);
     }
 
+    TEST_CASE("raycast and moveAlongSurface: an end far off the level stops at the wall as a near one does") {
+        // Found by the roadmap fuzzer: an end 1e300 m off overflowed the sweep's squared lengths
+        // (the distance came out infinite, the disc slid past corners into the walls).
+        const Level level;
+        Vec2d north_stop{NAN, NAN};
+        for (const double far : {1e3, 1e160, 1e300, DBL_MAX}) {
+            CAPTURE(far);
+            // West at a slant from (2, 5): the wall x = 0 stops the centre on x = 0.5.
+            const Vec2d from{2, 5}, to{2 - far, 5 + far * 0.25};
+            const RaycastHit hit = level.cast(from, to, 0.5, Status::Ok);
+            CHECK(hit.hit);
+            CHECK(std::fabs(hit.position.x - 0.5) < kExact);
+            CHECK(std::fabs(hit.position.y - 5.375) < kExact);
+            CHECK(hit.distance == doctest::Approx(1.5 * std::sqrt(1.0625)).epsilon(kExact));
+            CHECK(hit.t >= 0.0);
+            CHECK(hit.t <= 1.0);
+            CHECK(hit.normal.x == 1.0);
+            // Sliding north along that wall into the corner (0.5, 9.5).
+            Vec2d result;
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, from, to, 0.5, &result) == Status::Ok);
+            CHECK(std::fabs(result.x - 0.5) < kExact);
+            CHECK(std::fabs(result.y - 9.5) < kExact);
+            CHECK(level.clearance(0, result) >= 0.5 - kExact);
+            // Diagonally onto the pillar's corner (4, 4), where the normal is slanted: at DBL_MAX
+            // the slide's dot product once overflowed and the disc ended at infinity. (Rounding
+            // leaves a tangential part of ~1e-16 of the motion, so a far one slides on.)
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {2, 2}, {2 + far, 2 + far}, 0.5,
+                                     &result) == Status::Ok);
+            CHECK(std::isfinite(result.x));
+            CHECK(std::isfinite(result.y));
+            CHECK(level.clearance(0, result) >= 0.5 - kExact);
+            // North-east onto the pillar's corner (4, 6) from the south-west: the slide round it
+            // heads north-north-east, a component longer than the motion's own largest one (at
+            // DBL_MAX beyond a double), up to the north wall, where sliding east would press back
+            // into the corner: it stops there, wherever the end lies.
+            REQUIRE(moveAlongSurface(level.view, level.scratch, 0, {2, 4.64}, {2 + far, 4.64 + far}, 0.5,
+                                     &result) == Status::Ok);
+            if (far == 1e3) north_stop = result;
+            CHECK(std::fabs(result.x - north_stop.x) < kExact);
+            CHECK(std::fabs(result.y - 9.5) < kExact);
+        }
+        CHECK(north_stop.x > 4.5);
+    }
+
     TEST_CASE("moveAlongSurface: slides along a wall at the radius, keeping the tangential motion") {
         const Level level;
         Vec2d result;
@@ -243,6 +288,9 @@ TEST_SUITE("runtime/raycast") {
         CHECK(std::fabs(out.x - 13.5) < kExact);
         // Nothing 6 m from every wall.
         CHECK(place({2, 2, 0}, 6.0) == Status::NotFound);
+        // No spot keeps 3 m on either layer (the pillar, the 4 m deck), also seen from 2e9 m off:
+        // a slop taken at that point (2 m) once let a first push 1 m from the pillar pass.
+        CHECK(place({5, -2e9, 0}, 3.0) == Status::NotFound);
     }
 
     TEST_CASE("bad input: a status, never a crash") {

@@ -42,7 +42,9 @@ CLI::App* addQueryCommand(CLI::App& app, QueryArgs& args) {
     CLI::App* cmd = app.add_subcommand(
         "query",
         "findPath next to Detour (2x findNearestPoly + findPath + findStraightPath) on the same random "
-        "start/goal pairs: time per query, length ratio, clearance, heading discontinuities");
+        "start/goal pairs: time per query, length ratio, clearance, heading discontinuities; then raycast "
+        "and "
+        "moveAlongSurface next to Detour's from the pairs' starts");
     cmd->add_option("meshes", args.meshes, "Y-up OBJ meshes (baked by clearway and by Recast)")->required();
     cmd->add_option("--pairs", args.pairs, "start/goal pairs reachable in both, per mesh")
         ->check(CLI::Range(size_t(1), size_t(10000000)))
@@ -62,6 +64,10 @@ CLI::App* addQueryCommand(CLI::App& app, QueryArgs& args) {
         ->capture_default_str();
     cmd->add_option("--repeats", args.repeats, "timed runs of every query; each keeps its fastest")
         ->check(CLI::Range(1, 100))
+        ->capture_default_str();
+    cmd->add_option("--ray-length", args.ray_length,
+                    "raycast / moveAlongSurface next to Detour's: longest ray from a pair's start, metres")
+        ->check(CLI::Range(0.01, 1000.0))
         ->capture_default_str();
     cmd->add_flag("--json", args.json, "print one JSON object instead of markdown tables");
     return cmd;

@@ -50,8 +50,9 @@ struct QueryArgs {
     uint64_t seed = 1;
     double radius = 0.6;
     double cell_size = 0.3, max_step = 0.9;
-    double step = 0.05; // metrics: clearance sample spacing
-    int repeats = 3;    // timed runs per query (the fastest counts)
+    double step = 0.05;     // metrics: clearance sample spacing
+    int repeats = 3;        // timed runs per query (the fastest counts)
+    double ray_length = 20; // raycast / moveAlongSurface: longest ray, metres
     bool json = false;
 };
 int runQuery(const QueryArgs& args);

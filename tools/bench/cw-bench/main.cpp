@@ -4,7 +4,7 @@
 //   cw-bench bake [MESH...] [--boxes 1000,10000,100000] [--seed S] [--runs N] [--cell-size 0.3]
 //                 [--max-step 0.9] [--json]
 //   cw-bench query MESH... [--pairs 10000] [--seed 1] [--radius 0.6] [--cell-size 0.3] [--max-step 0.9]
-//                  [--step 0.05] [--repeats 3] [--json]
+//                  [--step 0.05] [--repeats 3] [--ray-length 20] [--json]
 //
 // recast-area: the walkable area clearway reports, eroded by the agent radius, next to the area of
 // a Recast navmesh built for the same mesh and agent. Recast runs RecastDemo's "Solo Mesh"
@@ -38,7 +38,9 @@
 // the same local frame (the OBJ shifted by clearway's origin before the float conversion). A pair
 // counts when both its points have clearance >= radius on their layer and lie on Detour's mesh,
 // and both engines find a complete path; every rejected draw is counted by reason. Paths are
-// measured with bake::measurePath against the solid walls (see runQueryMesh).
+// measured with bake::measurePath against the solid walls (see runQueryMesh). Then raycast and
+// moveAlongSurface next to Detour's raycast and moveAlongSurface, one ray from each pair's start
+// (character_bench.cpp).
 //
 // Exit codes: 0 ok, 2 bad input, 3 Recast or a bake failed, 4 I/O (as clearway::bake::exitCodeFor).
 // A missed target is reported ("miss"), not an error.

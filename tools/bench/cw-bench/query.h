@@ -1,12 +1,15 @@
 // cw-bench query: clearway's findPath next to Detour on the same random start/goal pairs, at
-// preferred clearance = radius and = 2x radius, then along the medial axis itself. Measured in
-// query_bench.cpp, reported in query_report.cpp.
+// preferred clearance = radius and = 2x radius, then along the medial axis itself; then raycast and
+// moveAlongSurface next to Detour's from the same starts. Measured in query_bench.cpp and
+// character_bench.cpp, reported in query_report.cpp.
 #pragma once
 
 #include "cw_bench.h"
+#include "recast_peer.h"
 
 #include <clearway/runtime.h>
 
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -53,6 +56,48 @@ struct MonotoneCheck {
     double worst_excess = 0; // metres
 };
 
+// raycast and moveAlongSurface next to Detour's (character_bench.cpp): one ray per pair, from the
+// pair's start (clearance >= radius, on Detour's mesh) in a random direction, a random length up to
+// QueryArgs::ray_length.
+struct CharacterQueries {
+    size_t rays = 0;
+    // clearway's rays: stopped by a wall, reached the end, Blocked at the start, stopped on a portal
+    // whose far side locatePoint did not give (or after kMaxRayLegs layers); portals crossed.
+    size_t cw_hits = 0, cw_free = 0, cw_blocked = 0, cw_stopped_at_portal = 0, cw_portals_crossed = 0;
+    // Detour's: a wall hit (t < 1), reached the end (t = FLT_MAX), no start polygon or a failure.
+    size_t dt_hits = 0, dt_free = 0, dt_failed = 0;
+    double cw_ray_mean_us = NAN, cw_ray_p99_us = NAN, dt_ray_mean_us = NAN, dt_ray_p99_us = NAN,
+           ray_time_ratio = NAN;
+    // Over the rays both answered (clearway hit or free, Detour hit or free): the share where both
+    // say hit or both say free, and |distance travelled by clearway - by Detour|, metres.
+    size_t compared = 0, agreed = 0;
+    double distance_diff_median = NAN, distance_diff_p90 = NAN, cw_mean_distance = NAN,
+           dt_mean_distance = NAN;
+    // moveAlongSurface along the same rays (one layer: a portal stops clearway's, counted).
+    size_t cw_moves_ok = 0, cw_moves_portal = 0, cw_moves_other = 0, dt_moves_ok = 0;
+    double cw_move_mean_us = NAN, cw_move_p99_us = NAN, dt_move_mean_us = NAN, dt_move_p99_us = NAN,
+           move_time_ratio = NAN;
+    // Over the moves both answered Ok: ground-plane distance between the two end points, metres.
+    size_t moves_compared = 0;
+    double move_diff_median = NAN, move_diff_p90 = NAN;
+};
+
+// A ray's start: a local point with the layer it was drawn on, and the same point in Detour's frame.
+struct RayStart {
+    bake::Vec3 p;
+    float d[3];
+};
+
+// Times and compares the character queries from `starts` on a loaded roadmap and Detour's navmesh.
+CharacterQueries runCharacterQueries(const QueryArgs& args, const clearway::RoadmapView& view,
+                                     const clearway::PathScratch* scratch, Detour& dt,
+                                     const std::vector<RayStart>& starts);
+
+// Per-query clocks and statistics (query_bench.cpp).
+double sinceMicros(std::chrono::steady_clock::time_point t0);
+double percentile(std::vector<double> v, double q);
+double mean(const std::vector<double>& v);
+
 struct QueryMesh {
     std::string name;
     size_t layers = 0, detour_polys = 0;
@@ -73,6 +118,7 @@ struct QueryMesh {
     size_t scratch_for_routes_differences = 0; // pairs x passes it answered otherwise (expected 0)
     std::vector<QueryPass> passes;
     MonotoneCheck monotone;
+    CharacterQueries character;
 };
 
 // Bakes the mesh, builds Detour's navmesh of the same triangles, draws the pairs and runs every pass.

@@ -20,16 +20,6 @@
 
 namespace clearway::bench {
 
-namespace {
-
-constexpr uint32_t kMaxSegments = 4096;
-// A sample counts as on Detour's navmesh when a polygon lies under it within this height: half the
-// agent height, so never another storey, yet above Recast's height error on steep bumpy ground
-// (undulating.obj: its detail mesh, sampled every 1.8 m, sits up to 0.7 m off the surface).
-constexpr double kOnNavmeshHeight = 1.0;
-
-volatile uint64_t g_sink = 0; // results of timed calls nothing else reads
-
 double sinceMicros(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -43,6 +33,16 @@ double percentile(std::vector<double> v, double q) {
 double mean(const std::vector<double>& v) {
     return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
 }
+
+namespace {
+
+constexpr uint32_t kMaxSegments = 4096;
+// A sample counts as on Detour's navmesh when a polygon lies under it within this height: half the
+// agent height, so never another storey, yet above Recast's height error on steep bumpy ground
+// (undulating.obj: its detail mesh, sampled every 1.8 m, sits up to 0.7 m off the surface).
+constexpr double kOnNavmeshHeight = 1.0;
+
+volatile uint64_t g_sink = 0; // results of timed calls nothing else reads
 
 struct Endpoint {
     bake::Vec3 p;
@@ -67,6 +67,8 @@ class MeshQueries {
     void sizeScratchForRoutes(const std::vector<Pair>& pairs);
     QueryPass runPass(double preferred, const std::vector<Pair>& pairs,
                       const std::vector<bake::PathMetrics>& dt_metrics);
+    // raycast and moveAlongSurface next to Detour's, one ray from each pair's start.
+    CharacterQueries characterQueries(const std::vector<Pair>& pairs);
 
   private:
     bake::Error loadClearway(const std::string& mesh_path);
@@ -435,6 +437,15 @@ QueryPass MeshQueries::runPass(double preferred, const std::vector<Pair>& pairs,
     return pass;
 }
 
+CharacterQueries MeshQueries::characterQueries(const std::vector<Pair>& pairs) {
+    std::vector<RayStart> starts(pairs.size());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        starts[i].p = pairs[i].first.p;
+        std::copy(pairs[i].first.d, pairs[i].first.d + 3, starts[i].d);
+    }
+    return runCharacterQueries(args_, view_, scratch_, dt_, starts);
+}
+
 } // namespace
 
 bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, QueryMesh* out) {
@@ -455,6 +466,7 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
     }
     queries.sizeScratchForRoutes(pairs);
     out->monotone = queries.checkMonotone(pairs);
+    out->character = queries.characterQueries(pairs);
     return {};
 }
 

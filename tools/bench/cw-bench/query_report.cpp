@@ -12,6 +12,30 @@ namespace clearway::bench {
 
 namespace {
 
+// The mesh object's last member: raycast and moveAlongSurface next to Detour's.
+void printCharacterJson(const CharacterQueries& c) {
+    auto n = [](double v) { return cli::jsonFixed(v, 6); };
+    std::printf(
+        "\"character_queries\":{\"rays\":%zu,\"clearway_hits\":%zu,\"clearway_free\":%zu,"
+        "\"clearway_blocked\":%zu,\"clearway_stopped_at_portal\":%zu,\"clearway_portals_crossed\":%zu,"
+        "\"detour_hits\":%zu,\"detour_free\":%zu,\"detour_failed\":%zu,\"raycast_clearway_mean_us\":%s,"
+        "\"raycast_clearway_p99_us\":%s,\"raycast_detour_mean_us\":%s,\"raycast_detour_p99_us\":%s,"
+        "\"raycast_time_ratio\":%s,\"rays_compared\":%zu,\"rays_agreed\":%zu,"
+        "\"distance_diff_median\":%s,\"distance_diff_p90\":%s,\"clearway_mean_distance\":%s,"
+        "\"detour_mean_distance\":%s,\"moves_clearway_ok\":%zu,\"moves_clearway_portal\":%zu,"
+        "\"moves_clearway_other\":%zu,\"moves_detour_ok\":%zu,\"move_clearway_mean_us\":%s,"
+        "\"move_clearway_p99_us\":%s,\"move_detour_mean_us\":%s,\"move_detour_p99_us\":%s,"
+        "\"move_time_ratio\":%s,\"moves_compared\":%zu,\"move_diff_median\":%s,\"move_diff_p90\":%s}",
+        c.rays, c.cw_hits, c.cw_free, c.cw_blocked, c.cw_stopped_at_portal, c.cw_portals_crossed, c.dt_hits,
+        c.dt_free, c.dt_failed, n(c.cw_ray_mean_us).c_str(), n(c.cw_ray_p99_us).c_str(),
+        n(c.dt_ray_mean_us).c_str(), n(c.dt_ray_p99_us).c_str(), n(c.ray_time_ratio).c_str(), c.compared,
+        c.agreed, n(c.distance_diff_median).c_str(), n(c.distance_diff_p90).c_str(),
+        n(c.cw_mean_distance).c_str(), n(c.dt_mean_distance).c_str(), c.cw_moves_ok, c.cw_moves_portal,
+        c.cw_moves_other, c.dt_moves_ok, n(c.cw_move_mean_us).c_str(), n(c.cw_move_p99_us).c_str(),
+        n(c.dt_move_mean_us).c_str(), n(c.dt_move_p99_us).c_str(), n(c.move_time_ratio).c_str(),
+        c.moves_compared, n(c.move_diff_median).c_str(), n(c.move_diff_p90).c_str());
+}
+
 void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
     auto n = [](double v) { return cli::jsonFixed(v, 6); };
     auto g = [](double v) { return preview::jsonNumber(v, 6); };
@@ -72,8 +96,10 @@ void printJson(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
                 static_cast<unsigned long long>(p.phases.fallback_paths),
                 static_cast<unsigned long long>(p.phases.straight_lines));
         }
-        std::printf("],\"monotone\":{\"comparisons\":%zu,\"violations\":%zu,\"worst_excess\":%s}}",
+        std::printf("],\"monotone\":{\"comparisons\":%zu,\"violations\":%zu,\"worst_excess\":%s},",
                     r.monotone.comparisons, r.monotone.violations, n(r.monotone.worst_excess).c_str());
+        printCharacterJson(r.character);
+        std::printf("}");
     }
     std::printf("]}\n");
 }
@@ -173,6 +199,42 @@ void printTables(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
         args.step, bake::PathMetricsOptions{}.discontinuity_deg);
 }
 
+// After the path tables: raycast and moveAlongSurface next to Detour's, one ray per pair.
+void printCharacterTable(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
+    std::printf(
+        "\n| mesh | rays | raycast µs mean / p99 clearway / Detour | time ratio | clearway: hit / free / "
+        "Blocked / stopped on a portal (portals crossed) | Detour: hit / free / failed | hit agreement | "
+        "\\|distance difference\\| median / p90 m | mean distance clearway / Detour m | moveAlongSurface µs "
+        "mean / p99 clearway / Detour | time ratio | clearway moves: Ok / portal / other | \\|end "
+        "difference\\| median / p90 m |\n|---|---:|---|---:|---|---|---|---|---|---|---:|---|---|\n");
+    for (const QueryMesh& r : rows) {
+        const CharacterQueries& c = r.character;
+        const double agreement = c.compared ? 100.0 * double(c.agreed) / double(c.compared) : NAN;
+        std::printf("| %s | %zu | %s / %s / %s / %s | %s | %zu / %zu / %zu / %zu (%zu) | %zu / %zu / %zu | "
+                    "%s of %zu | "
+                    "%s / %s | %s / %s | %s / %s / %s / %s | %s | %zu / %zu / %zu | %s / %s |\n",
+                    r.name.c_str(), c.rays, show(c.cw_ray_mean_us, "%.2f").c_str(),
+                    show(c.cw_ray_p99_us, "%.2f").c_str(), show(c.dt_ray_mean_us, "%.2f").c_str(),
+                    show(c.dt_ray_p99_us, "%.2f").c_str(), show(c.ray_time_ratio, "%.2f×").c_str(), c.cw_hits,
+                    c.cw_free, c.cw_blocked, c.cw_stopped_at_portal, c.cw_portals_crossed, c.dt_hits,
+                    c.dt_free, c.dt_failed, show(agreement, "%.1f %%").c_str(), c.compared,
+                    show(c.distance_diff_median, "%.3f").c_str(), show(c.distance_diff_p90, "%.3f").c_str(),
+                    show(c.cw_mean_distance, "%.2f").c_str(), show(c.dt_mean_distance, "%.2f").c_str(),
+                    show(c.cw_move_mean_us, "%.2f").c_str(), show(c.cw_move_p99_us, "%.2f").c_str(),
+                    show(c.dt_move_mean_us, "%.2f").c_str(), show(c.dt_move_p99_us, "%.2f").c_str(),
+                    show(c.move_time_ratio, "%.2f×").c_str(), c.cw_moves_ok, c.cw_moves_portal,
+                    c.cw_moves_other, show(c.move_diff_median, "%.3f").c_str(),
+                    show(c.move_diff_p90, "%.3f").c_str());
+    }
+    std::printf(
+        "\nRays: from each pair's start, a random direction, length uniform in [0, %g) m; the fastest of %d "
+        "runs per query. clearway: locatePoint + raycast of the %g m disc against the exact walls, through "
+        "portals onto the next layer (locatePoint beyond the line); Detour: findNearestPoly + raycast on the "
+        "navmesh eroded by the same radius. moveAlongSurface: the same rays, clearway on the start's layer "
+        "only. Differences come from the erosion, not asserted.\n",
+        args.ray_length, args.repeats, args.radius);
+}
+
 } // namespace
 
 int runQuery(const QueryArgs& args) {
@@ -191,8 +253,10 @@ int runQuery(const QueryArgs& args) {
     if (rows.empty()) return status; // every mesh failed: the errors say why
     if (args.json)
         printJson(args, rows);
-    else
+    else {
         printTables(args, rows);
+        printCharacterTable(args, rows);
+    }
     return status;
 }
 
