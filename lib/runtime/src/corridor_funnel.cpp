@@ -4,9 +4,8 @@
 // joins them, each end moved towards the route point by the clearance kept there, so the portals
 // cut the corridor shrunk by the clearance into cells, and between two portals each side stays on
 // one wall feature (a vertex: an arc of the shrunk boundary; a wall: a straight offset line).
-//   1. The funnel over the portals' ends (Lee and Preparata's, its two chains in a deque: each
-//      portal end is added once) gives the shortest polyline through them: the wall vertices it
-//      bends at.
+//   1. The funnel over the portals' ends (Lee and Preparata's, in Mononen's "simple stupid"
+//      form) gives the shortest polyline through them: the wall vertices it bends at.
 //   2. Tightening: the path becomes lines tangent to discs of the clearance round those vertices
 //      and arcs round them. A disc the taut path no longer touches (it would wrap it backwards)
 //      leaves; a boundary piece a line comes too close to joins, at its point nearest the line.
@@ -43,85 +42,43 @@ bool samePoint(P a, P b) {
     return a.x == b.x && a.y == b.y;
 }
 
-// The funnel over the portals' ends (Lee and Preparata's, with a deque so that no portal is
-// scanned twice): each bend as (portal, side) into wraps (+1 left, -1 right). The deque `d`
-// holds the funnel's two chains round the apex: the left chain from d[apex] down to d[head], the
-// right one from d[apex] up to d[tail]; each chain is the shortest path from the apex to its
-// side's latest end. A token is 2 * portal + side (1: right).
-struct PointFunnel {
-    const CorridorPortal* portals;
-    CorridorWrap* wraps;
-    uint32_t n, capacity;
-    FunnelPoint* d;
-    uint32_t head, apex, tail;
-    bool overflow = false;
-
-    void bend(uint32_t token) {
-        if (n == capacity) {
-            overflow = true;
-            return;
-        }
-        const CorridorPortal& p = portals[token / 2];
-        wraps[n++] = token & 1u ? CorridorWrap{p.right, p.right_radius, token / 2, -1, false}
-                                : CorridorWrap{p.left, p.left_radius, token / 2, 1, false};
-    }
-    // A right end: the right chain drops the points it no longer bends round; once only the
-    // apex is left, the apex moves along the left chain past every point the new end lies
-    // beyond (they are bends of the path).
-    void addRight(P p, uint32_t token) {
-        if (samePoint(p, d[tail].p)) {
-            if (tail != apex) d[tail].token = token; // the later portal of a shared wall point
-            return;
-        }
-        while (tail > apex && cross(d[tail].p - d[tail - 1].p, p - d[tail - 1].p) >= 0.0)
-            --tail;
-        if (tail == apex) {
-            while (apex > head) {
-                const P a = d[apex].p, l = d[apex - 1].p;
-                if (samePoint(p, l) || cross(l - a, p - a) < 0.0) break;
-                bend(d[--apex].token);
-            }
-            tail = apex;
-        }
-        d[++tail] = FunnelPoint{p, token};
-    }
-    void addLeft(P p, uint32_t token) {
-        if (samePoint(p, d[head].p)) {
-            if (head != apex) d[head].token = token;
-            return;
-        }
-        while (head < apex && cross(d[head].p - d[head + 1].p, p - d[head + 1].p) <= 0.0)
-            ++head;
-        if (head == apex) {
-            while (apex < tail) {
-                const P a = d[apex].p, r = d[apex + 1].p;
-                if (samePoint(p, r) || cross(r - a, p - a) > 0.0) break;
-                bend(d[++apex].token);
-            }
-            head = apex;
-        }
-        d[--head] = FunnelPoint{p, token};
-    }
-};
-
+// The funnel over the portals' ends: each bend as (portal, side) into wraps (+1 left, -1 right).
 uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
-                     uint32_t capacity, FunnelPoint* work, uint32_t work_capacity) {
-    if (size_t(work_capacity) < 2 * size_t(count) + 5) return kNone;
-    const uint32_t middle = count + 2;
-    PointFunnel f{portals, wraps, 0, capacity, work, middle, middle, middle};
-    work[middle] = FunnelPoint{start, kNone};
-    for (uint32_t i = 0; i < count && !f.overflow; ++i) {
-        f.addRight(portals[i].right_end, 2 * i + 1);
-        f.addLeft(portals[i].left_end, 2 * i);
+                     uint32_t capacity) {
+    uint32_t n = 0;
+    P apex = start, left = start, right = start;
+    uint32_t apex_i = kNone, left_i = kNone, right_i = kNone;
+    for (uint32_t i = apex_i + 1; i <= count; ++i) {
+        const P pl = i == count ? goal : portals[i].left_end;
+        const P pr = i == count ? goal : portals[i].right_end;
+        if (!samePoint(pr, apex) && cross(right - apex, pr - apex) >= 0.0) {
+            if (samePoint(left, apex) || samePoint(pr, left) || cross(left - apex, pr - apex) < 0.0) {
+                right = pr, right_i = i;
+            } else { // the right side crossed the left: the path bends at the left end
+                if (n == capacity) return kNone;
+                wraps[n++] =
+                    CorridorWrap{portals[left_i].left, portals[left_i].left_radius, left_i, 1, false};
+                apex = left, apex_i = left_i;
+                right = left = apex, right_i = left_i = apex_i;
+                i = apex_i;
+                continue;
+            }
+        }
+        if (!samePoint(pl, apex) && cross(left - apex, pl - apex) <= 0.0) {
+            if (samePoint(right, apex) || samePoint(pl, right) || cross(right - apex, pl - apex) > 0.0) {
+                left = pl, left_i = i;
+            } else {
+                if (n == capacity) return kNone;
+                wraps[n++] =
+                    CorridorWrap{portals[right_i].right, portals[right_i].right_radius, right_i, -1, false};
+                apex = right, apex_i = right_i;
+                right = left = apex, right_i = left_i = apex_i;
+                i = apex_i;
+                continue;
+            }
+        }
     }
-    f.addRight(goal, kNone);
-    f.addLeft(goal, kNone);
-    // The goal ends both chains; the one that still bends on the way to it holds the last bends.
-    for (uint32_t k = f.apex; k > f.head + 1 && !f.overflow;)
-        f.bend(work[--k].token);
-    for (uint32_t k = f.apex; k + 1 < f.tail && !f.overflow;)
-        f.bend(work[++k].token);
-    return f.overflow ? kNone : f.n;
+    return n;
 }
 
 // Unit direction of the line that leaves disc a with a on its side and reaches disc b with b on
@@ -315,8 +272,8 @@ struct Tightening {
 } // namespace
 
 uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
-                        uint32_t capacity, FunnelPoint* work, uint32_t work_capacity) {
-    uint32_t n = pointFunnel(portals, count, start, goal, wraps, capacity, work, work_capacity);
+                        uint32_t capacity) {
+    uint32_t n = pointFunnel(portals, count, start, goal, wraps, capacity);
     if (n == kNone) return kNone;
     // Consecutive bends at one wall vertex are one disc.
     uint32_t kept = 0;

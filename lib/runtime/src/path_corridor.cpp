@@ -379,17 +379,12 @@ void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s) {
 bool corridorPath(PathQuery& q) {
     PathScratch& s = q.s;
     if (!q.rm.point_sides() || s.area_count > 0 || !endsOffConnections(q)) return false;
-    // The funnel's arrays share the polyline shortening's memory, unused on this path: portals in
-    // the relaxed run, wraps and then the funnel's deque in the corners.
-    static_assert(sizeof(CorridorPortal) <= sizeof(Corner) &&
-                      sizeof(CorridorWrap) + 2 * sizeof(FunnelPoint) <= sizeof(Corner) &&
-                      sizeof(CorridorWrap) % alignof(FunnelPoint) == 0,
-                  "portals, wraps and the deque fit in the corner arrays");
+    // The funnel's arrays share the polyline shortening's memory, unused on this path.
+    static_assert(sizeof(CorridorPortal) <= sizeof(Corner) && sizeof(CorridorWrap) <= sizeof(Corner),
+                  "portals and wraps fit in the corner arrays");
     auto* base = reinterpret_cast<unsigned char*>(s.relaxed_run);
     const uint32_t cap = s.corner_capacity;
     auto* wraps = reinterpret_cast<CorridorWrap*>(s.corners);
-    auto* deque = reinterpret_cast<FunnelPoint*>(wraps + cap);
-    const uint32_t deque_cap = uint32_t(size_t(cap) * (sizeof(Corner) - sizeof(CorridorWrap)) / sizeof(FunnelPoint));
     // Preferred radii that overlap across a narrow stretch can leave no taut path: the extra
     // clearance is halved, then dropped (the radius alone always settles), so the answer stays
     // in this corridor and never beats the one at the radius.
@@ -412,7 +407,7 @@ bool corridorPath(PathQuery& q) {
         trimPortalEnds(list, q.ps, q.pg, &first);
         if (list.preferred > q.radius) shareWallRadii(list, first);
         phaseMark(Phase::Corridor);
-        uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap, deque, deque_cap);
+        uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
         phaseMark(Phase::Funnel);
         if (n == kNone || !verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact,
                                               wraps, &n, cap))

@@ -515,16 +515,10 @@ struct CorridorWrap {
 struct CorridorTangent {
     P from, to, u;
 };
-// A point of the funnel's deque and what it is: 2 * portal + (1 for a right end), or kNone.
-struct FunnelPoint {
-    P p;
-    uint32_t token;
-};
 // The discs the shortest path from `start` to `goal` through portals[0..count) wraps, in order,
-// into wraps; kNone when `capacity` is too small or tightening does not settle. `work`: room for
-// 2 * count + 5 points (the funnel's deque).
+// into wraps; kNone when `capacity` is too small or tightening does not settle.
 uint32_t corridorFunnel(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
-                        uint32_t capacity, FunnelPoint* work, uint32_t work_capacity);
+                        uint32_t capacity);
 // Tightening alone, from wraps[0..n) (a disc the caller added, say): the new count, or kNone.
 uint32_t corridorTighten(const CorridorPortal* portals, uint32_t count, P start, P goal, CorridorWrap* wraps,
                          uint32_t n, uint32_t capacity);
