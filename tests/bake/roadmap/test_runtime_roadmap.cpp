@@ -1066,7 +1066,8 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
     }
 
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
-    // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6).
+    // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6), and
+    // a funnel that took the chords between portal ends for walls a line 0.003 m from one (dungeon).
     TEST_CASE(
         "findPath keeps the radius and stays tangent-continuous on the benchmark's bakes, at the radius "
         "and at twice it") {
@@ -1075,6 +1076,9 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             cw::Vec3d a, b;
         };
         const Pair caught[] = {
+            {"dungeon.obj", {33.1595, -34.9236, -10.0018}, {-29.1501, -19.3964, -10.9844}},
+            {"dungeon.obj", {35.5790, -39.1788, -10.0018}, {15.8119, 38.5343, -5.0506}},
+            {"dungeon.obj", {35.1333, -37.1036, -10.0018}, {7.9377, 33.1299, -4.0693}},
             {"nav_test.obj", {31.1356, -4.2264, -7.3504}, {20.6565, -31.2067, -6.5469}},
             {"undulating.obj", {-29.0512, -16.3848, 1.9967}, {10.3674, 43.6520, -0.3923}},
             {"undulating.obj", {-12.9497, 10.8300, -2.5727}, {-15.2874, -28.7569, 1.7040}},
@@ -1108,6 +1112,7 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
                         continue;
                     out.resize(count);
                     ++check.found;
+                    checkPath(level, out, a, b, 0.6, &check);
                 }
                 CAPTURE(peer);
                 CAPTURE(preferred);
