@@ -1,0 +1,351 @@
+// The usable area of a level for an agent of one radius: each layer's walkable footprint minus the
+// points closer than the radius to its solid walls (connections are open), sampled on a raster,
+// and its connected parts (4-neighbours in a layer, across layers through the connections).
+#include "inspect_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+namespace clearway::bake::inspect {
+
+namespace {
+
+struct Segment {
+    double ax, ay, bx, by;
+};
+
+double distanceSquared(double px, double py, const Segment& s) {
+    const double dx = s.bx - s.ax, dy = s.by - s.ay, len2 = dx * dx + dy * dy;
+    double t = len2 > 0 ? ((px - s.ax) * dx + (py - s.ay) * dy) / len2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    const double ex = s.ax + t * dx - px, ey = s.ay + t * dy - py;
+    return ex * ex + ey * ey;
+}
+
+// The pieces of a ring edge that are walls: the edge minus the parts lying on one of the layer's
+// connections (a portal is walked through; a connection may cover only part of an edge).
+void addSolidPieces(const Segment& e, const std::vector<Segment>& portals, std::vector<Segment>* walls) {
+    constexpr double kTolerance = 1e-3; // metres: ring vertices and portal ends are floats
+    const double dx = e.bx - e.ax, dy = e.by - e.ay, len2 = dx * dx + dy * dy;
+    if (!(len2 > 0)) return;
+    std::vector<std::pair<double, double>> covered; // parameter intervals along the edge
+    for (const Segment& p : portals) {
+        const double len = std::sqrt(len2);
+        const double off0 = std::abs((p.ax - e.ax) * dy - (p.ay - e.ay) * dx) / len;
+        const double off1 = std::abs((p.bx - e.ax) * dy - (p.by - e.ay) * dx) / len;
+        if (off0 > kTolerance || off1 > kTolerance) continue;
+        const double t0 = ((p.ax - e.ax) * dx + (p.ay - e.ay) * dy) / len2;
+        const double t1 = ((p.bx - e.ax) * dx + (p.by - e.ay) * dy) / len2;
+        const double slack = kTolerance / len;
+        covered.push_back({std::min(t0, t1) - slack, std::max(t0, t1) + slack});
+    }
+    std::sort(covered.begin(), covered.end());
+    double from = 0;
+    for (const auto& [t0, t1] : covered) {
+        if (t0 > from) walls->push_back({e.ax + from * dx, e.ay + from * dy, e.ax + std::min(t0, 1.0) * dx,
+                                         e.ay + std::min(t0, 1.0) * dy});
+        from = std::max(from, t1);
+        if (from >= 1) return;
+    }
+    walls->push_back({e.ax + from * dx, e.ay + from * dy, e.bx, e.by});
+}
+
+struct LayerEdges {
+    std::vector<Segment> edges;
+    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+};
+
+LayerEdges layerEdges(const FootprintView& fp, uint32_t l) {
+    FootprintLayerInfo layer{};
+    footprintLayer(fp, l, &layer);
+    LayerEdges out;
+    for (uint32_t r = 0; r < layer.ring_count; ++r) {
+        const Vec2f* ring = nullptr;
+        uint32_t n = 0;
+        footprintRing(fp, l, r, &ring, &n);
+        for (uint32_t i = 0; i < n; ++i) {
+            const Vec2f a = ring[i], b = ring[(i + 1) % n];
+            out.edges.push_back({a.x, a.y, b.x, b.y});
+            out.lo_x = std::min(out.lo_x, double(a.x)), out.hi_x = std::max(out.hi_x, double(a.x));
+            out.lo_y = std::min(out.lo_y, double(a.y)), out.hi_y = std::max(out.hi_y, double(a.y));
+        }
+    }
+    return out;
+}
+
+// Cells whose centre lies inside the layer (even-odd over every ring, one scanline per row).
+void fillInside(const std::vector<Segment>& edges, UsableGrid* g) {
+    std::vector<double> crossings;
+    for (uint32_t j = 0; j < g->ny; ++j) {
+        const double y = g->y0 + (j + 0.5) * g->cell;
+        crossings.clear();
+        for (const Segment& e : edges)
+            if ((e.ay <= y) != (e.by <= y)) crossings.push_back(e.ax + (y - e.ay) * (e.bx - e.ax) / (e.by - e.ay));
+        std::sort(crossings.begin(), crossings.end());
+        for (size_t k = 0; k + 1 < crossings.size(); k += 2) {
+            const double i0 = std::ceil((crossings[k] - g->x0) / g->cell - 0.5);
+            const double i1 = std::floor((crossings[k + 1] - g->x0) / g->cell - 0.5);
+            for (int64_t i = std::max<int64_t>(0, int64_t(i0)); i <= std::min<int64_t>(g->nx - 1, int64_t(i1)); ++i)
+                g->state[size_t(j) * g->nx + size_t(i)] = UsableGrid::Usable;
+        }
+    }
+}
+
+// Clears the cells whose centre lies closer than `radius` to the wall segment.
+void erodeAround(const Segment& w, double radius, UsableGrid* g) {
+    const double h = g->cell;
+    auto index = [&](double v, double origin, uint32_t n, auto rounding) {
+        return std::clamp<int64_t>(int64_t(rounding((v - origin) / h - 0.5)), 0, int64_t(n) - 1);
+    };
+    const auto floor_ = [](double v) { return std::floor(v); };
+    const auto ceil_ = [](double v) { return std::ceil(v); };
+    const int64_t i0 = index(std::min(w.ax, w.bx) - radius, g->x0, g->nx, ceil_);
+    const int64_t i1 = index(std::max(w.ax, w.bx) + radius, g->x0, g->nx, floor_);
+    const int64_t j0 = index(std::min(w.ay, w.by) - radius, g->y0, g->ny, ceil_);
+    const int64_t j1 = index(std::max(w.ay, w.by) + radius, g->y0, g->ny, floor_);
+    for (int64_t j = j0; j <= j1; ++j)
+        for (int64_t i = i0; i <= i1; ++i) {
+            uint8_t& cell = g->state[size_t(j) * g->nx + size_t(i)];
+            if (cell && distanceSquared(g->x0 + (i + 0.5) * h, g->y0 + (j + 0.5) * h, w) < radius * radius)
+                cell = UsableGrid::Outside;
+        }
+}
+
+struct UnionFind {
+    std::vector<uint32_t> parent;
+    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    uint32_t find(uint32_t a) {
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        return a;
+    }
+    void join(uint32_t a, uint32_t b) {
+        a = find(a), b = find(b);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+// Cells of every layer in one index space, for the union-find.
+struct CellIndex {
+    std::vector<size_t> offset; // first index of each layer, then the total
+    explicit CellIndex(const UsableMap& map) {
+        offset.push_back(0);
+        for (const UsableGrid& g : map.layers)
+            offset.push_back(offset.back() + g.state.size());
+    }
+};
+
+void joinWithinLayers(const UsableMap& map, const CellIndex& index, UnionFind* uf) {
+    for (size_t l = 0; l < map.layers.size(); ++l) {
+        const UsableGrid& g = map.layers[l];
+        for (uint32_t j = 0; j < g.ny; ++j)
+            for (uint32_t i = 0; i < g.nx; ++i) {
+                const size_t c = size_t(j) * g.nx + i;
+                if (!g.state[c]) continue;
+                if (i + 1 < g.nx && g.state[c + 1]) uf->join(uint32_t(index.offset[l] + c), uint32_t(index.offset[l] + c + 1));
+                if (j + 1 < g.ny && g.state[c + g.nx])
+                    uf->join(uint32_t(index.offset[l] + c), uint32_t(index.offset[l] + c + g.nx));
+            }
+    }
+}
+
+// Usable cells of both layers within 1.5 cells of a point on a connection join each other.
+void joinAcrossConnections(const FootprintView& fp, uint32_t connections, const UsableMap& map,
+                           const CellIndex& index, UnionFind* uf) {
+    std::vector<uint32_t> near;
+    for (uint32_t c = 0; c < connections; ++c) {
+        FootprintConnection con{};
+        footprintConnection(fp, c, &con);
+        const double len = std::hypot(double(con.p1.x) - con.p0.x, double(con.p1.y) - con.p0.y);
+        const int steps = std::max(1, int(std::ceil(len / (0.5 * map.cell))));
+        for (int k = 0; k <= steps; ++k) {
+            const double t = double(k) / steps;
+            const double qx = con.p0.x + t * (double(con.p1.x) - con.p0.x);
+            const double qy = con.p0.y + t * (double(con.p1.y) - con.p0.y);
+            near.clear();
+            for (const uint32_t l : {con.layer_a, con.layer_b}) {
+                if (l >= map.layers.size()) continue;
+                const UsableGrid& g = map.layers[l];
+                const int64_t ci = int64_t(std::floor((qx - g.x0) / g.cell)), cj = int64_t(std::floor((qy - g.y0) / g.cell));
+                for (int64_t j = cj - 2; j <= cj + 2; ++j)
+                    for (int64_t i = ci - 2; i <= ci + 2; ++i) {
+                        if (i < 0 || j < 0 || i >= int64_t(g.nx) || j >= int64_t(g.ny)) continue;
+                        const size_t cell = size_t(j) * g.nx + size_t(i);
+                        const double dx = g.x0 + (i + 0.5) * g.cell - qx, dy = g.y0 + (j + 0.5) * g.cell - qy;
+                        if (g.state[cell] && dx * dx + dy * dy <= 2.25 * g.cell * g.cell)
+                            near.push_back(uint32_t(index.offset[l] + cell));
+                    }
+            }
+            for (size_t n = 1; n < near.size(); ++n)
+                uf->join(near[0], near[n]);
+        }
+    }
+}
+
+struct Part {
+    uint64_t cells = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> layer_cells; // (layer, cells)
+    uint32_t main_layer = 0;                                 // the layer holding most of it
+};
+
+// The connected parts, by root cell.
+std::unordered_map<uint32_t, Part> partsOf(const UsableMap& map, const CellIndex& index, UnionFind& uf) {
+    std::unordered_map<uint32_t, Part> parts;
+    for (uint32_t l = 0; l < map.layers.size(); ++l) {
+        const UsableGrid& g = map.layers[l];
+        for (size_t c = 0; c < g.state.size(); ++c) {
+            if (!g.state[c]) continue;
+            Part& p = parts[uf.find(uint32_t(index.offset[l] + c))];
+            ++p.cells;
+            if (p.layer_cells.empty() || p.layer_cells.back().first != l) p.layer_cells.push_back({l, 0});
+            ++p.layer_cells.back().second;
+        }
+    }
+    for (auto& [root, p] : parts)
+        p.main_layer = std::max_element(p.layer_cells.begin(), p.layer_cells.end(), [](auto& a, auto& b) {
+                           return a.second < b.second;
+                       })->first;
+    return parts;
+}
+
+// The island's cell nearest to its centroid on its main layer: a usable point inside it.
+Vec2 representativePoint(const UsableGrid& g, uint32_t layer, uint32_t root, const CellIndex& index,
+                         UnionFind& uf) {
+    double sx = 0, sy = 0, n = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        double best = INFINITY;
+        Vec2 at;
+        for (uint32_t j = 0; j < g.ny; ++j)
+            for (uint32_t i = 0; i < g.nx; ++i) {
+                const size_t c = size_t(j) * g.nx + i;
+                if (!g.state[c] || uf.find(uint32_t(index.offset[layer] + c)) != root) continue;
+                const double x = g.x0 + (i + 0.5) * g.cell, y = g.y0 + (j + 0.5) * g.cell;
+                if (pass == 0) {
+                    sx += x, sy += y, n += 1;
+                } else if (const double d = (x - sx / n) * (x - sx / n) + (y - sy / n) * (y - sy / n); d < best) {
+                    best = d, at = {x, y};
+                }
+            }
+        if (pass == 1) return at;
+    }
+    return {};
+}
+
+// Area of the largest part, the islands (the other parts of at least `min_cells`) and the grids'
+// island cells marked.
+void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, UsableArea* out) {
+    const CellIndex index(*map);
+    UnionFind uf(index.offset.back());
+    joinWithinLayers(*map, index, &uf);
+    joinAcrossConnections(fp, connections, *map, index, &uf);
+    const std::unordered_map<uint32_t, Part> parts = partsOf(*map, index, uf);
+    const double cell_area = map->cell * map->cell;
+    uint32_t largest = 0;
+    uint64_t largest_cells = 0;
+    for (const auto& [root, p] : parts)
+        if (p.cells > largest_cells || (p.cells == largest_cells && root < largest)) largest = root, largest_cells = p.cells;
+    out->reachable_area = double(largest_cells) * cell_area;
+    const uint64_t min_cells = uint64_t(std::ceil(std::max(8.0, kMinIslandArea / cell_area)));
+    FootprintInfo info{};
+    footprintInfo(fp, &info);
+    std::vector<uint32_t> island_roots;
+    for (const auto& [root, p] : parts)
+        if (root != largest && p.cells >= min_cells) island_roots.push_back(root);
+    std::sort(island_roots.begin(), island_roots.end());
+    for (const uint32_t root : island_roots) {
+        const Part& p = parts.at(root);
+        UsableIsland island;
+        island.layer = p.main_layer;
+        island.area = double(p.cells) * cell_area;
+        const Vec2 at = representativePoint(map->layers[p.main_layer], p.main_layer, root, index, uf);
+        float z = 0;
+        footprintHeightAt(fp, p.main_layer, float(at.x), float(at.y), 1.0f, &z);
+        island.point = {at.x, at.y, double(z)};
+        const Vec3d w = footprintLocalToWorld(info, {at.x, at.y, double(z)});
+        island.world = {w.x, w.y, w.z};
+        out->islands.push_back(island);
+    }
+    std::stable_sort(out->islands.begin(), out->islands.end(),
+                     [](const UsableIsland& a, const UsableIsland& b) { return a.area > b.area; });
+    for (uint32_t l = 0; l < map->layers.size(); ++l) {
+        UsableGrid& g = map->layers[l];
+        for (size_t c = 0; c < g.state.size(); ++c)
+            if (g.state[c] && std::binary_search(island_roots.begin(), island_roots.end(),
+                                                 uf.find(uint32_t(index.offset[l] + c))))
+                g.state[c] = UsableGrid::Island;
+    }
+}
+
+// Raster spacing: a quarter of the radius (so 4-neighbours never step over a wall: two centres
+// both `radius` from every wall and a cell apart have no wall between them), at most 1/500 of the
+// level's longest side, and at least what keeps a layer under kMaxCells cells.
+double cellFor(const std::vector<LayerEdges>& layers, double radius) {
+    constexpr double kMaxCells = 4e6;
+    double longest = 0, biggest = 0;
+    for (const LayerEdges& e : layers) {
+        if (!(e.lo_x <= e.hi_x)) continue;
+        const double w = e.hi_x - e.lo_x, h = e.hi_y - e.lo_y;
+        longest = std::max({longest, w, h});
+        biggest = std::max(biggest, w * h);
+    }
+    double cell = longest / 500;
+    if (radius > 0) cell = std::min(cell, radius / 4);
+    return std::max({cell, std::sqrt(biggest / kMaxCells), 1e-4});
+}
+
+} // namespace
+
+double defaultPreviewRadius(const InspectSummary& s, std::string* source) {
+    if (s.kind == AssetKind::Roadmap && s.roadmap_options.min_clearance > 0) {
+        *source = "the roadmap's min clearance";
+        return s.roadmap_options.min_clearance;
+    }
+    *source = "default: the asset stores no agent radius";
+    return kDefaultPreviewRadius;
+}
+
+UsableArea usableArea(const FootprintView& fp, double radius, double cell, UsableMap* map) {
+    FootprintInfo info{};
+    footprintInfo(fp, &info);
+    std::vector<LayerEdges> layers;
+    for (uint32_t l = 0; l < info.layer_count; ++l)
+        layers.push_back(layerEdges(fp, l));
+    UsableArea out;
+    out.radius = radius;
+    out.cell = map->cell = cell > 0 ? cell : cellFor(layers, radius);
+    map->layers.assign(info.layer_count, UsableGrid{});
+    for (uint32_t l = 0; l < info.layer_count; ++l) {
+        const LayerEdges& e = layers[l];
+        UsableGrid& g = map->layers[l];
+        g.cell = map->cell;
+        if (e.edges.empty()) continue;
+        g.x0 = e.lo_x, g.y0 = e.lo_y;
+        g.nx = uint32_t(std::max(1.0, std::ceil((e.hi_x - e.lo_x) / g.cell)));
+        g.ny = uint32_t(std::max(1.0, std::ceil((e.hi_y - e.lo_y) / g.cell)));
+        g.state.assign(size_t(g.nx) * g.ny, UsableGrid::Outside);
+        fillInside(e.edges, &g);
+        std::vector<Segment> portals;
+        for (uint32_t c = 0; c < info.connection_count; ++c) {
+            FootprintConnection con{};
+            footprintConnection(fp, c, &con);
+            if (con.layer_a == l || con.layer_b == l) portals.push_back({con.p0.x, con.p0.y, con.p1.x, con.p1.y});
+        }
+        std::vector<Segment> walls;
+        for (const Segment& edge : e.edges)
+            addSolidPieces(edge, portals, &walls);
+        if (radius > 0)
+            for (const Segment& w : walls)
+                erodeAround(w, radius, &g);
+    }
+    for (const UsableGrid& g : map->layers) {
+        const double cells = double(std::count(g.state.begin(), g.state.end(), UsableGrid::Usable));
+        out.layer_area.push_back(cells * (map->cell * map->cell));
+        out.area += out.layer_area.back();
+    }
+    findIslands(fp, info.connection_count, map, &out);
+    return out;
+}
+
+} // namespace clearway::bake::inspect

@@ -1,0 +1,234 @@
+// The usable area for an agent radius and its unreachable islands (lib/preview/src/usable_area.cpp):
+// hand-made levels with answers known in closed form, CGAL's exact erosion (erodedArea), the
+// runtime's findPath at the same radius, a peer mesh, and cw-bake / cw-inspect drawing the same.
+#include <clearway/preview.h>
+#include <clearway/runtime.h>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "baked_roadmap.h"
+#include "hand_levels.h"
+#include "test_files.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace clearway;
+using namespace clearway::bake;
+using clearway::test::rect;
+using clearway::test::reversed;
+
+namespace {
+
+UsableArea usableOf(const std::vector<uint8_t>& asset, double radius, double cell = 0) {
+    InspectSummary s;
+    const Error e = inspectAssetBytes(asset.data(), asset.size(), "level", &s, PreviewOptions{radius, cell});
+    REQUIRE_MESSAGE(!e, e.message);
+    return s.usable;
+}
+
+// The raster's stated tolerance: one cell along the usable region's outline (`outline` metres).
+double tolerance(const UsableArea& u, double outline) {
+    return outline * u.cell;
+}
+
+const double kPi = 3.14159265358979323846;
+
+// The usable area a room gains in front of an opening `2 half_gap` wide in a straight wall, for a
+// radius above half_gap: the points less than R from the wall's line but at least R from the
+// opening's two corners, 2 * integral over t in [0, half_gap] of (R - sqrt(R^2 - t^2)).
+double openingBulge(double R, double half_gap) {
+    const double t = half_gap;
+    const double circle_part = t / 2 * std::sqrt(R * R - t * t) + R * R / 2 * std::asin(t / R);
+    return 2 * (R * t - circle_part);
+}
+
+// A main room 8 x 8 with a 2 x 2 pillar, and a 4 x 4 chamber east of it reached only through a
+// passage `gap` wide and 1 long (x 8 .. 9, centred on y = 4).
+Footprint chamberLevel(double gap) {
+    const double y0 = 4 - gap / 2, y1 = 4 + gap / 2;
+    const Ring outer = {{0, 0},  {8, 0},  {8, y0}, {9, y0}, {9, 2},  {13, 2},
+                        {13, 6}, {9, 6},  {9, y1}, {8, y1}, {8, 8},  {0, 8}};
+    return test::footprintOf(outer, {reversed(rect(3, 3, 5, 5))});
+}
+
+// Two 5 x 4 layers side by side, joined by a connection along their shared side x = 5.
+Footprint twoLayersThroughAPortal() {
+    Footprint fp = test::footprintOf(rect(0, 0, 5, 4));
+    Footprint east = test::footprintOf(rect(5, 0, 10, 4));
+    fp.layers.push_back(east.layers[0]);
+    Connection c;
+    c.layer_a = 0, c.layer_b = 1;
+    c.p0 = {5, 0}, c.p1 = {5, 4};
+    fp.connections.push_back(c);
+    return fp;
+}
+
+} // namespace
+
+TEST_SUITE("preview: usable area and unreachable islands") {
+    TEST_CASE("a rectangular room W x H: usable (W - 2R)(H - 2R), one part, no islands") {
+        const double W = 10, H = 6;
+        const Footprint fp = test::footprintOf(rect(0, 0, W, H));
+        const std::vector<uint8_t> asset = serializeFootprint(fp);
+        for (const double R : {0.0, 0.25, 0.5, 1.0, 2.0}) {
+            CAPTURE(R);
+            const UsableArea u = usableOf(asset, R);
+            const double exact = (W - 2 * R) * (H - 2 * R);
+            CHECK(u.radius == R);
+            CHECK(u.cell > 0);
+            CHECK(u.cell <= W / 500 + 1e-12); // a 500th of the longest side, or a quarter of the radius
+            if (R > 0) CHECK(u.cell <= R / 4);
+            CHECK(std::abs(u.area - exact) <= tolerance(u, 2 * (W + H - 4 * R)));
+            CHECK(std::abs(u.area - erodedArea(fp, R)) <= tolerance(u, 2 * (W + H - 4 * R)));
+            CHECK(u.reachable_area == u.area);
+            CHECK(u.islands.empty());
+            REQUIRE(u.layer_area.size() == 1);
+            CHECK(u.layer_area[0] == u.area);
+        }
+        // Wider than the room is tall: nothing is usable.
+        const UsableArea none = usableOf(asset, 3.5);
+        CHECK(none.area == 0);
+        CHECK(none.islands.empty());
+    }
+
+    TEST_CASE("a chamber behind a 1 m gap: an island above R = 0.5, joined below, as findPath says") {
+        const Footprint fp = chamberLevel(1.0);
+        test::BakedRoadmap roadmap(fp);
+        const Vec2 main_room{1.5, 1.5}, chamber{11, 4};
+        for (const double R : {0.3, 0.45, 0.55, 0.6, 0.8}) {
+            CAPTURE(R);
+            const UsableArea u = usableOf(roadmap.bytes, R);
+            const bool cut_off = R > 0.5;
+            // The exact erosion (CGAL, lib/bake) within the raster's tolerance; the outline is at most
+            // the rooms' and the pillar's perimeters.
+            CHECK(std::abs(u.area - erodedArea(fp, R)) <= tolerance(u, 32 + 16 + 8));
+            // The runtime's own answer at the same radius.
+            CHECK(std::isnan(roadmap.length(main_room, chamber, R, -1)) == cut_off);
+            if (!cut_off) {
+                CHECK(u.islands.empty());
+                CHECK(u.reachable_area == u.area);
+                continue;
+            }
+            REQUIRE(u.islands.size() == 1);
+            const UsableIsland& island = u.islands[0];
+            const double chamber_area = (4 - 2 * R) * (4 - 2 * R) + openingBulge(R, 0.5);
+            CHECK(island.layer == 0);
+            CHECK(std::abs(island.area - chamber_area) <= tolerance(u, 4 * (4 - 2 * R)));
+            CHECK(island.point.x >= 9 + R);
+            CHECK(island.point.x <= 13 - R);
+            CHECK(island.point.y >= 2 + R);
+            CHECK(island.point.y <= 6 - R);
+            CHECK(std::abs(u.reachable_area + island.area - u.area) < 1e-9);
+            // The main room (pillar ring included) is the rest of the exact erosion.
+            CHECK(std::abs(u.reachable_area - (erodedArea(fp, R) - chamber_area)) <=
+                  tolerance(u, 4 * (8 - 2 * R) + 8 + 2 * kPi * R));
+        }
+    }
+
+    TEST_CASE("a connection is open: two layers through a portal are one part, not eroded there") {
+        const Footprint fp = twoLayersThroughAPortal();
+        const std::vector<uint8_t> asset = serializeFootprint(fp);
+        const double R = 0.5;
+        const UsableArea u = usableOf(asset, R);
+        // One 10 x 4 room split in two layers: (10 - 2R)(4 - 2R), half on each.
+        CHECK(std::abs(u.area - (10 - 2 * R) * (4 - 2 * R)) <= tolerance(u, 2 * (10 + 4)));
+        REQUIRE(u.layer_area.size() == 2);
+        CHECK(std::abs(u.layer_area[0] - (5 - R) * (4 - 2 * R)) <= tolerance(u, 10));
+        CHECK(std::abs(u.layer_area[1] - (5 - R) * (4 - 2 * R)) <= tolerance(u, 10));
+        CHECK(u.islands.empty());
+        CHECK(u.reachable_area == u.area);
+        CHECK(std::abs(u.area - erodedArea(fp, R)) <= tolerance(u, 2 * (10 + 4)));
+    }
+
+    TEST_CASE("the dungeon peer mesh: usable area shrinks with the radius, stays under the walkable area, "
+              "and matches the exact erosion") {
+        RoadmapRequest request;
+        request.input_path = std::string(CLEARWAY_PEER_MESHES) + "/dungeon.obj";
+        request.output_path = test::makeTempDir("usable-test") + "/dungeon.cwrm";
+        RoadmapResult result;
+        const Error e = bakeLevel(request, &result, silentLog());
+        REQUIRE_MESSAGE(!e, e.message);
+        const std::vector<uint8_t> asset = serializeRoadmap(result.roadmap);
+        InspectSummary s;
+        REQUIRE(!inspectAssetBytes(asset.data(), asset.size(), "dungeon", &s));
+        double walkable = 0;
+        for (const InspectLayer& l : s.layers)
+            walkable += l.area;
+        double previous = walkable;
+        for (const double R : {0.25, 0.5, 1.0}) {
+            CAPTURE(R);
+            const UsableArea u = usableOf(asset, R);
+            MESSAGE("dungeon at R = " << R << ": usable " << u.area << " m2 (exact " << erodedArea(result.roadmap.footprint, R)
+                                      << "), reachable " << u.reachable_area << ", " << u.islands.size()
+                                      << " islands, cell " << u.cell);
+            CHECK(u.area < previous);
+            CHECK(u.area <= walkable);
+            CHECK(u.reachable_area <= u.area);
+            double islands = 0;
+            for (const UsableIsland& i : u.islands)
+                islands += i.area;
+            CHECK(u.reachable_area + islands <= u.area + 1e-9);
+            // Within 2 % of CGAL's exact erosion (the raster's outline error on ~1,700 walls).
+            const double exact = erodedArea(result.roadmap.footprint, R);
+            CHECK(std::abs(u.area - exact) <= 0.02 * exact);
+            previous = u.area;
+        }
+    }
+}
+
+TEST_SUITE("preview: the usable area in every tool's picture") {
+    TEST_CASE("cw-inspect --radius: the island in --json and the text, the overlay and legend in the SVG") {
+        const std::string dir = test::makeTempDir("usable-tool");
+        const std::string asset = dir + "/chamber.cwfp";
+        const std::vector<uint8_t> bytes = serializeFootprint(chamberLevel(1.0));
+        REQUIRE(!writeFileAtomic(asset, bytes.data(), bytes.size()));
+        const std::string inspect = std::string(CLEARWAY_BIN_DIR) + "/cw-inspect " + asset;
+        std::string out;
+        REQUIRE(test::runTool(inspect + " --radius 0.6 --json", &out) == 0);
+        const nlohmann::json j = nlohmann::json::parse(out);
+        CHECK(j["usable"]["radius"] == 0.6);
+        CHECK(j["usable"]["radius_source"] == "asked for (--radius)");
+        REQUIRE(j["usable"]["islands"].size() == 1);
+        CHECK(j["usable"]["islands"][0]["layer"] == 0);
+        CHECK(j["usable"]["islands"][0]["point"][0].get<double>() > 9.6);
+        CHECK(j["layers"][0]["usable_area"] == j["usable"]["area"]);
+        REQUIRE(test::runTool(inspect + " --radius 0.4 --json", &out) == 0);
+        CHECK(nlohmann::json::parse(out)["usable"]["islands"].empty());
+        // Without --radius: the default, and why.
+        REQUIRE(test::runTool(inspect, &out) == 0);
+        CHECK(out.find("usable at radius 0.5 m (default: the asset stores no agent radius)") != std::string::npos);
+
+        REQUIRE(test::runTool(inspect + " -q --radius 0.6 --svg " + dir + "/c.svg --html " + dir + "/c.html") == 0);
+        const std::vector<uint8_t> svg_bytes = test::readFile(dir + "/c.svg");
+        const std::string svg(svg_bytes.begin(), svg_bytes.end());
+        CHECK(svg.find("<g id=\"usable\"") != std::string::npos);
+        CHECK(svg.find("fill=\"url(#island-hatch)\"") != std::string::npos);
+        CHECK(svg.find("usable at r = 0.6 m") != std::string::npos);
+        CHECK(svg.find("1 unreachable islands") != std::string::npos);
+        const std::vector<uint8_t> html_bytes = test::readFile(dir + "/c.html");
+        const std::string html(html_bytes.begin(), html_bytes.end());
+        CHECK(html.find(svg.substr(svg.find("<g id=\"usable\""), 2000)) != std::string::npos);
+        CHECK(html.find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.6\"") != std::string::npos);
+    }
+
+    TEST_CASE("cw-bake --radius --svg draws exactly what cw-inspect --radius --svg draws of its asset") {
+        const std::string dir = test::makeTempDir("usable-bake");
+        const std::string bin = CLEARWAY_BIN_DIR;
+        const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
+        REQUIRE(test::runTool(bin + "/cw-bake -q --radius 0.3 -o " + dir + "/level.cwrm --svg " + dir + "/bake.svg " + mesh) == 0);
+        REQUIRE(test::runTool(bin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir + "/inspect.svg") == 0);
+        const std::vector<uint8_t> a = test::readFile(dir + "/bake.svg"), b = test::readFile(dir + "/inspect.svg");
+        std::string baked(a.begin(), a.end()), inspected(b.begin(), b.end());
+        // Only the title differs: the mesh's name, the asset's name.
+        const auto untitled = [](std::string svg) {
+            const size_t at = svg.find("font-weight=\"bold\"");
+            REQUIRE(at != std::string::npos);
+            return svg.erase(at, svg.find("</text>", at) - at);
+        };
+        CHECK(baked.find("usable at r = 0.3 m") != std::string::npos);
+        CHECK(untitled(baked) == untitled(inspected));
+    }
+}
