@@ -159,13 +159,13 @@ void drawUsable(SvgWriter& svg, const inspect::UsableMap& map, const UsableArea&
     for (uint32_t l = 0; l < map.layers.size(); ++l) {
         const preview::SvgPath usable = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Usable);
         if (!usable.empty())
-            svg.path(usable, {{"class", layerClass(l)}, {"fill", kUsableColour}, {"fill-opacity", "0.45"}});
+            svg.path(usable, {{"fill", kUsableColour}, {"fill-opacity", "0.45"}, {"class", layerClass(l)}});
         const preview::SvgPath islands = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Island);
         if (!islands.empty()) svg.path(islands, {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}});
     }
     svg.end();
     svg.group({{"id", "islands"}, {"fill", "none"}, {"stroke", kIslandColour}, {"stroke-width", "2"}});
-    for (const UsableIsland& i : u.islands)
+    for (const UsablePart& i : u.islands)
         svg.circle(i.point.x, i.point.y, 10 / pixels, {{"class", layerClass(i.layer)}});
     svg.end();
 }
@@ -226,7 +226,7 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
     }
     const UsableArea& u = s.usable;
     double islands = 0;
-    for (const UsableIsland& i : u.islands)
+    for (const UsablePart& i : u.islands)
         islands += i.area;
     svg.legendSwatch(x, y, kUsableColour,
                      "usable at r = " + num(u.radius) + " m: " + fixedDecimals(u.area, 1) + " m²");

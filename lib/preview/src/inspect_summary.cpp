@@ -201,36 +201,39 @@ void summariseUsable(const FootprintView& fp, const PreviewOptions& options, Ins
 // a line per island (the first ten).
 std::string usableText(const UsableArea& u) {
     double islands = 0;
-    for (const UsableIsland& i : u.islands)
+    for (const UsablePart& i : u.islands)
         islands += i.area;
     std::string t = "  usable at radius " + num(u.radius) + " m (" + u.radius_source + "), raster " +
                     num(u.cell) + " m: " + fixedDecimals(u.area, 2) + " m2, reachable " +
-                    fixedDecimals(u.reachable_area, 2) + " m2, " + std::to_string(u.islands.size()) +
+                    fixedDecimals(u.reachable.area, 2) + " m2, " + std::to_string(u.islands.size()) +
                     " unreachable islands (" + fixedDecimals(islands, 2) + " m2)\n";
-    for (size_t k = 0; k < u.islands.size() && k < 10; ++k) {
-        const UsableIsland& i = u.islands[k];
-        t += "    island on layer " + std::to_string(i.layer) + ": " + fixedDecimals(i.area, 2) + " m2 at local " +
-             fixedDecimals(i.point.x, 2) + ", " + fixedDecimals(i.point.y, 2) + ", " + fixedDecimals(i.point.z, 2) +
-             " (world " + fixedDecimals(i.world.x, 2) + ", " + fixedDecimals(i.world.y, 2) + ", " +
-             fixedDecimals(i.world.z, 2) + ")\n";
-    }
+    auto part = [](const char* what, const UsablePart& i) {
+        return std::string("    ") + what + " on layer " + std::to_string(i.layer) + ": " + fixedDecimals(i.area, 2) +
+               " m2 at local " + fixedDecimals(i.point.x, 2) + ", " + fixedDecimals(i.point.y, 2) + ", " +
+               fixedDecimals(i.point.z, 2) + " (world " + fixedDecimals(i.world.x, 2) + ", " +
+               fixedDecimals(i.world.y, 2) + ", " + fixedDecimals(i.world.z, 2) + ")\n";
+    };
+    if (u.islands.empty()) return t;
+    t += part("reachable", u.reachable);
+    for (size_t k = 0; k < u.islands.size() && k < 10; ++k)
+        t += part("island", u.islands[k]);
     if (u.islands.size() > 10) t += "    ... " + std::to_string(u.islands.size() - 10) + " more (--json lists all)\n";
     return t;
 }
 
 std::string usableJson(const UsableArea& u) {
     auto vec = [](const Vec3& v) { return preview::jsonTriple(v.x, v.y, v.z); };
+    auto part = [&](const UsablePart& i) {
+        return "{\"layer\": " + std::to_string(i.layer) + ", \"area\": " + num(i.area) +
+               ", \"point\": " + vec(i.point) + ", \"world\": " + vec(i.world) + "}";
+    };
     std::string j = "{\"radius\": " + num(u.radius) + ", \"radius_source\": " + jsonString(u.radius_source) +
-                    ", \"cell\": " + num(u.cell) + ", \"area\": " + num(u.area) +
-                    ", \"reachable_area\": " + num(u.reachable_area) + ", \"layers\": [";
+                    ", \"cell\": " + num(u.cell) + ", \"area\": " + num(u.area) + ", \"layers\": [";
     for (size_t l = 0; l < u.layer_area.size(); ++l)
         j += (l ? ", " : "") + num(u.layer_area[l]);
-    j += "], \"islands\": [";
-    for (size_t k = 0; k < u.islands.size(); ++k) {
-        const UsableIsland& i = u.islands[k];
-        j += std::string(k ? ", " : "") + "{\"layer\": " + std::to_string(i.layer) + ", \"area\": " + num(i.area) +
-             ", \"point\": " + vec(i.point) + ", \"world\": " + vec(i.world) + "}";
-    }
+    j += "], \"reachable\": " + part(u.reachable) + ", \"islands\": [";
+    for (size_t k = 0; k < u.islands.size(); ++k)
+        j += (k ? ", " : "") + part(u.islands[k]);
     return j + "]}";
 }
 

@@ -246,29 +246,31 @@ void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, 
     uint64_t largest_cells = 0;
     for (const auto& [root, p] : parts)
         if (p.cells > largest_cells || (p.cells == largest_cells && root < largest)) largest = root, largest_cells = p.cells;
-    out->reachable_area = double(largest_cells) * cell_area;
     const uint64_t min_cells = uint64_t(std::ceil(std::max(8.0, kMinIslandArea / cell_area)));
     FootprintInfo info{};
     footprintInfo(fp, &info);
+    auto describe = [&](uint32_t root) {
+        const Part& p = parts.at(root);
+        UsablePart out;
+        out.layer = p.main_layer;
+        out.area = double(p.cells) * cell_area;
+        const Vec2 at = representativePoint(map->layers[p.main_layer], p.main_layer, root, index, uf);
+        float z = 0;
+        footprintHeightAt(fp, p.main_layer, float(at.x), float(at.y), 1.0f, &z);
+        out.point = {at.x, at.y, double(z)};
+        const Vec3d w = footprintLocalToWorld(info, {at.x, at.y, double(z)});
+        out.world = {w.x, w.y, w.z};
+        return out;
+    };
+    if (largest_cells) out->reachable = describe(largest);
     std::vector<uint32_t> island_roots;
     for (const auto& [root, p] : parts)
         if (root != largest && p.cells >= min_cells) island_roots.push_back(root);
     std::sort(island_roots.begin(), island_roots.end());
-    for (const uint32_t root : island_roots) {
-        const Part& p = parts.at(root);
-        UsableIsland island;
-        island.layer = p.main_layer;
-        island.area = double(p.cells) * cell_area;
-        const Vec2 at = representativePoint(map->layers[p.main_layer], p.main_layer, root, index, uf);
-        float z = 0;
-        footprintHeightAt(fp, p.main_layer, float(at.x), float(at.y), 1.0f, &z);
-        island.point = {at.x, at.y, double(z)};
-        const Vec3d w = footprintLocalToWorld(info, {at.x, at.y, double(z)});
-        island.world = {w.x, w.y, w.z};
-        out->islands.push_back(island);
-    }
+    for (const uint32_t root : island_roots)
+        out->islands.push_back(describe(root));
     std::stable_sort(out->islands.begin(), out->islands.end(),
-                     [](const UsableIsland& a, const UsableIsland& b) { return a.area > b.area; });
+                     [](const UsablePart& a, const UsablePart& b) { return a.area > b.area; });
     for (uint32_t l = 0; l < map->layers.size(); ++l) {
         UsableGrid& g = map->layers[l];
         for (size_t c = 0; c < g.state.size(); ++c)
@@ -280,19 +282,19 @@ void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, 
 
 // Raster spacing: a quarter of the radius (so 4-neighbours never step over a wall: two centres
 // both `radius` from every wall and a cell apart have no wall between them), at most 1/500 of the
-// level's longest side, and at least what keeps a layer under kMaxCells cells.
+// level's longest side, and at least what keeps the level's layers under kMaxCells cells.
 double cellFor(const std::vector<LayerEdges>& layers, double radius) {
-    constexpr double kMaxCells = 4e6;
-    double longest = 0, biggest = 0;
+    constexpr double kMaxCells = 8e6;
+    double longest = 0, boxes = 0;
     for (const LayerEdges& e : layers) {
         if (!(e.lo_x <= e.hi_x)) continue;
         const double w = e.hi_x - e.lo_x, h = e.hi_y - e.lo_y;
         longest = std::max({longest, w, h});
-        biggest = std::max(biggest, w * h);
+        boxes += w * h;
     }
     double cell = longest / 500;
     if (radius > 0) cell = std::min(cell, radius / 4);
-    return std::max({cell, std::sqrt(biggest / kMaxCells), 1e-4});
+    return std::max({cell, std::sqrt(boxes / kMaxCells), 1e-4});
 }
 
 } // namespace

@@ -116,7 +116,7 @@ struct InspectTrims {
 // cells of a layer and, across layers, the cells on both sides of a connection: the medial-axis
 // roadmap's edges with clearance >= radius connect exactly these parts (it is their retract).
 // Islands are the parts other than the largest (of at least 8 cells and 0.01 m^2).
-struct UsableIsland {
+struct UsablePart {
     uint32_t layer = 0; // the layer holding most of it
     double area = 0;    // m^2
     Vec3 point;         // a usable point of it (near its middle), local; z = the floor's height
@@ -127,10 +127,10 @@ struct UsableArea {
     double radius = 0;         // metres
     std::string radius_source; // "--radius", "the roadmap's min clearance" or the default's reason
     double cell = 0;           // raster spacing, metres
-    double area = 0;           // m^2, every layer
-    double reachable_area = 0; // m^2, the largest connected part
-    std::vector<double> layer_area;    // m^2 per layer
-    std::vector<UsableIsland> islands; // unreachable parts, largest first
+    double area = 0;                 // m^2, every layer
+    std::vector<double> layer_area;  // m^2 per layer
+    UsablePart reachable;            // the largest connected part (area 0 when nothing is usable)
+    std::vector<UsablePart> islands; // unreachable parts, largest first
 };
 
 // What the drawings and summaries show beyond the asset itself.
