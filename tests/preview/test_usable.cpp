@@ -9,6 +9,7 @@
 
 #include "baked_roadmap.h"
 #include "hand_levels.h"
+#include "shared_path_data.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -154,15 +155,11 @@ TEST_SUITE("preview: usable area and unreachable islands") {
         const std::vector<uint8_t> asset = serializeRoadmap(result.roadmap);
         RoadmapView view;
         REQUIRE(loadRoadmap(asset.data(), asset.size(), &view) == Status::Ok);
-        size_t scratch_size = 0;
-        REQUIRE(pathScratchSize(view, &scratch_size) == Status::Ok);
-        std::vector<uint8_t> scratch_memory(scratch_size);
-        PathScratch* scratch = nullptr;
-        REQUIRE(pathScratchInit(view, scratch_memory.data(), scratch_size, &scratch) == Status::Ok);
+        test::OwnScratch scratch(view);
         std::vector<PathSegment> segments(4096);
         auto pathFound = [&](const UsablePart& a, const UsablePart& b, double R) {
             uint32_t count = 0;
-            return findPath(view, scratch, {a.point.x, a.point.y, a.layer}, {b.point.x, b.point.y, b.layer}, R, -1,
+            return findPath(view, scratch.scratch, {a.point.x, a.point.y, a.layer}, {b.point.x, b.point.y, b.layer}, R, -1,
                             segments.data(), &count, uint32_t(segments.size())) == Status::Ok;
         };
         InspectSummary s;

@@ -1,12 +1,10 @@
 // The usable area of a level for an agent of one radius: each layer's walkable footprint minus the
 // points closer than the radius to its solid walls (connections are open), sampled on a raster,
-// and its connected parts (4-neighbours in a layer, across layers through the connections).
+// and its connected parts (flood fill: 4-neighbours in a layer, across layers through the connections).
 #include "inspect_internal.h"
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <unordered_map>
 
 namespace clearway::bake::inspect {
 
@@ -113,21 +111,7 @@ void erodeAround(const Segment& w, double radius, UsableGrid* g) {
         }
 }
 
-struct UnionFind {
-    std::vector<uint32_t> parent;
-    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-    uint32_t find(uint32_t a) {
-        while (parent[a] != a)
-            a = parent[a] = parent[parent[a]];
-        return a;
-    }
-    void join(uint32_t a, uint32_t b) {
-        a = find(a), b = find(b);
-        if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-};
-
-// Cells of every layer in one index space, for the union-find.
+// Cells of every layer in one index space.
 struct CellIndex {
     std::vector<size_t> offset; // first index of each layer, then the total
     explicit CellIndex(const UsableMap& map) {
@@ -135,25 +119,16 @@ struct CellIndex {
         for (const UsableGrid& g : map.layers)
             offset.push_back(offset.back() + g.state.size());
     }
+    uint32_t layerOf(size_t cell) const {
+        return uint32_t(std::upper_bound(offset.begin(), offset.end(), cell) - offset.begin() - 1);
+    }
 };
 
-void joinWithinLayers(const UsableMap& map, const CellIndex& index, UnionFind* uf) {
-    for (size_t l = 0; l < map.layers.size(); ++l) {
-        const UsableGrid& g = map.layers[l];
-        for (uint32_t j = 0; j < g.ny; ++j)
-            for (uint32_t i = 0; i < g.nx; ++i) {
-                const size_t c = size_t(j) * g.nx + i;
-                if (!g.state[c]) continue;
-                if (i + 1 < g.nx && g.state[c + 1]) uf->join(uint32_t(index.offset[l] + c), uint32_t(index.offset[l] + c + 1));
-                if (j + 1 < g.ny && g.state[c + g.nx])
-                    uf->join(uint32_t(index.offset[l] + c), uint32_t(index.offset[l] + c + g.nx));
-            }
-    }
-}
+using Links = std::vector<std::pair<uint32_t, uint32_t>>; // cell pairs, both ways, sorted
 
-// Usable cells of both layers within 1.5 cells of a point on a connection join each other.
-void joinAcrossConnections(const FootprintView& fp, uint32_t connections, const UsableMap& map,
-                           const CellIndex& index, UnionFind* uf) {
+// Usable cells of both layers within 1.5 cells of a point on a connection are linked.
+Links connectionLinks(const FootprintView& fp, uint32_t connections, const UsableMap& map, const CellIndex& index) {
+    Links links;
     std::vector<uint32_t> near;
     for (uint32_t c = 0; c < connections; ++c) {
         FootprintConnection con{};
@@ -179,9 +154,51 @@ void joinAcrossConnections(const FootprintView& fp, uint32_t connections, const 
                     }
             }
             for (size_t n = 1; n < near.size(); ++n)
-                uf->join(near[0], near[n]);
+                links.push_back({near[0], near[n]}), links.push_back({near[n], near[0]});
         }
     }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
+}
+
+constexpr uint32_t kNoPart = UINT32_MAX;
+
+// Each usable cell's connected part (flood fill over 4-neighbours in a layer and the links);
+// parts are numbered in the order of their first cell.
+std::vector<uint32_t> labelParts(const UsableMap& map, const CellIndex& index, const Links& links, uint32_t* count) {
+    std::vector<uint32_t> label(index.offset.back(), kNoPart), stack;
+    uint32_t parts = 0;
+    auto usable = [&](size_t cell) {
+        const uint32_t l = index.layerOf(cell);
+        return map.layers[l].state[cell - index.offset[l]] != UsableGrid::Outside;
+    };
+    auto visit = [&](size_t cell) {
+        if (label[cell] != kNoPart || !usable(cell)) return;
+        label[cell] = parts;
+        stack.push_back(uint32_t(cell));
+    };
+    for (size_t first = 0; first < label.size(); ++first) {
+        if (label[first] != kNoPart || !usable(first)) continue;
+        visit(first);
+        while (!stack.empty()) {
+            const uint32_t cell = stack.back();
+            stack.pop_back();
+            const uint32_t l = index.layerOf(cell);
+            const UsableGrid& g = map.layers[l];
+            const size_t local = cell - index.offset[l], i = local % g.nx, j = local / g.nx;
+            if (i > 0) visit(cell - 1);
+            if (i + 1 < g.nx) visit(cell + 1);
+            if (j > 0) visit(cell - g.nx);
+            if (j + 1 < g.ny) visit(cell + g.nx);
+            for (auto it = std::lower_bound(links.begin(), links.end(), std::make_pair(cell, 0u));
+                 it != links.end() && it->first == cell; ++it)
+                visit(it->second);
+        }
+        ++parts;
+    }
+    *count = parts;
+    return label;
 }
 
 struct Part {
@@ -190,37 +207,32 @@ struct Part {
     uint32_t main_layer = 0;                                 // the layer holding most of it
 };
 
-// The connected parts, by root cell.
-std::unordered_map<uint32_t, Part> partsOf(const UsableMap& map, const CellIndex& index, UnionFind& uf) {
-    std::unordered_map<uint32_t, Part> parts;
-    for (uint32_t l = 0; l < map.layers.size(); ++l) {
-        const UsableGrid& g = map.layers[l];
-        for (size_t c = 0; c < g.state.size(); ++c) {
-            if (!g.state[c]) continue;
-            Part& p = parts[uf.find(uint32_t(index.offset[l] + c))];
-            ++p.cells;
-            if (p.layer_cells.empty() || p.layer_cells.back().first != l) p.layer_cells.push_back({l, 0});
-            ++p.layer_cells.back().second;
-        }
+std::vector<Part> partsOf(const CellIndex& index, const std::vector<uint32_t>& label, uint32_t count) {
+    std::vector<Part> parts(count);
+    for (size_t cell = 0; cell < label.size(); ++cell) {
+        if (label[cell] == kNoPart) continue;
+        Part& p = parts[label[cell]];
+        const uint32_t l = index.layerOf(cell);
+        ++p.cells;
+        if (p.layer_cells.empty() || p.layer_cells.back().first != l) p.layer_cells.push_back({l, 0});
+        ++p.layer_cells.back().second;
     }
-    for (auto& [root, p] : parts)
+    for (Part& p : parts)
         p.main_layer = std::max_element(p.layer_cells.begin(), p.layer_cells.end(), [](auto& a, auto& b) {
                            return a.second < b.second;
                        })->first;
     return parts;
 }
 
-// The island's cell nearest to its centroid on its main layer: a usable point inside it.
-Vec2 representativePoint(const UsableGrid& g, uint32_t layer, uint32_t root, const CellIndex& index,
-                         UnionFind& uf) {
+// The part's cell nearest to its centroid on the layer: a usable point inside it.
+Vec2 representativePoint(const UsableGrid& g, const uint32_t* layer_label, uint32_t part) {
     double sx = 0, sy = 0, n = 0;
     for (int pass = 0; pass < 2; ++pass) {
         double best = INFINITY;
         Vec2 at;
         for (uint32_t j = 0; j < g.ny; ++j)
             for (uint32_t i = 0; i < g.nx; ++i) {
-                const size_t c = size_t(j) * g.nx + i;
-                if (!g.state[c] || uf.find(uint32_t(index.offset[layer] + c)) != root) continue;
+                if (layer_label[size_t(j) * g.nx + i] != part) continue;
                 const double x = g.x0 + (i + 0.5) * g.cell, y = g.y0 + (j + 0.5) * g.cell;
                 if (pass == 0) {
                     sx += x, sy += y, n += 1;
@@ -233,28 +245,27 @@ Vec2 representativePoint(const UsableGrid& g, uint32_t layer, uint32_t root, con
     return {};
 }
 
-// Area of the largest part, the islands (the other parts of at least `min_cells`) and the grids'
-// island cells marked.
+// The largest part, the islands (the other parts of at least 8 cells and kMinIslandArea) and the
+// grids' island cells marked.
 void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, UsableArea* out) {
     const CellIndex index(*map);
-    UnionFind uf(index.offset.back());
-    joinWithinLayers(*map, index, &uf);
-    joinAcrossConnections(fp, connections, *map, index, &uf);
-    const std::unordered_map<uint32_t, Part> parts = partsOf(*map, index, uf);
+    uint32_t count = 0;
+    const std::vector<uint32_t> label = labelParts(*map, index, connectionLinks(fp, connections, *map, index), &count);
+    const std::vector<Part> parts = partsOf(index, label, count);
+    if (parts.empty()) return;
     const double cell_area = map->cell * map->cell;
-    uint32_t largest = 0;
-    uint64_t largest_cells = 0;
-    for (const auto& [root, p] : parts)
-        if (p.cells > largest_cells || (p.cells == largest_cells && root < largest)) largest = root, largest_cells = p.cells;
+    const uint32_t largest = uint32_t(std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
+                                          return a.cells < b.cells;
+                                      }) - parts.begin());
     const uint64_t min_cells = uint64_t(std::ceil(std::max(8.0, kMinIslandArea / cell_area)));
     FootprintInfo info{};
     footprintInfo(fp, &info);
-    auto describe = [&](uint32_t root) {
-        const Part& p = parts.at(root);
+    auto describe = [&](uint32_t part) {
+        const Part& p = parts[part];
         UsablePart out;
         out.layer = p.main_layer;
         out.area = double(p.cells) * cell_area;
-        const Vec2 at = representativePoint(map->layers[p.main_layer], p.main_layer, root, index, uf);
+        const Vec2 at = representativePoint(map->layers[p.main_layer], label.data() + index.offset[p.main_layer], part);
         float z = 0;
         footprintHeightAt(fp, p.main_layer, float(at.x), float(at.y), 1.0f, &z);
         out.point = {at.x, at.y, double(z)};
@@ -262,21 +273,19 @@ void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, 
         out.world = {w.x, w.y, w.z};
         return out;
     };
-    if (largest_cells) out->reachable = describe(largest);
-    std::vector<uint32_t> island_roots;
-    for (const auto& [root, p] : parts)
-        if (root != largest && p.cells >= min_cells) island_roots.push_back(root);
-    std::sort(island_roots.begin(), island_roots.end());
-    for (const uint32_t root : island_roots)
-        out->islands.push_back(describe(root));
+    out->reachable = describe(largest);
+    std::vector<bool> island(count, false);
+    for (uint32_t part = 0; part < count; ++part)
+        if (part != largest && parts[part].cells >= min_cells) {
+            island[part] = true;
+            out->islands.push_back(describe(part));
+        }
     std::stable_sort(out->islands.begin(), out->islands.end(),
                      [](const UsablePart& a, const UsablePart& b) { return a.area > b.area; });
     for (uint32_t l = 0; l < map->layers.size(); ++l) {
         UsableGrid& g = map->layers[l];
         for (size_t c = 0; c < g.state.size(); ++c)
-            if (g.state[c] && std::binary_search(island_roots.begin(), island_roots.end(),
-                                                 uf.find(uint32_t(index.offset[l] + c))))
-                g.state[c] = UsableGrid::Island;
+            if (g.state[c] && island[label[index.offset[l] + c]]) g.state[c] = UsableGrid::Island;
     }
 }
 
