@@ -50,8 +50,8 @@ double openingBulge(double R, double half_gap) {
 // passage `gap` wide and 1 long (x 8 .. 9, centred on y = 4).
 Footprint chamberLevel(double gap) {
     const double y0 = 4 - gap / 2, y1 = 4 + gap / 2;
-    const Ring outer = {{0, 0},  {8, 0},  {8, y0}, {9, y0}, {9, 2},  {13, 2},
-                        {13, 6}, {9, 6},  {9, y1}, {8, y1}, {8, 8},  {0, 8}};
+    const Ring outer = {{0, 0},  {8, 0}, {8, y0}, {9, y0}, {9, 2}, {13, 2},
+                        {13, 6}, {9, 6}, {9, y1}, {8, y1}, {8, 8}, {0, 8}};
     return test::footprintOf(outer, {reversed(rect(3, 3, 5, 5))});
 }
 
@@ -159,8 +159,9 @@ TEST_SUITE("preview: usable area and unreachable islands") {
         std::vector<PathSegment> segments(4096);
         auto pathFound = [&](const UsablePart& a, const UsablePart& b, double R) {
             uint32_t count = 0;
-            return findPath(view, scratch.scratch, {a.point.x, a.point.y, a.layer}, {b.point.x, b.point.y, b.layer}, R, -1,
-                            segments.data(), &count, uint32_t(segments.size())) == Status::Ok;
+            return findPath(view, scratch.scratch, {a.point.x, a.point.y, a.layer},
+                            {b.point.x, b.point.y, b.layer}, R, -1, segments.data(), &count,
+                            uint32_t(segments.size())) == Status::Ok;
         };
         InspectSummary s;
         REQUIRE(!inspectAssetBytes(asset.data(), asset.size(), "dungeon", &s));
@@ -171,9 +172,10 @@ TEST_SUITE("preview: usable area and unreachable islands") {
         for (const double R : {0.25, 0.5, 1.0}) {
             CAPTURE(R);
             const UsableArea u = usableOf(asset, R);
-            MESSAGE("dungeon at R = " << R << ": usable " << u.area << " m2 (exact " << erodedArea(result.roadmap.footprint, R)
-                                      << "), reachable " << u.reachable.area << ", " << u.islands.size()
-                                      << " islands, cell " << u.cell);
+            MESSAGE("dungeon at R = " << R << ": usable " << u.area << " m2 (exact "
+                                      << erodedArea(result.roadmap.footprint, R) << "), reachable "
+                                      << u.reachable.area << ", " << u.islands.size() << " islands, cell "
+                                      << u.cell);
             CHECK(u.area < previous);
             CHECK(u.area <= walkable);
             CHECK(u.reachable.area <= u.area);
@@ -214,9 +216,11 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         CHECK(nlohmann::json::parse(out)["usable"]["islands"].empty());
         // Without --radius: the default, and why.
         REQUIRE(test::runTool(inspect, &out) == 0);
-        CHECK(out.find("usable at radius 0.5 m (default: the asset stores no agent radius)") != std::string::npos);
+        CHECK(out.find("usable at radius 0.5 m (default: the asset stores no agent radius)") !=
+              std::string::npos);
 
-        REQUIRE(test::runTool(inspect + " -q --radius 0.6 --svg " + dir + "/c.svg --html " + dir + "/c.html") == 0);
+        REQUIRE(test::runTool(inspect + " -q --radius 0.6 --svg " + dir + "/c.svg --html " + dir +
+                              "/c.html") == 0);
         const std::vector<uint8_t> svg_bytes = test::readFile(dir + "/c.svg");
         const std::string svg(svg_bytes.begin(), svg_bytes.end());
         CHECK(svg.find("<g id=\"usable\"") != std::string::npos);
@@ -226,16 +230,20 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         const std::vector<uint8_t> html_bytes = test::readFile(dir + "/c.html");
         const std::string html(html_bytes.begin(), html_bytes.end());
         CHECK(html.find(svg.substr(svg.find("<g id=\"usable\""), 2000)) != std::string::npos);
-        CHECK(html.find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.6\"") != std::string::npos);
+        CHECK(html.find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.6\"") !=
+              std::string::npos);
     }
 
     TEST_CASE("cw-bake --radius --svg draws exactly what cw-inspect --radius --svg draws of its asset") {
         const std::string dir = test::makeTempDir("usable-bake");
         const std::string bin = CLEARWAY_BIN_DIR;
         const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
-        REQUIRE(test::runTool(bin + "/cw-bake -q --radius 0.3 -o " + dir + "/level.cwrm --svg " + dir + "/bake.svg " + mesh) == 0);
-        REQUIRE(test::runTool(bin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir + "/inspect.svg") == 0);
-        const std::vector<uint8_t> a = test::readFile(dir + "/bake.svg"), b = test::readFile(dir + "/inspect.svg");
+        REQUIRE(test::runTool(bin + "/cw-bake -q --radius 0.3 -o " + dir + "/level.cwrm --svg " + dir +
+                              "/bake.svg " + mesh) == 0);
+        REQUIRE(test::runTool(bin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir +
+                              "/inspect.svg") == 0);
+        const std::vector<uint8_t> a = test::readFile(dir + "/bake.svg"),
+                                   b = test::readFile(dir + "/inspect.svg");
         std::string baked(a.begin(), a.end()), inspected(b.begin(), b.end());
         // Only the title differs: the mesh's name, the asset's name.
         const auto untitled = [](std::string svg) {

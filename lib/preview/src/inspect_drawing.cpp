@@ -138,7 +138,8 @@ preview::SvgPath cellRectangles(const SvgWriter& svg, const inspect::UsableGrid&
             const uint32_t i0 = i;
             while (i < g.nx && g.state[size_t(j) * g.nx + i] == state)
                 ++i;
-            auto same = std::find_if(open.begin(), open.end(), [&](const Open& r) { return r.i0 == i0 && r.i1 == i; });
+            auto same = std::find_if(open.begin(), open.end(),
+                                     [&](const Open& r) { return r.i0 == i0 && r.i1 == i; });
             if (same != open.end())
                 same->seen = true;
             else
@@ -146,7 +147,8 @@ preview::SvgPath cellRectangles(const SvgWriter& svg, const inspect::UsableGrid&
         }
         for (const Open& r : open)
             if (!r.seen) emit(r, j);
-        open.erase(std::remove_if(open.begin(), open.end(), [](const Open& r) { return !r.seen; }), open.end());
+        open.erase(std::remove_if(open.begin(), open.end(), [](const Open& r) { return !r.seen; }),
+                   open.end());
         open.insert(open.end(), started.begin(), started.end());
     }
     return d;
@@ -161,7 +163,8 @@ void drawUsable(SvgWriter& svg, const inspect::UsableMap& map, const UsableArea&
         if (!usable.empty())
             svg.path(usable, {{"fill", kUsableColour}, {"fill-opacity", "0.45"}, {"class", layerClass(l)}});
         const preview::SvgPath islands = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Island);
-        if (!islands.empty()) svg.path(islands, {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}});
+        if (!islands.empty())
+            svg.path(islands, {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}});
     }
     svg.end();
     svg.group({{"id", "islands"}, {"fill", "none"}, {"stroke", kIslandColour}, {"stroke-width", "2"}});
@@ -232,7 +235,8 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
                      "usable at r = " + num(u.radius) + " m: " + fixedDecimals(u.area, 1) + " m²");
     y += 18;
     svg.legendSwatch(x, y, "url(#island-hatch-legend)",
-                     std::to_string(u.islands.size()) + " unreachable islands: " + fixedDecimals(islands, 1) + " m²");
+                     std::to_string(u.islands.size()) + " unreachable islands: " + fixedDecimals(islands, 1) +
+                         " m²");
     y += 24;
     for (uint32_t l = 0; l < layers && y < kLegendHeight - 40; ++l) {
         svg.legendSwatch(x, y, colourHex(kLayerTints[l % 8]),
@@ -253,9 +257,9 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
 // Diagonal red lines `period` apart (in the user units of the element filled with it).
 std::string hatch(const char* id, double period) {
     const std::string p = formatNumber(period, {NumberFormat::Trimmed, 4});
-    return std::string("<pattern id=\"") + id + "\" patternUnits=\"userSpaceOnUse\" width=\"" + p + "\" height=\"" + p +
-           "\" patternTransform=\"rotate(45)\"><path d=\"M0 0V" + p + "\" stroke=\"" + kIslandColour +
-           "\" stroke-width=\"" + formatNumber(period * 0.4, {NumberFormat::Trimmed, 4}) +
+    return std::string("<pattern id=\"") + id + "\" patternUnits=\"userSpaceOnUse\" width=\"" + p +
+           "\" height=\"" + p + "\" patternTransform=\"rotate(45)\"><path d=\"M0 0V" + p + "\" stroke=\"" +
+           kIslandColour + "\" stroke-width=\"" + formatNumber(period * 0.4, {NumberFormat::Trimmed, 4}) +
            "\" vector-effect=\"none\"/></pattern>";
 }
 
@@ -271,9 +275,10 @@ SvgWriter svgOpen(const Frame& f) {
         stops += "<stop offset=\"" + svg.num(i / 4.0) + "\" stop-color=\"" + colourHex(kRamp[i]) + "\"/>";
     svg.raw("<style>#drawing path,#drawing line,#drawing circle{vector-effect:non-scaling-stroke}</style>\n"
             "<defs><clipPath id=\"clip\"><rect width=\"" +
-            svg.num(f.width) + "\" height=\"" + svg.num(f.total_h) + "\"/></clipPath>\n<linearGradient id=\"ramp\">" +
-            stops + "</linearGradient>" + hatch("island-hatch", kHatchPixels / f.s) +
-            hatch("island-hatch-legend", kHatchPixels) + "</defs>\n");
+            svg.num(f.width) + "\" height=\"" + svg.num(f.total_h) +
+            "\"/></clipPath>\n<linearGradient id=\"ramp\">" + stops + "</linearGradient>" +
+            hatch("island-hatch", kHatchPixels / f.s) + hatch("island-hatch-legend", kHatchPixels) +
+            "</defs>\n");
     svg.element("rect", {{"width", f.total_w}, {"height", f.total_h}, {"fill", kBackground}});
     svg.element("rect", {{"x", f.width}, {"width", kLegendWidth}, {"height", f.total_h}, {"fill", "#f7f7f7"}});
     return svg;

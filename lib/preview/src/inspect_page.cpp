@@ -235,8 +235,10 @@ std::string pageOf(const Picture& p, const void* data, size_t size, const std::s
         "radius (shortest), inf = the middle of every corridor\"><div id=\"out\" data-status=\"loading\">"
         "loading the runtime</div></div><button id=\"reset\">reset view</button>"
         "<div>drag: pan, wheel: zoom</div></div>\n<script>\n" +
-        (roadmap ? std::string(inspect::pageRuntimeScript()) : std::string()) + "\n</script>\n<script>\nconst ASSET = \"" +
-        (roadmap ? base64(data, size) : std::string()) + "\";\nconst RUNTIME_EMBEDDED = " + (*inspect::pageRuntimeScript() ? "true" : "false") + ";\nconst LAYERS = " +
+        (roadmap ? std::string(inspect::pageRuntimeScript()) : std::string()) +
+        "\n</script>\n<script>\nconst ASSET = \"" + (roadmap ? base64(data, size) : std::string()) +
+        "\";\nconst RUNTIME_EMBEDDED = " + (*inspect::pageRuntimeScript() ? "true" : "false") +
+        ";\nconst LAYERS = " +
         std::to_string(p.summary.kind == AssetKind::Trims ? 0 : p.summary.layers.size()) +
         ", WIDTH = " + mm(p.frame.width) + ";\n" + kScript + "</script>\n</body></html>\n";
     return html;
@@ -244,11 +246,13 @@ std::string pageOf(const Picture& p, const void* data, size_t size, const std::s
 
 } // namespace
 
-std::string inspectSvg(const void* data, size_t size, const std::string& title, const PreviewOptions& options) {
+std::string inspectSvg(const void* data, size_t size, const std::string& title,
+                       const PreviewOptions& options) {
     return picture(data, size, fileTitle(title), options).svg;
 }
 
-std::string inspectHtml(const void* data, size_t size, const std::string& title, const PreviewOptions& options) {
+std::string inspectHtml(const void* data, size_t size, const std::string& title,
+                        const PreviewOptions& options) {
     return pageOf(picture(data, size, fileTitle(title), options), data, size, title);
 }
 
@@ -258,7 +262,8 @@ Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext
         return {ErrorCode::FileNotFound, request.path + ": no such file"};
     Aligned bytes;
     if (!readAligned(request.path, &bytes)) return {ErrorCode::ReadFailed, request.path + ": cannot be read"};
-    if (Error e = inspectAssetBytes(bytes.words.data(), bytes.size, request.path, out, request.preview)) return e;
+    if (Error e = inspectAssetBytes(bytes.words.data(), bytes.size, request.path, out, request.preview))
+        return e;
     log.log(LogLevel::Debug, request.path + ": " + assetKindName(out->kind) + " asset verified");
     if (request.svg_path.empty() && request.html_path.empty()) return {};
     const Picture p = picture(bytes.words.data(), bytes.size, fileTitle(request.path), request.preview);
@@ -267,7 +272,8 @@ Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext
         log.log(LogLevel::Debug, "wrote " + request.svg_path);
     }
     if (!request.html_path.empty()) {
-        if (Error e = writeFileAtomic(request.html_path, pageOf(p, bytes.words.data(), bytes.size, request.path)))
+        if (Error e =
+                writeFileAtomic(request.html_path, pageOf(p, bytes.words.data(), bytes.size, request.path)))
             return e;
         log.log(LogLevel::Debug, "wrote " + request.html_path);
     }

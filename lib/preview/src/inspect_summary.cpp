@@ -208,16 +208,18 @@ std::string usableText(const UsableArea& u) {
                     fixedDecimals(u.reachable.area, 2) + " m2, " + std::to_string(u.islands.size()) +
                     " unreachable islands (" + fixedDecimals(islands, 2) + " m2)\n";
     auto part = [](const char* what, const UsablePart& i) {
-        return std::string("    ") + what + " on layer " + std::to_string(i.layer) + ": " + fixedDecimals(i.area, 2) +
-               " m2 at local " + fixedDecimals(i.point.x, 2) + ", " + fixedDecimals(i.point.y, 2) + ", " +
-               fixedDecimals(i.point.z, 2) + " (world " + fixedDecimals(i.world.x, 2) + ", " +
-               fixedDecimals(i.world.y, 2) + ", " + fixedDecimals(i.world.z, 2) + ")\n";
+        return std::string("    ") + what + " on layer " + std::to_string(i.layer) + ": " +
+               fixedDecimals(i.area, 2) + " m2 at local " + fixedDecimals(i.point.x, 2) + ", " +
+               fixedDecimals(i.point.y, 2) + ", " + fixedDecimals(i.point.z, 2) + " (world " +
+               fixedDecimals(i.world.x, 2) + ", " + fixedDecimals(i.world.y, 2) + ", " +
+               fixedDecimals(i.world.z, 2) + ")\n";
     };
     if (u.islands.empty()) return t;
     t += part("reachable", u.reachable);
     for (size_t k = 0; k < u.islands.size() && k < 10; ++k)
         t += part("island", u.islands[k]);
-    if (u.islands.size() > 10) t += "    ... " + std::to_string(u.islands.size() - 10) + " more (--json lists all)\n";
+    if (u.islands.size() > 10)
+        t += "    ... " + std::to_string(u.islands.size() - 10) + " more (--json lists all)\n";
     return t;
 }
 
@@ -257,8 +259,8 @@ Error inspectAssetBytes(const void* data, size_t size, const std::string& name, 
     return inspect::inspectBytes(data, size, name, options, out, &map);
 }
 
-Error inspect::inspectBytes(const void* data, size_t size, const std::string& name, const PreviewOptions& options,
-                            InspectSummary* out, UsableMap* map) {
+Error inspect::inspectBytes(const void* data, size_t size, const std::string& name,
+                            const PreviewOptions& options, InspectSummary* out, UsableMap* map) {
     InspectSummary s;
     s.file = name;
     s.bytes = size;
@@ -356,7 +358,8 @@ std::string inspectText(const InspectSummary& s) {
         if (s.kind == AssetKind::Roadmap)
             t += "; " + std::to_string(l.vertices) + " vertices, " + std::to_string(l.edges) +
                  " edges, clearance " + fixedDecimals(l.clearance_min, 3) + " .. " + fixedDecimals(l.clearance_max, 3) + " m";
-        if (i < s.usable.layer_area.size()) t += "; usable " + fixedDecimals(s.usable.layer_area[i], 2) + " m2";
+        if (i < s.usable.layer_area.size())
+            t += "; usable " + fixedDecimals(s.usable.layer_area[i], 2) + " m2";
         t += "\n";
     }
     t += usableText(s.usable);

@@ -42,8 +42,9 @@ void addSolidPieces(const Segment& e, const std::vector<Segment>& portals, std::
     std::sort(covered.begin(), covered.end());
     double from = 0;
     for (const auto& [t0, t1] : covered) {
-        if (t0 > from) walls->push_back({e.ax + from * dx, e.ay + from * dy, e.ax + std::min(t0, 1.0) * dx,
-                                         e.ay + std::min(t0, 1.0) * dy});
+        if (t0 > from)
+            walls->push_back({e.ax + from * dx, e.ay + from * dy, e.ax + std::min(t0, 1.0) * dx,
+                              e.ay + std::min(t0, 1.0) * dy});
         from = std::max(from, t1);
         if (from >= 1) return;
     }
@@ -80,12 +81,14 @@ void fillInside(const std::vector<Segment>& edges, UsableGrid* g) {
         const double y = g->y0 + (j + 0.5) * g->cell;
         crossings.clear();
         for (const Segment& e : edges)
-            if ((e.ay <= y) != (e.by <= y)) crossings.push_back(e.ax + (y - e.ay) * (e.bx - e.ax) / (e.by - e.ay));
+            if ((e.ay <= y) != (e.by <= y))
+                crossings.push_back(e.ax + (y - e.ay) * (e.bx - e.ax) / (e.by - e.ay));
         std::sort(crossings.begin(), crossings.end());
         for (size_t k = 0; k + 1 < crossings.size(); k += 2) {
             const double i0 = std::ceil((crossings[k] - g->x0) / g->cell - 0.5);
             const double i1 = std::floor((crossings[k + 1] - g->x0) / g->cell - 0.5);
-            for (int64_t i = std::max<int64_t>(0, int64_t(i0)); i <= std::min<int64_t>(g->nx - 1, int64_t(i1)); ++i)
+            for (int64_t i = std::max<int64_t>(0, int64_t(i0));
+                 i <= std::min<int64_t>(g->nx - 1, int64_t(i1)); ++i)
                 g->state[size_t(j) * g->nx + size_t(i)] = UsableGrid::Usable;
         }
     }
@@ -127,7 +130,8 @@ struct CellIndex {
 using Links = std::vector<std::pair<uint32_t, uint32_t>>; // cell pairs, both ways, sorted
 
 // Usable cells of both layers within 1.5 cells of a point on a connection are linked.
-Links connectionLinks(const FootprintView& fp, uint32_t connections, const UsableMap& map, const CellIndex& index) {
+Links connectionLinks(const FootprintView& fp, uint32_t connections, const UsableMap& map,
+                      const CellIndex& index) {
     Links links;
     std::vector<uint32_t> near;
     for (uint32_t c = 0; c < connections; ++c) {
@@ -143,7 +147,8 @@ Links connectionLinks(const FootprintView& fp, uint32_t connections, const Usabl
             for (const uint32_t l : {con.layer_a, con.layer_b}) {
                 if (l >= map.layers.size()) continue;
                 const UsableGrid& g = map.layers[l];
-                const int64_t ci = int64_t(std::floor((qx - g.x0) / g.cell)), cj = int64_t(std::floor((qy - g.y0) / g.cell));
+                const int64_t ci = int64_t(std::floor((qx - g.x0) / g.cell)),
+                              cj = int64_t(std::floor((qy - g.y0) / g.cell));
                 for (int64_t j = cj - 2; j <= cj + 2; ++j)
                     for (int64_t i = ci - 2; i <= ci + 2; ++i) {
                         if (i < 0 || j < 0 || i >= int64_t(g.nx) || j >= int64_t(g.ny)) continue;
@@ -166,7 +171,8 @@ constexpr uint32_t kNoPart = UINT32_MAX;
 
 // Each usable cell's connected part (flood fill over 4-neighbours in a layer and the links);
 // parts are numbered in the order of their first cell.
-std::vector<uint32_t> labelParts(const UsableMap& map, const CellIndex& index, const Links& links, uint32_t* count) {
+std::vector<uint32_t> labelParts(const UsableMap& map, const CellIndex& index, const Links& links,
+                                 uint32_t* count) {
     std::vector<uint32_t> label(index.offset.back(), kNoPart), stack;
     uint32_t parts = 0;
     auto usable = [&](size_t cell) {
@@ -204,7 +210,7 @@ std::vector<uint32_t> labelParts(const UsableMap& map, const CellIndex& index, c
 struct Part {
     uint64_t cells = 0;
     std::vector<std::pair<uint32_t, uint64_t>> layer_cells; // (layer, cells)
-    uint32_t main_layer = 0;                                 // the layer holding most of it
+    uint32_t main_layer = 0;                                // the layer holding most of it
 };
 
 std::vector<Part> partsOf(const CellIndex& index, const std::vector<uint32_t>& label, uint32_t count) {
@@ -236,7 +242,8 @@ Vec2 representativePoint(const UsableGrid& g, const uint32_t* layer_label, uint3
                 const double x = g.x0 + (i + 0.5) * g.cell, y = g.y0 + (j + 0.5) * g.cell;
                 if (pass == 0) {
                     sx += x, sy += y, n += 1;
-                } else if (const double d = (x - sx / n) * (x - sx / n) + (y - sy / n) * (y - sy / n); d < best) {
+                } else if (const double d = (x - sx / n) * (x - sx / n) + (y - sy / n) * (y - sy / n);
+                           d < best) {
                     best = d, at = {x, y};
                 }
             }
@@ -250,13 +257,15 @@ Vec2 representativePoint(const UsableGrid& g, const uint32_t* layer_label, uint3
 void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, UsableArea* out) {
     const CellIndex index(*map);
     uint32_t count = 0;
-    const std::vector<uint32_t> label = labelParts(*map, index, connectionLinks(fp, connections, *map, index), &count);
+    const std::vector<uint32_t> label =
+        labelParts(*map, index, connectionLinks(fp, connections, *map, index), &count);
     const std::vector<Part> parts = partsOf(index, label, count);
     if (parts.empty()) return;
     const double cell_area = map->cell * map->cell;
-    const uint32_t largest = uint32_t(std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
-                                          return a.cells < b.cells;
-                                      }) - parts.begin());
+    const uint32_t largest =
+        uint32_t(std::max_element(parts.begin(), parts.end(),
+                                  [](const Part& a, const Part& b) { return a.cells < b.cells; }) -
+                 parts.begin());
     const uint64_t min_cells = uint64_t(std::ceil(std::max(8.0, kMinIslandArea / cell_area)));
     FootprintInfo info{};
     footprintInfo(fp, &info);
@@ -265,7 +274,8 @@ void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, 
         UsablePart out;
         out.layer = p.main_layer;
         out.area = double(p.cells) * cell_area;
-        const Vec2 at = representativePoint(map->layers[p.main_layer], label.data() + index.offset[p.main_layer], part);
+        const Vec2 at =
+            representativePoint(map->layers[p.main_layer], label.data() + index.offset[p.main_layer], part);
         float z = 0;
         footprintHeightAt(fp, p.main_layer, float(at.x), float(at.y), 1.0f, &z);
         out.point = {at.x, at.y, double(z)};
@@ -341,7 +351,8 @@ UsableArea usableArea(const FootprintView& fp, double radius, double cell, Usabl
         for (uint32_t c = 0; c < info.connection_count; ++c) {
             FootprintConnection con{};
             footprintConnection(fp, c, &con);
-            if (con.layer_a == l || con.layer_b == l) portals.push_back({con.p0.x, con.p0.y, con.p1.x, con.p1.y});
+            if (con.layer_a == l || con.layer_b == l)
+                portals.push_back({con.p0.x, con.p0.y, con.p1.x, con.p1.y});
         }
         std::vector<Segment> walls;
         for (const Segment& edge : e.edges)

@@ -124,9 +124,9 @@ struct UsablePart {
 };
 
 struct UsableArea {
-    double radius = 0;         // metres
-    std::string radius_source; // "--radius", "the roadmap's min clearance" or the default's reason
-    double cell = 0;           // raster spacing, metres
+    double radius = 0;               // metres
+    std::string radius_source;       // "--radius", "the roadmap's min clearance" or the default's reason
+    double cell = 0;                 // raster spacing, metres
     double area = 0;                 // m^2, every layer
     std::vector<double> layer_area;  // m^2 per layer
     UsablePart reachable;            // the largest connected part (area 0 when nothing is usable)
@@ -191,7 +191,8 @@ std::string inspectSvg(const void* data, size_t size, const std::string& title =
 // checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
 // the page over the exported roadmap graph, edges usable when min clearance >= radius).
 // The page's radius input starts at the usable area's radius.
-std::string inspectHtml(const void* data, size_t size, const std::string& title, const PreviewOptions& options = {});
+std::string inspectHtml(const void* data, size_t size, const std::string& title,
+                        const PreviewOptions& options = {});
 // The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
 // drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
 // yellow and green, to blue = wide.
