@@ -20,10 +20,9 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--svg", request.svg_path, "Also write cw-inspect's SVG of the asset (legend, layers, clearance)");
     app.add_option("--html", request.html_path, "Also write cw-inspect's page: pan, zoom, paths by the runtime");
-    app.add_option(
-           "--radius", preview.radius,
-           "Agent radius (m) the --svg / --html drawings show the usable area and unreachable islands\n"
-           "for (default: --min-clearance if > 0, else 0.5)")
+    app.add_option("--radius", preview.radius,
+                   "Agent radius (m) for the usable area and its islands in --svg / --html\n"
+                   "(default: --min-clearance if > 0, else 0.5)")
         ->check(CLI::NonNegativeNumber);
     cli::addImportOptions(app, request.import_options);
     cli::addRoadmapOptions(app, request.roadmap_options);
