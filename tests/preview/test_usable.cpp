@@ -214,6 +214,9 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         CHECK(j["layers"][0]["usable_area"] == j["usable"]["area"]);
         REQUIRE(test::runTool(inspect + " --radius 0.4 --json", &out) == 0);
         CHECK(nlohmann::json::parse(out)["usable"]["islands"].empty());
+        REQUIRE(test::runTool(inspect + " --radius 0.6", &out) == 0);
+        CHECK(out.find("1 unreachable island (") != std::string::npos);
+        CHECK(out.find("    island on layer 0: ") != std::string::npos);
         // Without --radius: the default, and why.
         REQUIRE(test::runTool(inspect, &out) == 0);
         CHECK(out.find("usable at radius 0.5 m (default: the asset stores no agent radius)") !=
@@ -226,7 +229,7 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         CHECK(svg.find("<g id=\"usable\"") != std::string::npos);
         CHECK(svg.find("fill=\"url(#island-hatch)\"") != std::string::npos);
         CHECK(svg.find("usable at r = 0.6 m") != std::string::npos);
-        CHECK(svg.find("1 unreachable islands") != std::string::npos);
+        CHECK(svg.find("1 unreachable island:") != std::string::npos);
         const std::vector<uint8_t> html_bytes = test::readFile(dir + "/c.html");
         const std::string html(html_bytes.begin(), html_bytes.end());
         CHECK(html.find(svg.substr(svg.find("<g id=\"usable\""), 2000)) != std::string::npos);

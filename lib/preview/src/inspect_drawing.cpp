@@ -235,7 +235,7 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
                      "usable at r = " + num(u.radius) + " m: " + fixedDecimals(u.area, 1) + " m²");
     y += 18;
     svg.legendSwatch(x, y, "url(#island-hatch-legend)",
-                     std::to_string(u.islands.size()) + " unreachable islands: " + fixedDecimals(islands, 1) +
+                     inspect::unreachableIslands(u.islands.size()) + ": " + fixedDecimals(islands, 1) +
                          " m²");
     y += 24;
     for (uint32_t l = 0; l < layers && y < kLegendHeight - 40; ++l) {

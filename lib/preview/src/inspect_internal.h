@@ -51,6 +51,10 @@ struct UsableMap {
 };
 constexpr double kDefaultPreviewRadius = 0.5; // metres, cw-query's default radius
 constexpr double kMinIslandArea = 0.01;       // m^2: smaller unreachable parts are raster specks
+// "N unreachable island(s)", for the summary and the legend.
+inline std::string unreachableIslands(size_t n) {
+    return std::to_string(n) + (n == 1 ? " unreachable island" : " unreachable islands");
+}
 // The radius when none is asked for, and why (for UsableArea::radius_source).
 double defaultPreviewRadius(const InspectSummary& s, std::string* source);
 // The usable area of a verified footprint for `radius` (>= 0) on a raster of `cell` metres (0:

@@ -205,8 +205,7 @@ std::string usableText(const UsableArea& u) {
         islands += i.area;
     std::string t = "  usable at radius " + num(u.radius) + " m (" + u.radius_source + "), raster " +
                     num(u.cell) + " m: " + fixedDecimals(u.area, 2) + " m2, reachable " +
-                    fixedDecimals(u.reachable.area, 2) + " m2, " + std::to_string(u.islands.size()) +
-                    " unreachable islands (" + fixedDecimals(islands, 2) + " m2)\n";
+                    fixedDecimals(u.reachable.area, 2) + " m2, " + inspect::unreachableIslands(u.islands.size()) + " (" + fixedDecimals(islands, 2) + " m2)\n";
     auto part = [](const char* what, const UsablePart& i) {
         return std::string("    ") + what + " on layer " + std::to_string(i.layer) + ": " +
                fixedDecimals(i.area, 2) + " m2 at local " + fixedDecimals(i.point.x, 2) + ", " +
