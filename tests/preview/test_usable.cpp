@@ -89,6 +89,13 @@ TEST_SUITE("preview: usable area and unreachable islands") {
             REQUIRE(u.layer_area.size() == 1);
             CHECK(u.layer_area[0] == u.area);
         }
+        // A radius that is not a number of metres is bad input, not a picture.
+        InspectSummary s;
+        for (const double bad : {double(NAN), double(INFINITY)})
+            CHECK(inspectAssetBytes(asset.data(), asset.size(), "level", &s, PreviewOptions{bad, 0}).code ==
+                  ErrorCode::InvalidOption);
+        CHECK(inspectAssetBytes(asset.data(), asset.size(), "level", &s, PreviewOptions{0.5, -1}).code ==
+              ErrorCode::InvalidOption);
         // Wider than the room is tall: nothing is usable.
         const UsableArea none = usableOf(asset, 3.5);
         CHECK(none.area == 0);

@@ -260,6 +260,10 @@ Error inspectAssetBytes(const void* data, size_t size, const std::string& name, 
 
 Error inspect::inspectBytes(const void* data, size_t size, const std::string& name,
                             const PreviewOptions& options, InspectSummary* out, UsableMap* map) {
+    if (std::isnan(options.radius) || std::isinf(options.radius))
+        return {ErrorCode::InvalidOption, "--radius: the agent radius must be a finite number of metres"};
+    if (!std::isfinite(options.cell) || options.cell < 0)
+        return {ErrorCode::InvalidOption, "the usable-area raster cell must be a finite size >= 0 (metres)"};
     InspectSummary s;
     s.file = name;
     s.bytes = size;

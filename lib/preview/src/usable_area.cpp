@@ -301,8 +301,9 @@ void findIslands(const FootprintView& fp, uint32_t connections, UsableMap* map, 
 
 // Raster spacing: a quarter of the radius (so 4-neighbours never step over a wall: two centres
 // both `radius` from every wall and a cell apart have no wall between them), at most 1/500 of the
-// level's longest side, and at least what keeps the level's layers under kMaxCells cells.
-double cellFor(const std::vector<LayerEdges>& layers, double radius) {
+// level's longest side, unless `asked` (> 0) gives it; at least what keeps the level's layers
+// under kMaxCells cells.
+double cellFor(const std::vector<LayerEdges>& layers, double radius, double asked) {
     constexpr double kMaxCells = 8e6;
     double longest = 0, boxes = 0;
     for (const LayerEdges& e : layers) {
@@ -311,8 +312,8 @@ double cellFor(const std::vector<LayerEdges>& layers, double radius) {
         longest = std::max({longest, w, h});
         boxes += w * h;
     }
-    double cell = longest / 500;
-    if (radius > 0) cell = std::min(cell, radius / 4);
+    double cell = asked > 0 ? asked : longest / 500;
+    if (radius > 0 && !(asked > 0)) cell = std::min(cell, radius / 4);
     return std::max({cell, std::sqrt(boxes / kMaxCells), 1e-4});
 }
 
@@ -335,7 +336,7 @@ UsableArea usableArea(const FootprintView& fp, double radius, double cell, Usabl
         layers.push_back(layerEdges(fp, l));
     UsableArea out;
     out.radius = radius;
-    out.cell = map->cell = cell > 0 ? cell : cellFor(layers, radius);
+    out.cell = map->cell = cellFor(layers, radius, cell);
     map->layers.assign(info.layer_count, UsableGrid{});
     for (uint32_t l = 0; l < info.layer_count; ++l) {
         const LayerEdges& e = layers[l];

@@ -137,7 +137,8 @@ struct UsableArea {
 struct PreviewOptions {
     double radius = -1; // usable area for this agent radius (metres); < 0: the roadmap's min
                         // clearance when it was baked with one, else 0.5 (cw-query's default)
-    double cell = 0;    // usable-area raster spacing, metres; 0: min(radius / 4, level size / 500)
+    double cell = 0;    // usable-area raster spacing, metres; 0: min(radius / 4, level size / 500);
+                        // never finer than 8 million cells over the level's layers
 };
 
 struct InspectSummary {
@@ -169,6 +170,7 @@ struct InspectSummary {
 // Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
 // runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
 // the loader's status ("asset is corrupt", ...) for anything that does not verify.
+// InvalidOption for a non-finite options.radius or a negative or non-finite options.cell.
 Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out,
                         const PreviewOptions& options = {});
 // Human summary (several lines) and one JSON object with the same content.
