@@ -113,9 +113,10 @@ void drawRoadmap(SvgWriter& svg, const RoadmapView& rm, double max_clearance) {
 }
 
 // The cells of one state as rectangles: runs along each row, a run continued while the rows below
-// repeat it exactly (a rectangular room is one rectangle).
-preview::SvgPath cellRectangles(const SvgWriter& svg, const inspect::UsableGrid& g, uint8_t state) {
-    preview::SvgPath d = svg.pathData(true);
+// repeat it exactly (a rectangular room is one rectangle). Path data "Mx yhWvHh-Wz" (relative sides:
+// the overlay is the bulk of a big level's drawing).
+std::string cellRectangles(const SvgWriter& svg, const inspect::UsableGrid& g, uint8_t state) {
+    std::string d;
     struct Open {
         uint32_t i0, i1, j0;
         bool seen;
@@ -124,7 +125,8 @@ preview::SvgPath cellRectangles(const SvgWriter& svg, const inspect::UsableGrid&
     auto emit = [&](const Open& r, uint32_t j1) {
         const double x0 = g.x0 + r.i0 * g.cell, x1 = g.x0 + r.i1 * g.cell;
         const double y0 = g.y0 + r.j0 * g.cell, y1 = g.y0 + j1 * g.cell;
-        d.moveTo(x0, y0).lineTo(x1, y0).lineTo(x1, y1).lineTo(x0, y1).close();
+        d += "M" + svg.num(x0) + " " + svg.num(y0) + "h" + svg.num(x1 - x0) + "v" + svg.num(y1 - y0) + "h" +
+             svg.num(x0 - x1) + "z";
     };
     for (uint32_t j = 0; j <= g.ny; ++j) {
         for (Open& r : open)
@@ -159,12 +161,14 @@ preview::SvgPath cellRectangles(const SvgWriter& svg, const inspect::UsableGrid&
 void drawUsable(SvgWriter& svg, const inspect::UsableMap& map, const UsableArea& u, double pixels) {
     svg.group({{"id", "usable"}, {"stroke", "none"}});
     for (uint32_t l = 0; l < map.layers.size(); ++l) {
-        const preview::SvgPath usable = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Usable);
+        const std::string usable = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Usable);
         if (!usable.empty())
-            svg.path(usable, {{"fill", kUsableColour}, {"fill-opacity", "0.45"}, {"class", layerClass(l)}});
-        const preview::SvgPath islands = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Island);
+            svg.element("path",
+                        {{"fill", kUsableColour}, {"fill-opacity", "0.45"}, {"class", layerClass(l)}, {"d", usable}});
+        const std::string islands = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Island);
         if (!islands.empty())
-            svg.path(islands, {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}});
+            svg.element("path",
+                        {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}, {"d", islands}});
     }
     svg.end();
     svg.group({{"id", "islands"}, {"fill", "none"}, {"stroke", kIslandColour}, {"stroke-width", "2"}});
