@@ -249,7 +249,7 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         const std::string bin = CLEARWAY_BIN_DIR;
         const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
         REQUIRE(test::runTool(bin + "/cw-bake -q --radius 0.3 -o " + dir + "/level.cwrm --svg " + dir +
-                              "/bake.svg " + mesh) == 0);
+                              "/bake.svg --html " + dir + "/bake.html " + mesh) == 0);
         REQUIRE(test::runTool(bin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir +
                               "/inspect.svg") == 0);
         const std::vector<uint8_t> a = test::readFile(dir + "/bake.svg"),
@@ -263,5 +263,23 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         };
         CHECK(baked.find("usable at r = 0.3 m") != std::string::npos);
         CHECK(untitled(baked) == untitled(inspected));
+        const std::vector<uint8_t> page = test::readFile(dir + "/bake.html");
+        CHECK(std::string(page.begin(), page.end()).find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.3\"") !=
+              std::string::npos);
+    }
+
+    TEST_CASE("without --radius, a roadmap baked with --min-clearance is previewed at that clearance") {
+        const std::string dir = test::makeTempDir("usable-default");
+        const std::string bin = CLEARWAY_BIN_DIR;
+        const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
+        REQUIRE(test::runTool(bin + "/cw-bake -q --min-clearance 0.35 -o " + dir + "/level.cwrm --svg " + dir +
+                              "/bake.svg " + mesh) == 0);
+        std::string out;
+        REQUIRE(test::runTool(bin + "/cw-inspect --json " + dir + "/level.cwrm", &out) == 0);
+        const nlohmann::json j = nlohmann::json::parse(out);
+        CHECK(j["usable"]["radius"] == 0.35);
+        CHECK(j["usable"]["radius_source"] == "the roadmap's min clearance");
+        const std::vector<uint8_t> svg = test::readFile(dir + "/bake.svg");
+        CHECK(std::string(svg.begin(), svg.end()).find("usable at r = 0.35 m") != std::string::npos);
     }
 }
