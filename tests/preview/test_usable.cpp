@@ -236,7 +236,7 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         CHECK(svg.find("<g id=\"usable\"") != std::string::npos);
         CHECK(svg.find("fill=\"url(#island-hatch)\"") != std::string::npos);
         CHECK(svg.find("usable at r = 0.6 m") != std::string::npos);
-        CHECK(svg.find("1 unreachable island:") != std::string::npos);
+        CHECK(svg.find("1 unreachable: ") != std::string::npos);
         const std::vector<uint8_t> html_bytes = test::readFile(dir + "/c.html");
         const std::string html(html_bytes.begin(), html_bytes.end());
         CHECK(html.find(svg.substr(svg.find("<g id=\"usable\""), 2000)) != std::string::npos);

@@ -238,9 +238,9 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
     svg.legendSwatch(x, y, kUsableColour,
                      "usable at r = " + num(u.radius) + " m: " + fixedDecimals(u.area, 1) + " m²");
     y += 18;
+    // Short enough for the legend column with thousands of square metres: "43 unreachable: 2841.4 m²".
     svg.legendSwatch(x, y, "url(#island-hatch-legend)",
-                     inspect::unreachableIslands(u.islands.size()) + ": " + fixedDecimals(islands, 1) +
-                         " m²");
+                     std::to_string(u.islands.size()) + " unreachable: " + fixedDecimals(islands, 1) + " m²");
     y += 24;
     for (uint32_t l = 0; l < layers && y < kLegendHeight - 40; ++l) {
         svg.legendSwatch(x, y, colourHex(kLayerTints[l % 8]),
