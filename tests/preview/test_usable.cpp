@@ -67,6 +67,28 @@ Footprint twoLayersThroughAPortal() {
     return fp;
 }
 
+const std::string kBin = CLEARWAY_BIN_DIR;
+
+std::string textOf(const std::string& path) {
+    const std::vector<uint8_t> bytes = test::readFile(path);
+    return {bytes.begin(), bytes.end()};
+}
+
+// The page's radius input, starting at `value`.
+std::string radiusInput(const char* value) {
+    return std::string("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"") + value + "\"";
+}
+
+// cw-bake of the two-storey sample into a new folder: level.cwrm and bake.svg (+ `options`, run in
+// that folder); returns the folder.
+std::string bakeTwoStorey(const char* prefix, const std::string& options) {
+    const std::string dir = test::makeTempDir(prefix);
+    const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
+    REQUIRE(test::runTool("cd " + dir + " && " + kBin + "/cw-bake -q " + options + " -o level.cwrm --svg bake.svg " +
+                          mesh) == 0);
+    return dir;
+}
+
 } // namespace
 
 TEST_SUITE("preview: usable area and unreachable islands") {
@@ -209,7 +231,7 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         const std::string asset = dir + "/chamber.cwfp";
         const std::vector<uint8_t> bytes = serializeFootprint(chamberLevel(1.0));
         REQUIRE(!writeFileAtomic(asset, bytes.data(), bytes.size()));
-        const std::string inspect = std::string(CLEARWAY_BIN_DIR) + "/cw-inspect " + asset;
+        const std::string inspect = kBin + "/cw-inspect " + asset;
         std::string out;
         REQUIRE(test::runTool(inspect + " --radius 0.6 --json", &out) == 0);
         const nlohmann::json j = nlohmann::json::parse(out);
@@ -231,30 +253,21 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
 
         REQUIRE(test::runTool(inspect + " -q --radius 0.6 --svg " + dir + "/c.svg --html " + dir +
                               "/c.html") == 0);
-        const std::vector<uint8_t> svg_bytes = test::readFile(dir + "/c.svg");
-        const std::string svg(svg_bytes.begin(), svg_bytes.end());
+        const std::string svg = textOf(dir + "/c.svg");
         CHECK(svg.find("<g id=\"usable\"") != std::string::npos);
         CHECK(svg.find("fill=\"url(#island-hatch)\"") != std::string::npos);
         CHECK(svg.find("usable at r = 0.6 m") != std::string::npos);
         CHECK(svg.find("1 unreachable: ") != std::string::npos);
-        const std::vector<uint8_t> html_bytes = test::readFile(dir + "/c.html");
-        const std::string html(html_bytes.begin(), html_bytes.end());
+        const std::string html = textOf(dir + "/c.html");
         CHECK(html.find(svg.substr(svg.find("<g id=\"usable\""), 2000)) != std::string::npos);
-        CHECK(html.find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.6\"") !=
-              std::string::npos);
+        CHECK(html.find(radiusInput("0.6")) != std::string::npos);
     }
 
     TEST_CASE("cw-bake --radius --svg draws exactly what cw-inspect --radius --svg draws of its asset") {
-        const std::string dir = test::makeTempDir("usable-bake");
-        const std::string bin = CLEARWAY_BIN_DIR;
-        const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
-        REQUIRE(test::runTool(bin + "/cw-bake -q --radius 0.3 -o " + dir + "/level.cwrm --svg " + dir +
-                              "/bake.svg --html " + dir + "/bake.html " + mesh) == 0);
-        REQUIRE(test::runTool(bin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir +
+        const std::string dir = bakeTwoStorey("usable-bake", "--radius 0.3 --html bake.html");
+        REQUIRE(test::runTool(kBin + "/cw-inspect -q --radius 0.3 " + dir + "/level.cwrm --svg " + dir +
                               "/inspect.svg") == 0);
-        const std::vector<uint8_t> a = test::readFile(dir + "/bake.svg"),
-                                   b = test::readFile(dir + "/inspect.svg");
-        std::string baked(a.begin(), a.end()), inspected(b.begin(), b.end());
+        const std::string baked = textOf(dir + "/bake.svg"), inspected = textOf(dir + "/inspect.svg");
         // Only the title differs: the mesh's name, the asset's name.
         const auto untitled = [](std::string svg) {
             const size_t at = svg.find("font-weight=\"bold\"");
@@ -263,23 +276,16 @@ TEST_SUITE("preview: the usable area in every tool's picture") {
         };
         CHECK(baked.find("usable at r = 0.3 m") != std::string::npos);
         CHECK(untitled(baked) == untitled(inspected));
-        const std::vector<uint8_t> page = test::readFile(dir + "/bake.html");
-        CHECK(std::string(page.begin(), page.end()).find("id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.3\"") !=
-              std::string::npos);
+        CHECK(textOf(dir + "/bake.html").find(radiusInput("0.3")) != std::string::npos);
     }
 
     TEST_CASE("without --radius, a roadmap baked with --min-clearance is previewed at that clearance") {
-        const std::string dir = test::makeTempDir("usable-default");
-        const std::string bin = CLEARWAY_BIN_DIR;
-        const std::string mesh = std::string(CLEARWAY_SAMPLES) + "/levels/two_storey.obj";
-        REQUIRE(test::runTool(bin + "/cw-bake -q --min-clearance 0.35 -o " + dir + "/level.cwrm --svg " + dir +
-                              "/bake.svg " + mesh) == 0);
+        const std::string dir = bakeTwoStorey("usable-default", "--min-clearance 0.35");
         std::string out;
-        REQUIRE(test::runTool(bin + "/cw-inspect --json " + dir + "/level.cwrm", &out) == 0);
+        REQUIRE(test::runTool(kBin + "/cw-inspect --json " + dir + "/level.cwrm", &out) == 0);
         const nlohmann::json j = nlohmann::json::parse(out);
         CHECK(j["usable"]["radius"] == 0.35);
         CHECK(j["usable"]["radius_source"] == "the roadmap's min clearance");
-        const std::vector<uint8_t> svg = test::readFile(dir + "/bake.svg");
-        CHECK(std::string(svg.begin(), svg.end()).find("usable at r = 0.35 m") != std::string::npos);
+        CHECK(textOf(dir + "/bake.svg").find("usable at r = 0.35 m") != std::string::npos);
     }
 }
