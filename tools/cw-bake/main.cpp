@@ -7,8 +7,11 @@ int main(int argc, char** argv) {
         "Bake a level mesh into a roadmap asset (import + exact medial axis + blends) in one process.\n" +
         std::string(cli::kExitCodesHelp)};
     bake::RoadmapRequest request;
-    request.roadmap_svg = bake::roadmapSvg; // drawn by lib/preview, only when --svg / --html is given
-    request.roadmap_html = bake::roadmapHtml;
+    // Drawn by lib/preview (cw-inspect's renderer), only when --svg / --html is given. The pipeline
+    // takes plain function pointers, so the --radius they draw with lives here.
+    static bake::PreviewOptions preview;
+    request.roadmap_svg = [](const bake::Roadmap& rm) { return bake::roadmapSvg(rm, preview); };
+    request.roadmap_html = [](const bake::Roadmap& rm) { return bake::roadmapHtml(rm, preview); };
     cli::CommonFlags flags;
     app.add_option("mesh", request.input_path,
                    "Level mesh: any format Assimp reads (OBJ, glTF/GLB, FBX, PLY, ...)")
@@ -17,6 +20,10 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--svg", request.svg_path, "Also write cw-inspect's SVG of the asset (legend, layers, clearance)");
     app.add_option("--html", request.html_path, "Also write cw-inspect's page: pan, zoom, paths by the runtime");
+    app.add_option("--radius", preview.radius,
+                   "Agent radius (m) for the usable area and its islands in --svg / --html\n"
+                   "(default: --min-clearance if > 0, else 0.5)")
+        ->check(CLI::NonNegativeNumber);
     cli::addImportOptions(app, request.import_options);
     cli::addRoadmapOptions(app, request.roadmap_options);
     cli::addTileOptions(app, request);

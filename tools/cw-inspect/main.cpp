@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
         ->required();
     app.add_option("--svg", request.svg_path, "Write the drawing as SVG");
     app.add_option("--html", request.html_path, "Write the drawing as a self-contained HTML page");
+    app.add_option("--radius", request.preview.radius,
+                   "Agent radius (m) for the usable area and its unreachable islands (summary and drawings;\n"
+                   "default: the roadmap's min clearance if baked with one, else 0.5)")
+        ->check(CLI::NonNegativeNumber);
     app.add_flag("--verify", verify, "Only verify: print the asset kind and the loader's status");
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv);

@@ -9,6 +9,7 @@ namespace clearway::bake {
 
 using preview::colourHex;
 using preview::fixedDecimals;
+using preview::formatNumber;
 using preview::NumberFormat;
 using preview::SvgWriter;
 
@@ -23,6 +24,10 @@ const char* const kWallColour = "#000000";
 const char* const kPortalColour = "#ff00cc";
 const char* const kBlendColour = "#8a4fd6";
 const char* const kBackground = "#c4c4c4";
+// Usable area: teal over the floor tints; unreachable islands: a red hatch, each ringed in red.
+const char* const kUsableColour = "#0f8b8d";
+const char* const kIslandColour = "#e00000";
+constexpr double kHatchPixels = 6; // hatch period on screen at zoom 1
 
 using inspect::Frame;
 using inspect::kLegendHeight;
@@ -107,6 +112,71 @@ void drawRoadmap(SvgWriter& svg, const RoadmapView& rm, double max_clearance) {
     svg.end();
 }
 
+// The cells of one state as rectangles: runs along each row, a run continued while the rows below
+// repeat it exactly (a rectangular room is one rectangle). Path data "Mx yhWvHh-Wz" (relative sides:
+// the overlay is the bulk of a big level's drawing).
+std::string cellRectangles(const SvgWriter& svg, const inspect::UsableGrid& g, uint8_t state) {
+    std::string d;
+    struct Open {
+        uint32_t i0, i1, j0;
+        bool seen;
+    };
+    std::vector<Open> open;
+    auto emit = [&](const Open& r, uint32_t j1) {
+        const double x0 = g.x0 + r.i0 * g.cell, x1 = g.x0 + r.i1 * g.cell;
+        const double y0 = g.y0 + r.j0 * g.cell, y1 = g.y0 + j1 * g.cell;
+        d += "M" + svg.num(x0) + " " + svg.num(y0) + "h" + svg.num(x1 - x0) + "v" + svg.num(y1 - y0) + "h" +
+             svg.num(x0 - x1) + "z";
+    };
+    for (uint32_t j = 0; j <= g.ny; ++j) {
+        for (Open& r : open)
+            r.seen = false;
+        std::vector<Open> started;
+        for (uint32_t i = 0; j < g.ny && i < g.nx;) {
+            if (g.state[size_t(j) * g.nx + i] != state) {
+                ++i;
+                continue;
+            }
+            const uint32_t i0 = i;
+            while (i < g.nx && g.state[size_t(j) * g.nx + i] == state)
+                ++i;
+            auto same = std::find_if(open.begin(), open.end(),
+                                     [&](const Open& r) { return r.i0 == i0 && r.i1 == i; });
+            if (same != open.end())
+                same->seen = true;
+            else
+                started.push_back({i0, i, j, true});
+        }
+        for (const Open& r : open)
+            if (!r.seen) emit(r, j);
+        open.erase(std::remove_if(open.begin(), open.end(), [](const Open& r) { return !r.seen; }),
+                   open.end());
+        open.insert(open.end(), started.begin(), started.end());
+    }
+    return d;
+}
+
+// The usable area of every layer, its islands hatched and ringed (a ring of 10 px at zoom 1 around
+// each island's point, so even a small one shows).
+void drawUsable(SvgWriter& svg, const inspect::UsableMap& map, const UsableArea& u, double pixels) {
+    svg.group({{"id", "usable"}, {"stroke", "none"}});
+    for (uint32_t l = 0; l < map.layers.size(); ++l) {
+        const std::string usable = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Usable);
+        if (!usable.empty())
+            svg.element("path",
+                        {{"fill", kUsableColour}, {"fill-opacity", "0.45"}, {"class", layerClass(l)}, {"d", usable}});
+        const std::string islands = cellRectangles(svg, map.layers[l], inspect::UsableGrid::Island);
+        if (!islands.empty())
+            svg.element("path",
+                        {{"class", layerClass(l) + " island"}, {"fill", "url(#island-hatch)"}, {"d", islands}});
+    }
+    svg.end();
+    svg.group({{"id", "islands"}, {"fill", "none"}, {"stroke", kIslandColour}, {"stroke-width", "2"}});
+    for (const UsablePart& i : u.islands)
+        svg.circle(i.point.x, i.point.y, 10 / pixels, {{"class", layerClass(i.layer)}});
+    svg.end();
+}
+
 // A round length near 150 px, for the scale bar.
 double scaleBarLength(double pixels_per_metre) {
     double bar = 1;
@@ -161,7 +231,17 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
         svg.legendLine(x, y, kBlendColour, 1.5, "", "blends (stored arcs)");
         y += 18;
     }
-    y += 6;
+    const UsableArea& u = s.usable;
+    double islands = 0;
+    for (const UsablePart& i : u.islands)
+        islands += i.area;
+    svg.legendSwatch(x, y, kUsableColour,
+                     "usable at r = " + num(u.radius) + " m: " + fixedDecimals(u.area, 1) + " m²");
+    y += 18;
+    // Short enough for the legend column with thousands of square metres: "43 unreachable: 2841.4 m²".
+    svg.legendSwatch(x, y, "url(#island-hatch-legend)",
+                     std::to_string(u.islands.size()) + " unreachable: " + fixedDecimals(islands, 1) + " m²");
+    y += 24;
     for (uint32_t l = 0; l < layers && y < kLegendHeight - 40; ++l) {
         svg.legendSwatch(x, y, colourHex(kLayerTints[l % 8]),
                          "layer " + std::to_string(l) + ": " + fixedDecimals(s.layers[l].area, 1) + " m², z " +
@@ -178,6 +258,15 @@ void levelLegend(SvgWriter& svg, const Frame& f, const InspectSummary& s, bool r
     svg.end();
 }
 
+// Diagonal red lines `period` apart (in the user units of the element filled with it).
+std::string hatch(const char* id, double period) {
+    const std::string p = formatNumber(period, {NumberFormat::Trimmed, 4});
+    return std::string("<pattern id=\"") + id + "\" patternUnits=\"userSpaceOnUse\" width=\"" + p +
+           "\" height=\"" + p + "\" patternTransform=\"rotate(45)\"><path d=\"M0 0V" + p + "\" stroke=\"" +
+           kIslandColour + "\" stroke-width=\"" + formatNumber(period * 0.4, {NumberFormat::Trimmed, 4}) +
+           "\" vector-effect=\"none\"/></pattern>";
+}
+
 } // namespace
 
 namespace inspect {
@@ -190,8 +279,10 @@ SvgWriter svgOpen(const Frame& f) {
         stops += "<stop offset=\"" + svg.num(i / 4.0) + "\" stop-color=\"" + colourHex(kRamp[i]) + "\"/>";
     svg.raw("<style>#drawing path,#drawing line,#drawing circle{vector-effect:non-scaling-stroke}</style>\n"
             "<defs><clipPath id=\"clip\"><rect width=\"" +
-            svg.num(f.width) + "\" height=\"" + svg.num(f.total_h) + "\"/></clipPath>\n<linearGradient id=\"ramp\">" +
-            stops + "</linearGradient></defs>\n");
+            svg.num(f.width) + "\" height=\"" + svg.num(f.total_h) +
+            "\"/></clipPath>\n<linearGradient id=\"ramp\">" + stops + "</linearGradient>" +
+            hatch("island-hatch", kHatchPixels / f.s) + hatch("island-hatch-legend", kHatchPixels) +
+            "</defs>\n");
     svg.element("rect", {{"width", f.total_w}, {"height", f.total_h}, {"fill", kBackground}});
     svg.element("rect", {{"x", f.width}, {"width", kLegendWidth}, {"height", f.total_h}, {"fill", "#f7f7f7"}});
     return svg;
@@ -207,7 +298,7 @@ void rampBar(SvgWriter& svg, double x, double y) {
 }
 
 std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const InspectSummary& s,
-                     const std::string& title, Frame* frame_out) {
+                     const UsableMap& usable, const std::string& title, Frame* frame_out) {
     const Frame f = frameFor(s.local_min.x, s.local_min.y, s.local_max.x, s.local_max.y);
     *frame_out = f;
     const double max_clearance = std::max(0.1, s.clearance_max);
@@ -219,6 +310,7 @@ std::string levelSvg(const FootprintView& fp, const RoadmapView* rm, const Inspe
     for (uint32_t l = 0; l < layers; ++l)
         svg.path(layerRingsPath(svg, fp, l), {{"class", layerClass(l)}, {"fill", colourHex(kLayerTints[l % 8])}});
     svg.end();
+    drawUsable(svg, usable, s.usable, f.s);
     if (rm) drawRoadmap(svg, *rm, max_clearance);
     // Walls on top: the boundary rings, black.
     svg.group({{"id", "walls"}, {"fill", "none"}, {"stroke", kWallColour}, {"stroke-width", "2"},

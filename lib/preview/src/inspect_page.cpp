@@ -49,9 +49,10 @@ struct Picture {
     bool ok = false;
 };
 
-Picture picture(const void* data, size_t size, const std::string& title) {
+Picture picture(const void* data, size_t size, const std::string& title, const PreviewOptions& options) {
     Picture p;
-    if (inspectAssetBytes(data, size, title, &p.summary)) return p;
+    inspect::UsableMap usable;
+    if (inspect::inspectBytes(data, size, title, options, &p.summary, &usable)) return p;
     p.ok = true;
     if (p.summary.kind == AssetKind::Trims) {
         trims::TableView view;
@@ -62,11 +63,11 @@ Picture picture(const void* data, size_t size, const std::string& title) {
         FootprintView fp;
         loadRoadmap(data, size, &view);
         roadmapFootprint(view, &fp);
-        p.svg = inspect::levelSvg(fp, &view, p.summary, title, &p.frame);
+        p.svg = inspect::levelSvg(fp, &view, p.summary, usable, title, &p.frame);
     } else {
         FootprintView fp;
         loadFootprint(data, size, &fp);
-        p.svg = inspect::levelSvg(fp, nullptr, p.summary, title, &p.frame);
+        p.svg = inspect::levelSvg(fp, nullptr, p.summary, usable, title, &p.frame);
     }
     return p;
 }
@@ -213,14 +214,8 @@ async function start() {
 if (ASSET) start(); else document.getElementById('query').style.display = 'none';
 )JS";
 
-} // namespace
-
-std::string inspectSvg(const void* data, size_t size, const std::string& title) {
-    return picture(data, size, fileTitle(title)).svg;
-}
-
-std::string inspectHtml(const void* data, size_t size, const std::string& title) {
-    const Picture p = picture(data, size, fileTitle(title));
+// The page around a picture of `data`.
+std::string pageOf(const Picture& p, const void* data, size_t size, const std::string& title) {
     if (!p.ok) return "";
     const bool roadmap = p.summary.kind == AssetKind::Roadmap;
     // The drawing scales to the window (its viewBox); the controls sit over the legend column.
@@ -233,16 +228,32 @@ std::string inspectHtml(const void* data, size_t size, const std::string& title)
         "</head><body>\n" +
         p.svg +
         "<div id=\"ui\"><div id=\"layers\"></div><div id=\"query\">radius (m) <input "
-        "id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"0.5\"><br>clearance (m) <input "
+        "id=\"radius\" type=\"number\" min=\"0\" step=\"0.1\" value=\"" +
+        (p.summary.kind == AssetKind::Trims ? std::string("0.5") : inspect::num(p.summary.usable.radius)) +
+        "\"><br>clearance (m) <input "
         "id=\"clearance\" type=\"text\" placeholder=\"radius\" title=\"preferred clearance: empty = the "
         "radius (shortest), inf = the middle of every corridor\"><div id=\"out\" data-status=\"loading\">"
         "loading the runtime</div></div><button id=\"reset\">reset view</button>"
         "<div>drag: pan, wheel: zoom</div></div>\n<script>\n" +
-        (roadmap ? std::string(inspect::pageRuntimeScript()) : std::string()) + "\n</script>\n<script>\nconst ASSET = \"" +
-        (roadmap ? base64(data, size) : std::string()) + "\";\nconst RUNTIME_EMBEDDED = " + (*inspect::pageRuntimeScript() ? "true" : "false") + ";\nconst LAYERS = " +
+        (roadmap ? std::string(inspect::pageRuntimeScript()) : std::string()) +
+        "\n</script>\n<script>\nconst ASSET = \"" + (roadmap ? base64(data, size) : std::string()) +
+        "\";\nconst RUNTIME_EMBEDDED = " + (*inspect::pageRuntimeScript() ? "true" : "false") +
+        ";\nconst LAYERS = " +
         std::to_string(p.summary.kind == AssetKind::Trims ? 0 : p.summary.layers.size()) +
         ", WIDTH = " + mm(p.frame.width) + ";\n" + kScript + "</script>\n</body></html>\n";
     return html;
+}
+
+} // namespace
+
+std::string inspectSvg(const void* data, size_t size, const std::string& title,
+                       const PreviewOptions& options) {
+    return picture(data, size, fileTitle(title), options).svg;
+}
+
+std::string inspectHtml(const void* data, size_t size, const std::string& title,
+                        const PreviewOptions& options) {
+    return pageOf(picture(data, size, fileTitle(title), options), data, size, title);
 }
 
 Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log) {
@@ -251,16 +262,18 @@ Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext
         return {ErrorCode::FileNotFound, request.path + ": no such file"};
     Aligned bytes;
     if (!readAligned(request.path, &bytes)) return {ErrorCode::ReadFailed, request.path + ": cannot be read"};
-    if (Error e = inspectAssetBytes(bytes.words.data(), bytes.size, request.path, out)) return e;
+    if (Error e = inspectAssetBytes(bytes.words.data(), bytes.size, request.path, out, request.preview))
+        return e;
     log.log(LogLevel::Debug, request.path + ": " + assetKindName(out->kind) + " asset verified");
+    if (request.svg_path.empty() && request.html_path.empty()) return {};
+    const Picture p = picture(bytes.words.data(), bytes.size, fileTitle(request.path), request.preview);
     if (!request.svg_path.empty()) {
-        const Picture p = picture(bytes.words.data(), bytes.size, fileTitle(request.path));
         if (Error e = writeFileAtomic(request.svg_path, p.svg)) return e;
         log.log(LogLevel::Debug, "wrote " + request.svg_path);
     }
     if (!request.html_path.empty()) {
         if (Error e =
-                writeFileAtomic(request.html_path, inspectHtml(bytes.words.data(), bytes.size, request.path)))
+                writeFileAtomic(request.html_path, pageOf(p, bytes.words.data(), bytes.size, request.path)))
             return e;
         log.log(LogLevel::Debug, "wrote " + request.html_path);
     }

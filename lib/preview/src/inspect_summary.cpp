@@ -189,6 +189,55 @@ void summariseTrims(const trims::TableView& view, InspectSummary* s) {
     }
 }
 
+void summariseUsable(const FootprintView& fp, const PreviewOptions& options, InspectSummary* s,
+                     inspect::UsableMap* map) {
+    std::string source = "asked for (--radius)";
+    const double radius = options.radius >= 0 ? options.radius : inspect::defaultPreviewRadius(*s, &source);
+    s->usable = inspect::usableArea(fp, radius, options.cell, map);
+    s->usable.radius_source = source;
+}
+
+// "  usable at radius R m (why), raster C m: A m2, reachable B m2, N unreachable islands (I m2)" and
+// a line per island (the first ten).
+std::string usableText(const UsableArea& u) {
+    double islands = 0;
+    for (const UsablePart& i : u.islands)
+        islands += i.area;
+    std::string t = "  usable at radius " + num(u.radius) + " m (" + u.radius_source + "), raster " +
+                    num(u.cell) + " m: " + fixedDecimals(u.area, 2) + " m2, reachable " +
+                    fixedDecimals(u.reachable.area, 2) + " m2, " + inspect::unreachableIslands(u.islands.size()) + " (" + fixedDecimals(islands, 2) + " m2)\n";
+    auto part = [](const char* what, const UsablePart& i) {
+        return std::string("    ") + what + " on layer " + std::to_string(i.layer) + ": " +
+               fixedDecimals(i.area, 2) + " m2 at local " + fixedDecimals(i.point.x, 2) + ", " +
+               fixedDecimals(i.point.y, 2) + ", " + fixedDecimals(i.point.z, 2) + " (world " +
+               fixedDecimals(i.world.x, 2) + ", " + fixedDecimals(i.world.y, 2) + ", " +
+               fixedDecimals(i.world.z, 2) + ")\n";
+    };
+    if (u.islands.empty()) return t;
+    t += part("reachable", u.reachable);
+    for (size_t k = 0; k < u.islands.size() && k < 10; ++k)
+        t += part("island", u.islands[k]);
+    if (u.islands.size() > 10)
+        t += "    ... " + std::to_string(u.islands.size() - 10) + " more (--json lists all)\n";
+    return t;
+}
+
+std::string usableJson(const UsableArea& u) {
+    auto vec = [](const Vec3& v) { return preview::jsonTriple(v.x, v.y, v.z); };
+    auto part = [&](const UsablePart& i) {
+        return "{\"layer\": " + std::to_string(i.layer) + ", \"area\": " + num(i.area) +
+               ", \"point\": " + vec(i.point) + ", \"world\": " + vec(i.world) + "}";
+    };
+    std::string j = "{\"radius\": " + num(u.radius) + ", \"radius_source\": " + jsonString(u.radius_source) +
+                    ", \"cell\": " + num(u.cell) + ", \"area\": " + num(u.area) + ", \"layers\": [";
+    for (size_t l = 0; l < u.layer_area.size(); ++l)
+        j += (l ? ", " : "") + num(u.layer_area[l]);
+    j += "], \"reachable\": " + part(u.reachable) + ", \"islands\": [";
+    for (size_t k = 0; k < u.islands.size(); ++k)
+        j += (k ? ", " : "") + part(u.islands[k]);
+    return j + "]}";
+}
+
 } // namespace
 
 const char* assetKindName(AssetKind kind) {
@@ -203,7 +252,18 @@ const char* assetKindName(AssetKind kind) {
     return "unknown";
 }
 
-Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out) {
+Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out,
+                        const PreviewOptions& options) {
+    inspect::UsableMap map;
+    return inspect::inspectBytes(data, size, name, options, out, &map);
+}
+
+Error inspect::inspectBytes(const void* data, size_t size, const std::string& name,
+                            const PreviewOptions& options, InspectSummary* out, UsableMap* map) {
+    if (std::isnan(options.radius) || std::isinf(options.radius))
+        return {ErrorCode::InvalidOption, "--radius: the agent radius must be a finite number of metres"};
+    if (!std::isfinite(options.cell) || options.cell < 0)
+        return {ErrorCode::InvalidOption, "the usable-area raster cell must be a finite size >= 0 (metres)"};
     InspectSummary s;
     s.file = name;
     s.bytes = size;
@@ -225,6 +285,7 @@ Error inspectAssetBytes(const void* data, size_t size, const std::string& name, 
         FootprintView view;
         if (const Status st = loadFootprint(data, size, &view); st != Status::Ok) return failed(st);
         summariseFootprint(view, fb::GetFootprint(data), &s);
+        summariseUsable(view, options, &s, map);
     } else if (s.kind == AssetKind::Roadmap) {
         RoadmapView view;
         if (const Status st = loadRoadmap(data, size, &view); st != Status::Ok) return failed(st);
@@ -232,6 +293,7 @@ Error inspectAssetBytes(const void* data, size_t size, const std::string& name, 
         roadmapFootprint(view, &fp);
         summariseFootprint(fp, fb::GetRoadmap(data)->footprint(), &s);
         summariseRoadmap(view, &s);
+        summariseUsable(fp, options, &s, map);
     } else {
         trims::TableView view;
         if (const Status st = trims::loadTable(data, size, &view); st != Status::Ok) return failed(st);
@@ -299,8 +361,11 @@ std::string inspectText(const InspectSummary& s) {
         if (s.kind == AssetKind::Roadmap)
             t += "; " + std::to_string(l.vertices) + " vertices, " + std::to_string(l.edges) +
                  " edges, clearance " + fixedDecimals(l.clearance_min, 3) + " .. " + fixedDecimals(l.clearance_max, 3) + " m";
+        if (i < s.usable.layer_area.size())
+            t += "; usable " + fixedDecimals(s.usable.layer_area[i], 2) + " m2";
         t += "\n";
     }
+    t += usableText(s.usable);
     if (s.kind == AssetKind::Roadmap)
         t += "  roadmap: " + std::to_string(s.vertices) + " vertices, " + std::to_string(s.edges) +
              " edges (" + std::to_string(s.portal_edges) + " portal), " + std::to_string(s.points) +
@@ -359,9 +424,10 @@ std::string inspectJson(const InspectSummary& s) {
             j += ", \"vertices\": " + std::to_string(l.vertices) + ", \"edges\": " + std::to_string(l.edges) +
                  ", \"clearance_min\": " + num(l.clearance_min) +
                  ", \"clearance_max\": " + num(l.clearance_max);
+        if (i < s.usable.layer_area.size()) j += ", \"usable_area\": " + num(s.usable.layer_area[i]);
         j += "}";
     }
-    j += "]";
+    j += "], \"usable\": " + usableJson(s.usable);
     if (s.kind == AssetKind::Roadmap)
         j += ", \"roadmap\": {\"vertices\": " + std::to_string(s.vertices) +
              ", \"edges\": " + std::to_string(s.edges) +

@@ -42,13 +42,21 @@ std::string footprintSvg(const Footprint& fp) {
 }
 
 std::string roadmapSvg(const Roadmap& rm) {
-    const AlignedBytes asset(serializeRoadmap(rm));
-    return inspectSvg(asset.words.data(), asset.size, titleOf(rm.footprint.source_name));
+    return roadmapSvg(rm, PreviewOptions{});
 }
 
 std::string roadmapHtml(const Roadmap& rm) {
+    return roadmapHtml(rm, PreviewOptions{});
+}
+
+std::string roadmapSvg(const Roadmap& rm, const PreviewOptions& options) {
     const AlignedBytes asset(serializeRoadmap(rm));
-    return inspectHtml(asset.words.data(), asset.size, titleOf(rm.footprint.source_name));
+    return inspectSvg(asset.words.data(), asset.size, titleOf(rm.footprint.source_name), options);
+}
+
+std::string roadmapHtml(const Roadmap& rm, const PreviewOptions& options) {
+    const AlignedBytes asset(serializeRoadmap(rm));
+    return inspectHtml(asset.words.data(), asset.size, titleOf(rm.footprint.source_name), options);
 }
 
 std::string footprintJson(const Footprint& fp, double seconds, const ImportUnits* units) {

@@ -7,12 +7,17 @@
 
 namespace clearway::bake {
 
+struct PreviewOptions; // below, with cw-inspect's summary
+
 // The previews every tool writes next to its asset: the asset itself (serialized) drawn by
 // cw-inspect's renderer, so cw-import --svg, cw-bake --svg/--html and cw-inspect show the same
 // picture (renderers for ImportRequest::footprint_svg, RoadmapRequest::roadmap_svg / roadmap_html).
 std::string footprintSvg(const Footprint& footprint);
 std::string roadmapSvg(const Roadmap& roadmap);
 std::string roadmapHtml(const Roadmap& roadmap);
+// The same with a chosen usable-area radius (cw-bake --radius).
+std::string roadmapSvg(const Roadmap& roadmap, const PreviewOptions& options);
+std::string roadmapHtml(const Roadmap& roadmap, const PreviewOptions& options);
 // One JSON object, the shape documented for `cw-import --json` (with "units" when given).
 std::string footprintJson(const Footprint& footprint, double seconds, const ImportUnits* units = nullptr);
 // `"units": {"up", "up_source", "up_why", "scale", "scale_source", "scale_why"}` (a fragment): the
@@ -104,6 +109,38 @@ struct InspectTrims {
     double reach_min = 0, reach_max = 0; // straight distance covered by one trim, metres
 };
 
+// The usable area for an agent of one radius: each layer's walkable footprint eroded by the
+// radius (the points at least `radius` from the layer's solid walls; connections are open, not
+// walls), sampled at the centres of a square raster of `cell` metres, so each area is within about
+// (the usable region's perimeter x cell) of the exact one. Its connected parts join 4-neighbouring
+// cells of a layer and, across layers, the cells on both sides of a connection: the medial-axis
+// roadmap's edges with clearance >= radius connect exactly these parts (it is their retract).
+// Islands are the parts other than the largest (of at least 8 cells and 0.01 m^2).
+struct UsablePart {
+    uint32_t layer = 0; // the layer holding most of it
+    double area = 0;    // m^2
+    Vec3 point;         // a usable point of it (near its middle), local; z = the floor's height
+    Vec3 world;         // the same point in the mesh's own coordinates
+};
+
+struct UsableArea {
+    double radius = 0;               // metres
+    std::string radius_source;       // "--radius", "the roadmap's min clearance" or the default's reason
+    double cell = 0;                 // raster spacing, metres
+    double area = 0;                 // m^2, every layer
+    std::vector<double> layer_area;  // m^2 per layer
+    UsablePart reachable;            // the largest connected part (area 0 when nothing is usable)
+    std::vector<UsablePart> islands; // unreachable parts, largest first
+};
+
+// What the drawings and summaries show beyond the asset itself.
+struct PreviewOptions {
+    double radius = -1; // usable area for this agent radius (metres); < 0: the roadmap's min
+                        // clearance when it was baked with one, else 0.5 (cw-query's default)
+    double cell = 0;    // usable-area raster spacing, metres; 0: min(radius / 4, level size / 500);
+                        // never finer than 8 million cells over the level's layers
+};
+
 struct InspectSummary {
     std::string file;
     size_t bytes = 0;
@@ -124,6 +161,8 @@ struct InspectSummary {
     // Roadmap only.
     uint32_t vertices = 0, edges = 0, portal_edges = 0, points = 0, blends = 0, arcs = 0; // arcs: radius > 0
     double clearance_min = 0, clearance_max = 0; // over non-portal edges' min_clearance
+    // Footprint and roadmap: what an agent of the preview radius can use and reach.
+    UsableArea usable;
     // Trims only.
     InspectTrims trims;
 };
@@ -131,7 +170,9 @@ struct InspectSummary {
 // Kind from the 4-byte file identifier (CWFP, CWRM, CWTT), never the extension; then that kind's
 // runtime loader. `data` must be 8-byte aligned. ReadFailed (bad input, exit 2) naming `name` and
 // the loader's status ("asset is corrupt", ...) for anything that does not verify.
-Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out);
+// InvalidOption for a non-finite options.radius or a negative or non-finite options.cell.
+Error inspectAssetBytes(const void* data, size_t size, const std::string& name, InspectSummary* out,
+                        const PreviewOptions& options = {});
 // Human summary (several lines) and one JSON object with the same content.
 std::string inspectText(const InspectSummary& summary);
 std::string inspectJson(const InspectSummary& summary);
@@ -144,11 +185,16 @@ std::string inspectVerifyJson(const InspectSummary& summary);
 // (legend), blends purple. Trims: one panel per initial control (all of them up to 25, else a
 // selection), every trajectory from it in top view. The drawing group carries
 // data-transform="s tx ty": local (x, y) is at pixel (tx + s x, ty - s y) of the SVG.
-std::string inspectSvg(const void* data, size_t size, const std::string& title = "asset");
+// Levels also show the usable area for options.radius (teal) and its unreachable islands (red
+// hatch, each ringed), with both in the legend.
+std::string inspectSvg(const void* data, size_t size, const std::string& title = "asset",
+                       const PreviewOptions& options = {});
 // The same SVG in one HTML page without any network access: drag pans, the wheel zooms, a
 // checkbox per layer, and for roadmaps a radius input plus click-two-points path queries (A* in
 // the page over the exported roadmap graph, edges usable when min clearance >= radius).
-std::string inspectHtml(const void* data, size_t size, const std::string& title);
+// The page's radius input starts at the usable area's radius.
+std::string inspectHtml(const void* data, size_t size, const std::string& title,
+                        const PreviewOptions& options = {});
 // The roadmap colour ramp: 0xRRGGBB for a clearance on a legend running 0 .. max_clearance (the
 // drawings use InspectSummary::clearance_max, at least 0.1 m). Red = tight, through orange,
 // yellow and green, to blue = wide.
@@ -157,6 +203,7 @@ uint32_t clearanceColour(double clearance, double max_clearance);
 struct InspectRequest {
     std::string path;
     std::string svg_path, html_path; // optional
+    PreviewOptions preview;
 };
 // cw-inspect: reads and verifies request.path, writes the pictures asked for.
 Error inspectFile(const InspectRequest& request, InspectSummary* out, LogContext& log);
