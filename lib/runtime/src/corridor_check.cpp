@@ -48,12 +48,23 @@ struct TooClose {
     double sweep;
 };
 
-// Whether stretch a -> b of line j needs the walls. In an exact corridor only the stretches from
-// an end to the corridor's first (last) portal do: between portals the corridor's sides bound the
-// line, and the tightening kept it clear of them.
-bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_t count, bool exact,
+// Whether line j (from wraps[j - 1], or the start, into wraps[j], or the goal) runs only between
+// portals whose sides bound the corridor: the tightening kept it clear of them there.
+bool lineInCheckedCorridor(const CorridorPortal* portals, uint32_t count, bool all_checked,
+                           const CorridorWrap* wraps, uint32_t n, uint32_t j) {
+    if (count == 0) return false;
+    if (all_checked) return true;
+    const uint32_t first = j > 0 ? wraps[j - 1].portal : 0, last = j < n ? wraps[j].portal : count - 1;
+    for (uint32_t i = first + 1; i <= last && i < count; ++i)
+        if (portals[i].unchecked_before) return false;
+    return true;
+}
+
+// Whether stretch a -> b of line j keeps the clearance. Where the corridor's sides bound the
+// line only the stretches from an end to the corridor's first (last) portal need the walls.
+bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_t count, bool checked,
                       uint32_t j, uint32_t n, P a, P b, uint32_t layer, double check) {
-    if (!exact || count == 0) return segmentClear(LayerWalls{q.rm, q.s, layer}, a, b, check);
+    if (!checked) return segmentClear(LayerWalls{q.rm, q.s, layer}, a, b, check);
     if (j == 0 && !segmentClear(LayerWalls{q.rm, q.s, layer}, a, portalCrossing(portals[0], a, b), check))
         return false;
     return j != n ||
@@ -61,13 +72,14 @@ bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_
 }
 
 // The path's stretches too close to a wall: every line stretch (into `lines`, at most `room`), and,
-// when none is, the first arc stretch. In an exact corridor an inner arc at the radius is clear by
-// construction; a larger preferred radius sweeping wide, or an end's approach, may not be. False
+// when none is, the first arc stretch. Between lines in a checked corridor an inner arc at the
+// radius is clear by construction; a larger preferred radius sweeping wide, or an end's approach,
+// may not be. False
 // when an end disc wraps beyond kEndWrapLimit (nothing to repair: the route leaves that end
 // backwards) or the path misses a boundary between layers the route crosses.
 bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
-                  const LayerCrossings& crossings, bool exact, const CorridorWrap* wraps, uint32_t n,
-                  double check, TooClose* lines, uint32_t room, uint32_t* found) {
+                  const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n, double check,
+                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found) {
     *found = 0;
     auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
     // One walk for both: the arcs are looked at until the first one too close (or an end wrapped
@@ -77,7 +89,8 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
     const bool crossed_all = walkPath(
         q, crossings, wraps, n,
         [&](uint32_t j, P a, P b, const LayerWalk& walk) {
-            if (!lineStretchClear(q, portals, count, exact, j, n, a, b, walk.layer, check) && *found < room)
+            const bool checked = lineInCheckedCorridor(portals, count, all_checked, wraps, n, j);
+            if (!lineStretchClear(q, portals, count, checked, j, n, a, b, walk.layer, check) && *found < room)
                 lines[(*found)++] = TooClose{false, j, walk.layer, portalAt(j), a, b, 0.0};
             return true;
         },
@@ -85,7 +98,9 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
             if (wrapped_back || arc_found) return true;
             if ((w == 0 || w + 1 == n) && std::fabs(turn) > kEndWrapLimit) {
                 wrapped_back = true;
-            } else if (!(exact && w > 0 && w + 1 < n && wraps[w].r == q.radius) &&
+            } else if (!(w > 0 && w + 1 < n && wraps[w].r == q.radius &&
+                         lineInCheckedCorridor(portals, count, all_checked, wraps, n, w) &&
+                         lineInCheckedCorridor(portals, count, all_checked, wraps, n, w + 1)) &&
                        !wallsArcClear(q.rm, q.s, walk.layer, wraps[w].c, a, sweep, check)) {
                 arc = TooClose{true, w, walk.layer, portalAt(w + 1), a, {}, sweep};
                 arc_found = true;
@@ -216,7 +231,7 @@ bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t co
     TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         uint32_t found = 0;
-        if (!findTooClose(q, portals, count, crossings, exact, wraps, *n, check, close, kRoom, &found))
+        if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found))
             return false;
         if (found == 0) return true;
         if (*n + found > capacity) return false;

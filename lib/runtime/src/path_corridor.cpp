@@ -18,7 +18,10 @@ struct PortalList {
     double radius, preferred;
     P start, goal;
     bool overflow, narrow;
-    bool exact = true; // every edge's corridor known exactly (else every line is checked)
+    // The stretch since the last portal lies along an edge whose corridor was not checked, and
+    // whether the edge being listed is such an edge.
+    bool unchecked = false, edge_unchecked = false;
+    bool exact = true; // no stretch open or unchecked: every line between portals is bounded
 
     double sideRadius(P wall, double clearance) const {
         if (!(preferred > radius)) return radius; // the common case: no distances needed
@@ -32,9 +35,16 @@ struct PortalList {
     LayerCrossings crossings = {}; // the route's changes of layer, in order
     bool gap = false;              // a stretch of unknown corridor since the last portal
 
-    void skipped() {
-        exact = false;
-        gap = true;
+    void skipped() { gap = true, exact = false; }
+    // Before listing an edge's portals: whether the bake checked its corridor.
+    void startEdge(fb::EdgeCorridor kind) {
+        edge_unchecked = kind == fb::EdgeCorridor::Unchecked;
+        unchecked = unchecked || edge_unchecked;
+        exact = exact && !edge_unchecked;
+    }
+    void added() { // after a portal: what the stretch up to the next one is
+        gap = false;
+        unchecked = edge_unchecked;
     }
     // A portal whose wall points lie on a crossed boundary by design (a connection's two ends).
     void pushAcross(P left, P right) {
@@ -46,7 +56,7 @@ struct PortalList {
         const double half = norm(right - left) * 0.5;
         const double rl = sideRadius(left, half), rr = sideRadius(right, half);
         p[n++] = CorridorPortal{left, right, towards(left, middle, half, rl), towards(right, middle, half, rr),
-                                rl, rr, gap};
+                                rl, rr, gap, true};
         gap = true; // its sides say nothing about the stretch up to the next portal
     }
     // Inlined into the edge walks (a call passing the points in registers and reloading them
@@ -79,9 +89,9 @@ struct PortalList {
         // A narrower edge near a snap (its clear stretch was checked, not its width).
         if (!(clearance >= radius * (1.0 - 1e-6) - 1e-9)) narrow = true;
         const double rl = sideRadius(left, clearance), rr = sideRadius(right, clearance);
-        p[n++] =
-            CorridorPortal{left, right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr, gap};
-        gap = false;
+        p[n++] = CorridorPortal{left,     right, towards(left, at, dl, rl), towards(right, at, dr, rr), rl, rr,
+                                gap,      gap || unchecked};
+        added();
     }
 };
 
@@ -181,7 +191,7 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
                  bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     const fb::EdgeCorridor kind = corridorKind(rm, edge);
-    if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    list.startEdge(kind);
     if (kind == fb::EdgeCorridor::Chain) return pushChainPortals(list, rm, edge, forward);
     if (forward ? from > to : from < to) return;
     for (const int64_t k : {from, to}) {
@@ -196,7 +206,7 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
 // same portals pushPortals gives it without measuring them again.
 void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t edge, bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
-    if (corridorKind(rm, edge) == fb::EdgeCorridor::Unchecked) list.exact = false;
+    list.startEdge(corridorKind(rm, edge));
     // An across edge stands for the whole boundary between its layers (the path may cross it
     // anywhere): one portal between the walls at its ends; the layer walk splits the path where
     // it crosses.
@@ -219,7 +229,7 @@ void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm
 // The portal at a snapped end: both sides move linearly along one wall feature within a piece.
 void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint& q, bool forward) {
     const fb::EdgeCorridor kind = corridorKind(rm, q.edge);
-    if (kind == fb::EdgeCorridor::Unchecked) list.exact = false;
+    list.startEdge(kind);
     if (kind == fb::EdgeCorridor::Chain) return; // its samples are listed with the edge's
     const uint32_t first = rm.edges()->Get(q.edge)->first_point() + q.piece;
     const Sides a = pointSides(rm, first, forward), b = pointSides(rm, first + 1, forward);

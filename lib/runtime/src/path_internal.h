@@ -495,11 +495,13 @@ bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a
 // left_radius from `left` and right_radius from `right`; the *_end points are the portal's ends
 // on the corridor shrunk by those radii (moved that far towards the route point).
 // `open_before`: the corridor between the previous portal and this one is not known (a join or
-// a crossed boundary between layers came between): it bounds nothing there.
+// a crossed boundary between layers came between): it bounds nothing there. `unchecked_before`:
+// that stretch is open, or lies along an edge whose corridor the bake did not check (its sides
+// may not bound it): a line across it is checked against the walls.
 struct CorridorPortal {
     P left, right, left_end, right_end;
     double left_radius, right_radius;
-    bool open_before;
+    bool open_before, unchecked_before;
 };
 // A disc the path wraps: centre, radius, side (+1 kept on the path's left, -1 right), and the
 // portal whose side it lies on (kNone for the start and goal, radius 0). `clean`: the line
