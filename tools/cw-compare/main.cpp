@@ -3,7 +3,27 @@
 // grid, quadtree, PRM, RRT, potential field) on the same random queries of one level.
 #include <clearway/tool_cli.h>
 
+#include "scenes.h"
+
 #include <cstdio>
+
+namespace {
+
+// "boxes:COUNT:SEED[:SCALE]": samples/scenes' randomBoxesFootprint (COUNT boxes in 3 m cells)
+// scaled by SCALE (default 1). False when `spec` is not of that form.
+bool generatedBoxes(const std::string& spec, clearway::bake::Footprint* out) {
+    unsigned long count = 0, seed = 0;
+    double scale = 1;
+    char tail = 0;
+    const int fields = std::sscanf(spec.c_str(), "boxes:%lu:%lu:%lf%c", &count, &seed, &scale, &tail);
+    if ((fields != 2 && fields != 3) || count == 0 || !(scale > 0)) return false;
+    *out = clearway::scenes::randomBoxesFootprint(4 * count + 4, seed);
+    if (scale != 1) clearway::scenes::scaleFootprint(out, scale);
+    out->source_name = spec;
+    return true;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     using namespace clearway;
@@ -14,7 +34,8 @@ int main(int argc, char** argv) {
     bake::CompareRequest request;
     cli::CommonFlags flags;
     app.add_option("input", request.input_path,
-                   "A mesh (any format cw-import reads) or a footprint asset (.cwfp)")
+                   "A mesh (any format cw-import reads), a footprint asset (.cwfp), or a generated level\n"
+                   "boxes:COUNT:SEED[:SCALE] (COUNT boxes, one per 3 m cell, scaled by SCALE)")
         ->required();
     app.add_option("--radius", request.radius, "Agent radius, metres: clearance every path must keep")
         ->capture_default_str()
@@ -37,6 +58,8 @@ int main(int argc, char** argv) {
 
     cli::SpdlogContext log("cw-compare");
     log.setVerbosity(flags.verbose, flags.quiet);
+    bake::Footprint generated;
+    if (generatedBoxes(request.input_path, &generated)) request.footprint = &generated;
     bake::CompareResult result;
     if (bake::Error error = bake::compareMethods(request, &result, log)) return cli::fail(log, error);
     if (flags.json) {

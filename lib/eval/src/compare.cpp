@@ -495,7 +495,9 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
     Footprint fp;
     const std::string& path = request.input_path;
     const bool is_footprint = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cwfp") == 0;
-    if (is_footprint) {
+    if (request.footprint) {
+        fp = *request.footprint;
+    } else if (is_footprint) {
         if (Error e = readFootprintFile(path, &fp)) return e;
     } else {
         if (Error e = validate(request.import_options)) return e;

@@ -76,7 +76,7 @@ std::vector<Vec2> pathPolyline(const clearway::PathSegment* segments, uint32_t c
 // on the same queries. Each is a build step filling a plain struct and a query in the runtime's
 // shape (start and goal in, polyline and status out). Free space is the same for all of them and
 // for findPath: points inside the layer's polygons at distance >= radius from every ring edge
-// (portal pieces included). Code: lib/bake/src/baselines_*.cpp, compare.cpp.
+// (portal pieces included). Code: lib/eval/src/baselines_*.cpp, compare.cpp.
 
 // Clearance every check forgives (metres): double rounding, not geometry.
 constexpr double kPlanTolerance = 1e-9;
@@ -266,6 +266,7 @@ struct CompareQuery {
 };
 struct CompareRequest {
     std::string input_path; // a mesh (imported with import_options) or a .cwfp footprint
+    const Footprint* footprint = nullptr; // else this one, already built (cw-compare's generated levels)
     ImportOptions import_options;
     double radius = 0.5;
     uint32_t pairs = 100; // queries the visibility graph connects (start and goal on one layer)
