@@ -49,8 +49,13 @@ int main(int argc, char** argv) {
                    "Write an SVG of the first query: every method's path over the walls");
     app.add_option(
            "--preferred-clearance", request.preferred_clearance,
-           "findPath's preferred clearance, metres: 0 = the radius (shortest paths), inf = the medial axis")
+           "findPath's preferred clearance of the row medial-pc, metres (the row medial is always at the\n"
+           "radius, like the baselines): 0 = the radius (shortest paths), inf = the medial-axis path")
         ->capture_default_str();
+    app.add_option("--prm-samples", request.prm_samples,
+                   "PRM samples per layer instead of the budget the level gives (0: the budget)");
+    app.add_option("--rrt-iterations", request.rrt_iterations,
+                   "RRT iterations per layer instead of the budget the level gives (0: the budget)");
     app.add_flag("!--no-smooth", request.grid_smooth, "Grid paths without line-of-sight smoothing");
     cli::addImportOptions(app, request.import_options);
     cli::addCommonFlags(app, flags);
@@ -65,9 +70,9 @@ int main(int argc, char** argv) {
     if (flags.json) {
         std::printf("%s\n", bake::compareJson(result).c_str());
     } else if (!flags.quiet) {
-        std::printf("**%s**: %u layers, radius %g m, %u pairs (%u drawn), %u solved by every method\n\n%s\n",
+        std::printf("**%s**: %u layers, radius %g m, %u pairs (%u drawn), %u solved by every method\n\n%s\n%s\n",
                     result.level.c_str(), result.layers, result.radius, result.pairs, result.pairs_drawn,
-                    result.pairs_common, bake::compareTable(result).c_str());
+                    result.pairs_common, bake::compareTable(result).c_str(), bake::compareNotes(result).c_str());
     }
     return 0;
 }
