@@ -606,14 +606,16 @@ std::string compareTable(const CompareResult& r) {
 
 namespace {
 
-std::string budgetNote(const char* name, const char* unit, const SamplingBudget& b) {
-    char line[320];
+std::string budgetNote(const char* name, const char* unit, const SamplingBudget& b, uint32_t layers) {
+    char line[400];
     if (b.given) {
         std::snprintf(line, sizeof line, "%s: %u %s (given)\n", name, b.count, unit);
     } else {
         std::snprintf(line, sizeof line,
-                      "%s: %u %s = max(free area %.0f m^2 -> %u, %u walls -> %u), floor %u, cap %u%s\n", name,
-                      b.count, unit, b.free_area, b.by_area, b.walls, b.by_walls, b.floor, b.cap,
+                      "%s: %u %s = %s of max(free area term, walls term) clamped to [%u, %u]; terms: free area "
+                      "%.0f m^2 -> %u, %u walls -> %u%s\n",
+                      name, b.count, unit, layers > 1 ? "the sum over the layers" : "the layer's", b.floor, b.cap,
+                      b.free_area, b.by_area, b.walls, b.by_walls,
                       b.capped ? " (capped: the formula asked for more)" : "");
     }
     return line;
@@ -630,8 +632,8 @@ std::string compareNotes(const CompareResult& r) {
                   r.radius, r.radius, r.preferred_clearance);
     std::string notes = line;
     for (const MethodStats& s : r.methods) {
-        if (s.name == "prm") notes += budgetNote("prm", "samples", s.budget);
-        if (s.name == "rrt") notes += budgetNote("rrt", "iterations", s.budget);
+        if (s.name == "prm") notes += budgetNote("prm", "samples", s.budget, r.layers);
+        if (s.name == "rrt") notes += budgetNote("rrt", "iterations", s.budget, r.layers);
     }
     return notes;
 }
