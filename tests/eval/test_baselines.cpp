@@ -289,7 +289,8 @@ TEST_SUITE("bake/baselines") {
         REQUIRE_FALSE(cw::bake::compareMethods(request, &result, cw::bake::silentLog()));
         CHECK(result.pairs == 30);
         REQUIRE(result.methods.size() == 8);
-        const char* names[] = {"medial", "visibility", "grid", "quadtree", "prm", "rrt", "potential", "medial-pc"};
+        const char* names[] = {"medial", "visibility", "grid",      "quadtree",
+                               "prm",    "rrt",        "potential", "medial-pc"};
         for (size_t m = 0; m < 8; ++m) {
             const cw::bake::MethodStats& s = result.methods[m];
             CAPTURE(s.name);

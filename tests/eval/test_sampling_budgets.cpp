@@ -35,7 +35,8 @@ TEST_SUITE("bake/baselines") {
         CHECK(prm.count > 3000);
         CHECK(rrt.count > 30000);
         // Twice the radius: a quarter of the area term (less free area too).
-        const cw::bake::SamplingBudget wide = cw::bake::prmSampleBudget(cw::bake::buildFreeSpace(fp.layers[0], 1.0));
+        const cw::bake::SamplingBudget wide =
+            cw::bake::prmSampleBudget(cw::bake::buildFreeSpace(fp.layers[0], 1.0));
         CHECK(wide.by_area < prm.by_area / 4 + 1);
         // A given count is used as it is.
         cw::bake::PrmOptions given;

@@ -9,7 +9,8 @@
 #include <string>
 
 TEST_SUITE("tools/bench-trims") {
-    TEST_CASE("cw-bench-trims --fig7: no search hits its cap, uniform and adaptive exhaust their full trees") {
+    TEST_CASE(
+        "cw-bench-trims --fig7: no search hits its cap, uniform and adaptive exhaust their full trees") {
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-bench-trims";
         REQUIRE(clearway::test::fileExists(tool));
         std::string out;
@@ -33,7 +34,8 @@ TEST_SUITE("tools/bench-trims") {
             // Exhausted trees have the sizes the paper's formulas give: uniform sum_d N_v^d with
             // N_v = 9 (2D: 17 controls, skip 2) and 31 (3D: 121 controls, skip 4); adaptive
             // round(N_v c^d) successors at depth d (c = 0.5; 2D skip 1, 3D skip 2).
-            const double expected = strategy == "uniform" ? (spatial ? 954305 : 597871) : (spatial ? 248942 : 4455);
+            const double expected =
+                strategy == "uniform" ? (spatial ? 954305 : 597871) : (spatial ? 248942 : 4455);
             CHECK(row.at("visited").get<double>() == expected);
         }
     }

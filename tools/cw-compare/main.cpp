@@ -70,9 +70,10 @@ int main(int argc, char** argv) {
     if (flags.json) {
         std::printf("%s\n", bake::compareJson(result).c_str());
     } else if (!flags.quiet) {
-        std::printf("**%s**: %u layers, radius %g m, %u pairs (%u drawn), %u solved by every method\n\n%s\n%s\n",
-                    result.level.c_str(), result.layers, result.radius, result.pairs, result.pairs_drawn,
-                    result.pairs_common, bake::compareTable(result).c_str(), bake::compareNotes(result).c_str());
+        std::printf(
+            "**%s**: %u layers, radius %g m, %u pairs (%u drawn), %u solved by every method\n\n%s\n%s\n",
+            result.level.c_str(), result.layers, result.radius, result.pairs, result.pairs_drawn,
+            result.pairs_common, bake::compareTable(result).c_str(), bake::compareNotes(result).c_str());
     }
     return 0;
 }

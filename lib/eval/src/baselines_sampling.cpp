@@ -81,9 +81,10 @@ class PointBuckets {
                 }
             }
             // Every point not seen yet is at least ring * cell away (p may lie anywhere in its cell).
+            if (count == 0) break;
             if (found.size() >= count) {
                 std::nth_element(found.begin(), found.begin() + (count - 1), found.end());
-                if (count == 0 || found[count - 1].first < ring * cell_) break;
+                if (found[count - 1].first < ring * cell_) break;
             }
         }
         count = std::min(count, found.size());

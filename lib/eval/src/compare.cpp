@@ -28,7 +28,8 @@ double secondsSince(Clock::time_point t0) {
 
 // medial and medial-pc are both clearway's findPath: at preferred clearance = the radius (the only
 // clearance every baseline guarantees, so like with like) and at the request's preferred clearance.
-const char* const kMethods[] = {"medial", "visibility", "grid", "quadtree", "prm", "rrt", "potential", "medial-pc"};
+const char* const kMethods[] = {"medial", "visibility", "grid",      "quadtree",
+                                "prm",    "rrt",        "potential", "medial-pc"};
 constexpr size_t kMethodCount = sizeof(kMethods) / sizeof(kMethods[0]);
 constexpr size_t kMedialPc = kMethodCount - 1;
 constexpr uint32_t kMaxSegments = 16384;
@@ -292,8 +293,9 @@ MethodRun runClearway(Comparison& c, const Pair& q, const PlannedPath& oracle, d
     PathSegment* segments = reinterpret_cast<PathSegment*>(c.path_memory.data());
     uint32_t count = 0;
     const Clock::time_point q0 = Clock::now();
-    const Status s = findPath(c.view, c.scratch, {q.start.x, q.start.y, q.layer}, {q.goal.x, q.goal.y, q.layer},
-                              c.radius, preferred, segments, &count, kMaxSegments);
+    const Status s =
+        findPath(c.view, c.scratch, {q.start.x, q.start.y, q.layer}, {q.goal.x, q.goal.y, q.layer}, c.radius,
+                 preferred, segments, &count, kMaxSegments);
     run.us = secondsSince(q0) * 1e6;
     if (s == Status::Ok) {
         run.ok = true;

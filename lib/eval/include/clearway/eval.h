@@ -291,7 +291,7 @@ struct CompareQuery {
     Vec2 start, goal;
 };
 struct CompareRequest {
-    std::string input_path; // a mesh (imported with import_options) or a .cwfp footprint
+    std::string input_path;               // a mesh (imported with import_options) or a .cwfp footprint
     const Footprint* footprint = nullptr; // else this one, already built (cw-compare's generated levels)
     ImportOptions import_options;
     double radius = 0.5;
