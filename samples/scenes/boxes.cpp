@@ -76,4 +76,25 @@ bake::Footprint randomBoxesFootprint(size_t wall_segments, uint64_t seed) {
     return fp;
 }
 
+void scaleFootprint(bake::Footprint* fp, double scale) {
+    const double q = fp->grid_spacing > 0 ? fp->grid_spacing : std::ldexp(1.0, -14);
+    auto scaled = [&](bake::Vec2 p) -> bake::Vec2 {
+        return {std::nearbyint(p.x * scale / q) * q, std::nearbyint(p.y * scale / q) * q};
+    };
+    for (bake::FootprintLayer& layer : fp->layers) {
+        for (bake::PolygonWithHoles& poly : layer.polygons) {
+            for (bake::Vec2& p : poly.outer)
+                p = scaled(p);
+            for (bake::Ring& hole : poly.holes)
+                for (bake::Vec2& p : hole)
+                    p = scaled(p);
+        }
+        for (bake::Vec3& v : layer.surface_vertices) {
+            const bake::Vec2 p = scaled({v.x, v.y});
+            v = {p.x, p.y, v.z};
+        }
+        layer.area *= scale * scale;
+    }
+}
+
 } // namespace clearway::scenes

@@ -48,6 +48,10 @@ std::vector<Scene> allScenes();
 // flat floor at z = 0. Walls = 4 per box + 4. The same seed gives the same level on every platform.
 bake::Footprint randomBoxesFootprint(size_t wall_segments, uint64_t seed);
 
+// Every vertex and the area scaled by `scale` about the origin, vertices snapped back to the
+// footprint's grid (a power of two keeps them on it exactly). Wider gaps for larger agents.
+void scaleFootprint(bake::Footprint* footprint, double scale);
+
 // Plain Wavefront OBJ (v / f lines, 1-based, float-exact "%.9g"). Throws std::runtime_error
 // naming the path when the file cannot be written.
 void writeObj(const Scene& scene, const std::string& path);

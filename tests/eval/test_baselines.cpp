@@ -288,9 +288,10 @@ TEST_SUITE("bake/baselines") {
         cw::bake::CompareResult result;
         REQUIRE_FALSE(cw::bake::compareMethods(request, &result, cw::bake::silentLog()));
         CHECK(result.pairs == 30);
-        REQUIRE(result.methods.size() == 7);
-        const char* names[] = {"medial", "visibility", "grid", "quadtree", "prm", "rrt", "potential"};
-        for (size_t m = 0; m < 7; ++m) {
+        REQUIRE(result.methods.size() == 8);
+        const char* names[] = {"medial", "visibility", "grid",      "quadtree",
+                               "prm",    "rrt",        "potential", "medial-pc"};
+        for (size_t m = 0; m < 8; ++m) {
             const cw::bake::MethodStats& s = result.methods[m];
             CAPTURE(s.name);
             CHECK(s.name == names[m]);
@@ -312,10 +313,18 @@ TEST_SUITE("bake/baselines") {
         CHECK(medial.success_rate == 1);
         CHECK(medial.heading_discontinuities == 0);
         CHECK(medial.min_clearance >= 0.5 - 3e-5);
+        // medial-pc: the same findPath at preferred clearance inf (the default), the medial-axis path:
+        // more clearance than at the radius, never less than the radius.
+        const cw::bake::MethodStats& medial_pc = result.methods[7];
+        CHECK(result.preferred_clearance == INFINITY);
+        CHECK(medial_pc.success_rate == 1);
+        CHECK(medial_pc.heading_discontinuities == 0);
+        CHECK(medial_pc.mean_clearance > medial.mean_clearance);
+        CHECK(medial_pc.bytes == medial.bytes);
         // The same pairs and roadmaps with the same seed: identical lengths.
         cw::bake::CompareResult again;
         REQUIRE_FALSE(cw::bake::compareMethods(request, &again, cw::bake::silentLog()));
-        for (size_t m = 0; m < 7; ++m) {
+        for (size_t m = 0; m < 8; ++m) {
             CHECK(again.methods[m].length_ratio_mean == result.methods[m].length_ratio_mean);
             CHECK(again.methods[m].successes == result.methods[m].successes);
         }
@@ -335,11 +344,11 @@ TEST_SUITE("bake/baselines") {
         cw::bake::CompareResult result;
         REQUIRE_FALSE(cw::bake::compareFootprint(fp, request, &result, cw::bake::silentLog()));
         REQUIRE(result.pairs == 2);
-        REQUIRE(result.methods.size() == 7);
+        REQUIRE(result.methods.size() == 8);
         const cw::bake::MethodStats& potential = result.methods[6];
         CHECK(potential.successes == 1);
         CHECK(potential.local_minima == 1);
-        for (size_t m = 0; m < 6; ++m) {
+        for (size_t m : {0, 1, 2, 3, 4, 5, 7}) {
             CAPTURE(result.methods[m].name);
             CHECK(result.methods[m].successes == 2);
         }
@@ -392,7 +401,14 @@ TEST_SUITE("bake/baselines") {
         const size_t brace = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
         const nlohmann::json j = nlohmann::json::parse(out.substr(brace), nullptr, false);
         REQUIRE_MESSAGE(!j.is_discarded(), out);
-        REQUIRE(j.at("methods").size() == 7);
+        REQUIRE(j.at("methods").size() == 8);
+        CHECK(j.at("preferred_clearance") == "inf");
+        CHECK(j.at("methods").at(7).at("name") == "medial-pc");
+        for (size_t m : {4, 5}) { // prm, rrt: their budgets
+            const auto& budget = j.at("methods").at(m).at("budget");
+            CHECK(budget.at("count").get<uint32_t>() >= budget.at("floor").get<uint32_t>());
+            CHECK(budget.at("capped") == false);
+        }
         for (const auto& m : j.at("methods"))
             for (const char* key :
                  {"name", "build_seconds", "query_us_mean", "success_rate", "length_ratio_mean",

@@ -13,23 +13,99 @@ using geometry::dist;
 
 namespace {
 
-uint32_t defaultSampleCount(const FreeSpace& space) {
-    return uint32_t(std::clamp(space.area / 2.0, 200.0, 3000.0));
+struct BudgetRule {
+    double per_area, per_wall; // per radius^2 of free area, per wall
+    uint32_t floor, cap;
+};
+constexpr BudgetRule kPrmBudget{1.0 / 8, 2, 200, 100000};
+constexpr BudgetRule kRrtBudget{2.5, 20, 2000, 1000000};
+
+SamplingBudget budgetOf(const FreeSpace& space, const BudgetRule& rule) {
+    SamplingBudget b;
+    b.free_area = freeArea(space);
+    b.walls = uint32_t(space.walls.size());
+    const double r2 = space.radius * space.radius;
+    const double by_area = rule.per_area * b.free_area / r2, by_walls = rule.per_wall * b.walls;
+    b.by_area = uint32_t(std::min(by_area, 4e9));
+    b.by_walls = uint32_t(std::min(by_walls, 4e9));
+    b.floor = rule.floor;
+    b.cap = rule.cap;
+    const double wanted = std::max({by_area, by_walls, double(rule.floor)});
+    b.capped = wanted > rule.cap;
+    b.count = uint32_t(std::min(wanted, double(rule.cap)));
+    return b;
 }
 
-// Indices of `points` by distance to p (ties by index), the first `count`.
-std::vector<uint32_t> nearest(const std::vector<Vec2>& points, Vec2 p, size_t count, int64_t skip = -1) {
-    std::vector<std::pair<double, uint32_t>> d;
-    d.reserve(points.size());
-    for (uint32_t i = 0; i < points.size(); ++i)
-        if (int64_t(i) != skip) d.push_back({dist(points[i], p), i});
-    count = std::min(count, d.size());
-    std::partial_sort(d.begin(), d.begin() + count, d.end());
-    std::vector<uint32_t> out;
-    for (size_t i = 0; i < count; ++i)
-        out.push_back(d[i].second);
-    return out;
+SamplingBudget givenBudget(uint32_t count) {
+    SamplingBudget b;
+    b.count = count;
+    b.given = true;
+    return b;
 }
+
+// Points in buckets of a uniform grid, for k-nearest queries that give exactly what sorting every
+// point by (distance, index) gives.
+class PointBuckets {
+  public:
+    explicit PointBuckets(const std::vector<Vec2>& points) : points_(points) {
+        Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
+        for (Vec2 p : points) {
+            lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+            hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+        }
+        if (points.empty()) lo = hi = {0, 0};
+        const double w = std::max(hi.x - lo.x, 1e-9), h = std::max(hi.y - lo.y, 1e-9);
+        cell_ = std::max(std::sqrt(w * h / std::max<double>(1, double(points.size()) / 4)), 1e-9);
+        origin_ = lo;
+        nx_ = int(std::floor(w / cell_)) + 1;
+        ny_ = int(std::floor(h / cell_)) + 1;
+        std::vector<std::pair<uint32_t, uint32_t>> pairs;
+        for (uint32_t i = 0; i < points.size(); ++i)
+            pairs.push_back({uint32_t(cellOf(points[i]).second * nx_ + cellOf(points[i]).first), i});
+        std::sort(pairs.begin(), pairs.end());
+        baselines::toCsr(size_t(nx_) * ny_, pairs, &start_, &ids_);
+    }
+    // The first `count` points by (distance to p, index), without `skip`.
+    std::vector<uint32_t> nearest(Vec2 p, size_t count, int64_t skip = -1) const {
+        std::vector<std::pair<double, uint32_t>> found;
+        const auto [cx, cy] = cellOf(p);
+        for (int ring = 0; ring <= std::max(nx_, ny_) + 1; ++ring) {
+            for (int y = cy - ring; y <= cy + ring; ++y) {
+                if (y < 0 || y >= ny_) continue;
+                const bool edge_row = y == cy - ring || y == cy + ring;
+                for (int x = cx - ring; x <= cx + ring; x += edge_row || ring == 0 ? 1 : 2 * ring) {
+                    if (x < 0 || x >= nx_) continue;
+                    const size_t c = size_t(y) * nx_ + x;
+                    for (uint32_t k = start_[c]; k < start_[c + 1]; ++k)
+                        if (int64_t(ids_[k]) != skip) found.push_back({dist(points_[ids_[k]], p), ids_[k]});
+                }
+            }
+            // Every point not seen yet is at least ring * cell away (p may lie anywhere in its cell).
+            if (count == 0) break;
+            if (found.size() >= count) {
+                std::nth_element(found.begin(), found.begin() + (count - 1), found.end());
+                if (found[count - 1].first < ring * cell_) break;
+            }
+        }
+        count = std::min(count, found.size());
+        std::partial_sort(found.begin(), found.begin() + count, found.end());
+        std::vector<uint32_t> out;
+        for (size_t i = 0; i < count; ++i)
+            out.push_back(found[i].second);
+        return out;
+    }
+
+  private:
+    std::pair<int, int> cellOf(Vec2 p) const {
+        return {std::clamp(int(std::floor((p.x - origin_.x) / cell_)), 0, nx_ - 1),
+                std::clamp(int(std::floor((p.y - origin_.y) / cell_)), 0, ny_ - 1)};
+    }
+    const std::vector<Vec2>& points_;
+    Vec2 origin_;
+    double cell_ = 1;
+    int nx_ = 1, ny_ = 1;
+    std::vector<uint32_t> start_, ids_;
+};
 
 bool insideRings(const PolygonWithHoles& poly, Vec2 p) {
     bool inside = false;
@@ -47,21 +123,40 @@ bool insideRings(const PolygonWithHoles& poly, Vec2 p) {
 
 } // namespace
 
+double freeArea(const FreeSpace& space) {
+    constexpr uint32_t kSamples = 8192;
+    std::mt19937_64 rng(0x5eedf4ee);
+    uint32_t free = 0;
+    for (uint32_t i = 0; i < kSamples; ++i)
+        free += pointFree(space, baselines::samplePoint(space, rng));
+    return space.cell * space.nx * space.cell * space.ny * free / kSamples;
+}
+
+SamplingBudget prmSampleBudget(const FreeSpace& space) {
+    return budgetOf(space, kPrmBudget);
+}
+
+SamplingBudget rrtIterationBudget(const FreeSpace& space) {
+    return budgetOf(space, kRrtBudget);
+}
+
 Error buildPrm(const FootprintLayer& layer, double radius, const PrmOptions& options, PrmPlanner* out) {
     if (Error e = baselines::checkRadius(radius, "prm")) return e;
     if (options.k == 0) return {ErrorCode::InvalidOption, "prm: k must be at least 1"};
     PrmPlanner prm;
     prm.space = buildFreeSpace(layer, radius);
     prm.options = options;
-    const uint32_t samples = options.samples ? options.samples : defaultSampleCount(prm.space);
+    prm.budget = options.samples ? givenBudget(options.samples) : prmSampleBudget(prm.space);
+    const uint32_t samples = prm.budget.count;
     std::mt19937_64 rng(options.seed);
     for (uint64_t tries = 0; prm.nodes.size() < samples && tries < 100ull * samples; ++tries) {
         const Vec2 p = baselines::samplePoint(prm.space, rng);
         if (pointFree(prm.space, p)) prm.nodes.push_back(p);
     }
     std::vector<std::pair<uint32_t, uint32_t>> candidates;
+    const PointBuckets buckets(prm.nodes);
     for (uint32_t i = 0; i < prm.nodes.size(); ++i)
-        for (uint32_t j : nearest(prm.nodes, prm.nodes[i], options.k, i))
+        for (uint32_t j : buckets.nearest(prm.nodes[i], options.k, i))
             candidates.push_back({std::min(i, j), std::max(i, j)});
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
@@ -80,10 +175,11 @@ Error buildPrm(const FootprintLayer& layer, double radius, const PrmOptions& opt
 PlannedPath prmPath(const PrmPlanner& prm, Vec2 start, Vec2 goal) {
     if (PlanStatus st = baselines::checkEndpoints(prm.space, start, goal); st != PlanStatus::Ok)
         return baselines::failedPath(st);
-    // Up to k visible samples among the 3k nearest.
+    // Up to k visible samples among the 3k nearest (bucketing costs what one scan would).
+    const PointBuckets buckets(prm.nodes);
     auto join = [&](Vec2 p) {
         std::vector<Link> links;
-        for (uint32_t i : nearest(prm.nodes, p, 3 * size_t(prm.options.k))) {
+        for (uint32_t i : buckets.nearest(p, 3 * size_t(prm.options.k))) {
             if (links.size() >= prm.options.k) break;
             if (segmentFree(prm.space, p, prm.nodes[i])) links.push_back({i, dist(p, prm.nodes[i])});
         }
@@ -213,8 +309,8 @@ Error buildRrt(const FootprintLayer& layer, double radius, const RrtOptions& opt
             }
         }
     }
-    const uint32_t iterations =
-        options.iterations ? options.iterations : uint32_t(std::clamp(10 * s.area, 2000.0, 30000.0));
+    t.budget = options.iterations ? givenBudget(options.iterations) : rrtIterationBudget(s);
+    const uint32_t iterations = t.budget.count;
     const double min_extension = std::max(1e-3, radius / 20);
     EdgeGrid grid(s, t);
     for (uint32_t v = 0; v < t.vertices.size(); ++v)

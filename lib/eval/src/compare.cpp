@@ -26,8 +26,12 @@ double secondsSince(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-const char* const kMethods[] = {"medial", "visibility", "grid", "quadtree", "prm", "rrt", "potential"};
+// medial and medial-pc are both clearway's findPath: at preferred clearance = the radius (the only
+// clearance every baseline guarantees, so like with like) and at the request's preferred clearance.
+const char* const kMethods[] = {"medial", "visibility", "grid",      "quadtree",
+                                "prm",    "rrt",        "potential", "medial-pc"};
 constexpr size_t kMethodCount = sizeof(kMethods) / sizeof(kMethods[0]);
+constexpr size_t kMedialPc = kMethodCount - 1;
 constexpr uint32_t kMaxSegments = 16384;
 
 struct LayerPlanners {
@@ -67,7 +71,7 @@ std::string num(double v) {
 
 std::string compareSvg(const Footprint& fp, const SvgQuery& q, double radius) {
     static const char* const colours[kMethodCount] = {"#1f77ff", "#111111", "#e08000", "#9a40c0",
-                                                      "#20a040", "#d03030", "#00a0a0"};
+                                                      "#20a040", "#d03030", "#00a0a0", "#80b0ff"};
     const FootprintLayer& layer = fp.layers[q.layer];
     Vec2 lo{INFINITY, INFINITY}, hi{-INFINITY, -INFINITY};
     for (const WallSegment& w : layerWalls(layer))
@@ -165,8 +169,10 @@ Error bakeClearway(Comparison& c) {
     c.scratch_memory.resize(scratch_bytes);
     if (Status s = pathScratchInit(c.view, c.scratch_memory.data(), scratch_bytes, &c.scratch); s != Status::Ok)
         return {ErrorCode::Internal, c.fp.source_name + ": path scratch: " + statusString(s)};
-    c.out.methods[0].build_seconds = secondsSince(t0);
-    c.out.methods[0].bytes = bytes.size() + scratch_bytes;
+    for (size_t m : {size_t(0), kMedialPc}) {
+        c.out.methods[m].build_seconds = secondsSince(t0);
+        c.out.methods[m].bytes = bytes.size() + scratch_bytes;
+    }
     return {};
 }
 
@@ -193,17 +199,31 @@ Error buildLayerBaselines(Comparison& c, uint32_t l, LayerPlanners* p) {
                    [&] {
                        PrmOptions o;
                        o.seed = c.request.seed;
+                       o.samples = c.request.prm_samples;
                        return buildPrm(layer, radius, o, &p->prm);
                    })) ||
         (e = timed(5,
                    [&] {
                        RrtOptions o;
                        o.seed = c.request.seed;
+                       o.iterations = c.request.rrt_iterations;
                        return buildRrt(layer, radius, o, &p->rrt);
                    })) ||
         (e = timed(6, [&] { return buildPotentialField(layer, radius, {}, &p->potential); })))
         return {e.code, c.fp.source_name + ", layer " + std::to_string(l) + ": " + e.message};
     return {};
+}
+
+void addBudget(const SamplingBudget& layer, SamplingBudget* sum) {
+    sum->free_area += layer.free_area;
+    sum->walls += layer.walls;
+    sum->by_area += layer.by_area;
+    sum->by_walls += layer.by_walls;
+    sum->floor = layer.floor;
+    sum->cap = layer.cap;
+    sum->count += layer.count;
+    sum->given = sum->given || layer.given;
+    sum->capped = sum->capped || layer.capped;
 }
 
 Error buildBaselines(Comparison& c) {
@@ -216,6 +236,8 @@ Error buildBaselines(Comparison& c) {
         c.out.methods[4].bytes += bytesOf(p->prm);
         c.out.methods[5].bytes += bytesOf(p->rrt);
         c.out.methods[6].bytes += bytesOf(p->potential);
+        addBudget(p->prm.budget, &c.out.methods[4].budget);
+        addBudget(p->rrt.budget, &c.out.methods[5].budget);
         c.log.log(LogLevel::Debug, "layer " + std::to_string(l) + ": visibility " +
                                        std::to_string(p->visibility.discs.size()) + " discs, " +
                                        std::to_string(p->visibility.nodes.size()) + " nodes, " +
@@ -266,13 +288,14 @@ struct MethodRun {
     bool ok = false;
 };
 
-MethodRun runClearway(Comparison& c, const Pair& q, const PlannedPath& oracle) {
+MethodRun runClearway(Comparison& c, const Pair& q, const PlannedPath& oracle, double preferred) {
     MethodRun run;
     PathSegment* segments = reinterpret_cast<PathSegment*>(c.path_memory.data());
     uint32_t count = 0;
     const Clock::time_point q0 = Clock::now();
-    const Status s = findPath(c.view, c.scratch, {q.start.x, q.start.y, q.layer}, {q.goal.x, q.goal.y, q.layer},
-                              c.radius, c.preferred, segments, &count, kMaxSegments);
+    const Status s =
+        findPath(c.view, c.scratch, {q.start.x, q.start.y, q.layer}, {q.goal.x, q.goal.y, q.layer}, c.radius,
+                 preferred, segments, &count, kMaxSegments);
     run.us = secondsSince(q0) * 1e6;
     if (s == Status::Ok) {
         run.ok = true;
@@ -347,7 +370,7 @@ void record(Comparison& c, size_t m, const Pair& q, const PlannedPath& oracle, M
     a.mean_clearances.push_back(metrics.mean_clearance);
     a.pair_clearance.back() = metrics.mean_clearance;
     a.discontinuities += metrics.heading_discontinuities;
-    if (m == 0 && metrics.heading_discontinuities > 0) {
+    if ((m == 0 || m == kMedialPc) && metrics.heading_discontinuities > 0) {
         // findPath promises tangent-continuous paths: name the query that breaks it.
         std::snprintf(lengths, sizeof lengths, ": %zu, up to %.1f deg", metrics.heading_discontinuities,
                       metrics.max_heading_jump_deg);
@@ -373,7 +396,10 @@ bool comparePair(Comparison& c, const Pair& q) {
         c.have_svg = true;
     }
     for (size_t m = 0; m < kMethodCount; ++m)
-        record(c, m, q, oracle, m == 0 ? runClearway(c, q, oracle) : runBaseline(c, m, q, oracle, oracle_us),
+        record(c, m, q, oracle,
+               m == 0           ? runClearway(c, q, oracle, c.radius)
+               : m == kMedialPc ? runClearway(c, q, oracle, c.preferred)
+                                : runBaseline(c, m, q, oracle, oracle_us),
                record_svg);
     return true;
 }
@@ -478,6 +504,7 @@ Error compareFootprint(const Footprint& fp, const CompareRequest& request, Compa
     c.preferred = request.preferred_clearance > 0 ? request.preferred_clearance : request.radius;
     c.out.level = fp.source_name;
     c.out.radius = request.radius;
+    c.out.preferred_clearance = c.preferred;
     c.out.layers = uint32_t(fp.layers.size());
     c.out.methods.resize(kMethodCount);
     for (size_t m = 0; m < kMethodCount; ++m)
@@ -495,7 +522,9 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
     Footprint fp;
     const std::string& path = request.input_path;
     const bool is_footprint = path.size() >= 5 && path.compare(path.size() - 5, 5, ".cwfp") == 0;
-    if (is_footprint) {
+    if (request.footprint) {
+        fp = *request.footprint;
+    } else if (is_footprint) {
         if (Error e = readFootprintFile(path, &fp)) return e;
     } else {
         if (Error e = validate(request.import_options)) return e;
@@ -513,13 +542,31 @@ Error compareMethods(const CompareRequest& request, CompareResult* result, LogCo
     return {};
 }
 
+namespace {
+
+std::string jsonPreferred(double v) {
+    return std::isfinite(v) ? preview::jsonNumber(v, 6) : "\"inf\"";
+}
+
+std::string jsonBudget(const SamplingBudget& b) {
+    auto n = [](double v) { return preview::jsonNumber(v, 6); };
+    return "{\"count\": " + std::to_string(b.count) + ", \"given\": " + (b.given ? "true" : "false") +
+           ", \"free_area\": " + n(b.free_area) + ", \"walls\": " + std::to_string(b.walls) +
+           ", \"by_area\": " + std::to_string(b.by_area) + ", \"by_walls\": " + std::to_string(b.by_walls) +
+           ", \"floor\": " + std::to_string(b.floor) + ", \"cap\": " + std::to_string(b.cap) +
+           ", \"capped\": " + (b.capped ? "true" : "false") + "}";
+}
+
+} // namespace
+
 std::string compareJson(const CompareResult& r) {
     auto n = [](double v) { return preview::jsonNumber(v, 6); };
     std::string json = "{\"level\": " + preview::jsonString(r.level) + ", \"radius\": " + n(r.radius) +
                        ", \"layers\": " + std::to_string(r.layers) +
                        ", \"pairs\": " + std::to_string(r.pairs) +
                        ", \"pairs_drawn\": " + std::to_string(r.pairs_drawn) +
-                       ", \"pairs_common\": " + std::to_string(r.pairs_common) + ", \"methods\": [";
+                       ", \"pairs_common\": " + std::to_string(r.pairs_common) +
+                       ", \"preferred_clearance\": " + jsonPreferred(r.preferred_clearance) + ", \"methods\": [";
     for (size_t m = 0; m < r.methods.size(); ++m) {
         const MethodStats& s = r.methods[m];
         json += std::string(m ? ", " : "") + "{\"name\": " + preview::jsonString(s.name) +
@@ -534,7 +581,8 @@ std::string compareJson(const CompareResult& r) {
                 ", \"heading_discontinuities\": " + std::to_string(s.heading_discontinuities) +
                 ", \"max_heading_jump_deg\": " + n(s.max_heading_jump_deg) +
                 ", \"max_curvature\": " + n(s.max_curvature) +
-                ", \"local_minima\": " + std::to_string(s.local_minima) + "}";
+                ", \"local_minima\": " + std::to_string(s.local_minima) +
+                (s.budget.count ? ", \"budget\": " + jsonBudget(s.budget) : std::string()) + "}";
     }
     return json + "]}";
 }
@@ -556,6 +604,40 @@ std::string compareTable(const CompareResult& r) {
         t += line;
     }
     return t;
+}
+
+namespace {
+
+std::string budgetNote(const char* name, const char* unit, const SamplingBudget& b, uint32_t layers) {
+    char line[400];
+    if (b.given) {
+        std::snprintf(line, sizeof line, "%s: %u %s (given)\n", name, b.count, unit);
+    } else {
+        std::snprintf(line, sizeof line,
+                      "%s: %u %s = %s of max(free area term, walls term) clamped to [%u, %u]; terms: free area "
+                      "%.0f m^2 -> %u, %u walls -> %u%s\n",
+                      name, b.count, unit, layers > 1 ? "the sum over the layers" : "the layer's", b.floor, b.cap,
+                      b.free_area, b.by_area, b.walls, b.by_walls,
+                      b.capped ? " (capped: the formula asked for more)" : "");
+    }
+    return line;
+}
+
+} // namespace
+
+std::string compareNotes(const CompareResult& r) {
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "operating points: every baseline guarantees clearance %g m (the radius) and takes no preferred one; "
+                  "medial = findPath at preferred clearance %g m (the radius: like with like), medial-pc = at "
+                  "preferred clearance %g m\n",
+                  r.radius, r.radius, r.preferred_clearance);
+    std::string notes = line;
+    for (const MethodStats& s : r.methods) {
+        if (s.name == "prm") notes += budgetNote("prm", "samples", s.budget, r.layers);
+        if (s.name == "rrt") notes += budgetNote("rrt", "iterations", s.budget, r.layers);
+    }
+    return notes;
 }
 
 } // namespace clearway::bake

@@ -88,6 +88,7 @@ World fly(const Scenario& sc, const TableView& table, SearchWorkspace* ws, bool 
             stats->decision_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             stats->expansions += r.expanded;
             stats->visited += r.visited;
+            if (r.stop == SearchStop::NodeBudget) ++stats->node_budget_stops;
             s.goodness_sum += r.first_goodness;
             ++s.decisions;
             {

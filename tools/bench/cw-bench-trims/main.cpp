@@ -59,8 +59,23 @@ int main(int argc, char** argv) {
            "Also print, per ship role and bucket of this many decisions, the mean goodness, distance to "
            "the goal, facing's angle off it, facing turned per second and the mean goodness so far")
         ->check(CLI::Range(1, 1000));
+    app.add_flag(
+        "--fig7", o.fig7,
+        "The paper's Fig. 7 with caps that never bind: single, uniform and adaptive on 2D and 3D seek, "
+        "every search run to exhaustion at --fig7-depth-2d / -3d under the safety cap --fig7-cap "
+        "(column 'capped' counts the decisions it stopped); 5 runs unless --runs is given");
+    app.add_option("--fig7-depth-2d", o.fig7_depth_2d, "--fig7: search depth in 2D")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 16));
+    app.add_option("--fig7-depth-3d", o.fig7_depth_3d, "--fig7: search depth in 3D")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 16));
+    app.add_option("--fig7-cap", o.fig7_cap, "--fig7: visited-state safety cap of every search")
+        ->capture_default_str()
+        ->check(CLI::Range(64, 1 << 24));
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
+    if (o.fig7 && app.count("--runs") == 0) o.runs = 5;
     cli::SpdlogContext log("cw-bench-trims");
     log.setVerbosity(flags.verbose, flags.quiet);
     return trims_bench::runTrimsBench(o, flags, log);

@@ -90,8 +90,9 @@ void reportRow(const Scenario& sc, const StrategyConfig& cfg, const Stats& stats
         avg->second.second += 1;
     }
     if (!flags.json && !flags.quiet)
-        std::printf("%-11s %-9s %-28s %9.4f %9.4f %9.1f %9.1f %8d %6llu\n", sc.name, cfg.name,
-                    g.str().c_str(), median, p95, stats.expansions / n, stats.visited / n, stats.collisions,
+        std::printf("%-11s %-9s %-28s %9.4f %9.4f %9.1f %9.1f %8u %7d %8d %6llu\n", sc.name, cfg.name,
+                    g.str().c_str(), median, p95, stats.expansions / n, stats.visited / n,
+                    cfg.settings.max_nodes, stats.node_budget_stops, stats.collisions,
                     static_cast<unsigned long long>(stats.allocations));
     auto num = [](double v) { return preview::jsonNumber(v, 6); };
     json += std::string(first_json ? "" : ", ") + "{\"scenario\": " + preview::jsonString(sc.name) +
@@ -102,10 +103,23 @@ void reportRow(const Scenario& sc, const StrategyConfig& cfg, const Stats& stats
     json += "}, \"mean_goodness\": " + num(mean_all) + ", \"median_ms\": " + num(median) +
             ", \"p95_ms\": " + num(p95) + ", \"expanded\": " + num(stats.expansions / n) +
             ", \"visited\": " + num(stats.visited / n) +
+            ", \"max_depth\": " + std::to_string(cfg.settings.max_depth) +
+            ", \"max_nodes\": " + std::to_string(cfg.settings.max_nodes) +
+            ", \"node_budget_stops\": " + std::to_string(stats.node_budget_stops) +
             ", \"decisions\": " + std::to_string(stats.decision_ms.size()) +
             ", \"collisions\": " + std::to_string(stats.collisions) +
             ", \"arrivals\": " + std::to_string(stats.arrivals) +
             ", \"allocations\": " + std::to_string(stats.allocations) + "}";
+}
+
+// --fig7: the scenario's depth and the safety cap for every strategy, on top of the other overrides.
+Overrides overridesFor(const TrimsBenchOptions& options, const Scenario& sc) {
+    Overrides o = options.overrides;
+    if (options.fig7) {
+        o.depth = sc.spatial ? options.fig7_depth_3d : options.fig7_depth_2d;
+        o.nodes = options.fig7_cap;
+    }
+    return o;
 }
 
 void printSummary(const Averages& averages, const std::string& json, const cli::CommonFlags& flags) {
@@ -129,17 +143,21 @@ int runTrimsBench(const TrimsBenchOptions& options, const cli::CommonFlags& flag
     if (bake::Error e = loadVehicle(options.vehicle2d, &t2)) return cli::fail(log, e);
     if (bake::Error e = loadVehicle(options.vehicle3d, &t3)) return cli::fail(log, e);
 
-    std::string json = "{\"runs\": " + std::to_string(options.runs) + ", \"results\": [";
+    std::string json = "{\"runs\": " + std::to_string(options.runs) +
+                       (options.fig7 ? ", \"fig7\": true" : "") + ", \"results\": [";
     Averages averages;
     bool first_json = true;
     if (!flags.json && !flags.quiet)
-        std::printf("%-11s %-9s %-28s %9s %9s %9s %9s %8s %6s\n", "scenario", "strategy", "mean goodness",
-                    "median ms", "p95 ms", "expanded", "visited", "collide", "allocs");
+        std::printf("%-11s %-9s %-28s %9s %9s %9s %9s %8s %7s %8s %6s\n", "scenario", "strategy",
+                    "mean goodness", "median ms", "p95 ms", "expanded", "visited", "cap", "capped", "collide",
+                    "allocs");
     for (const Scenario& sc : kScenarios) {
         if (options.only_scenario != "all" && options.only_scenario != sc.name) continue;
+        if (options.fig7 && std::string(sc.name) != "2d-seek" && std::string(sc.name) != "3d-seek") continue;
         const Table& table = sc.spatial ? t3 : t2;
-        for (const StrategyConfig& cfg : strategies(sc.spatial, options.seed, options.overrides)) {
+        for (const StrategyConfig& cfg : strategies(sc.spatial, options.seed, overridesFor(options, sc))) {
             if (options.only_strategy != "all" && options.only_strategy != cfg.name) continue;
+            if (options.fig7 && std::string(cfg.name) == "adaptive+") continue; // not one of the paper's
             Stats stats;
             if (bake::Error e = flyRuns(options, sc, cfg, table, &stats)) return cli::fail(log, e);
             reportRow(sc, cfg, stats, flags, &averages, json, first_json);

@@ -88,6 +88,7 @@ std::vector<StrategyConfig> strategies(bool spatial, uint32_t seed, const Overri
 struct Stats {
     std::vector<double> decision_ms;
     double expansions = 0, visited = 0;
+    int node_budget_stops = 0; // decisions the visited-state cap stopped (SearchStop::NodeBudget)
     uint64_t allocations = 0;
     // goodness per role: sum of per-run means, and run count
     std::vector<std::pair<std::string, std::pair<double, int>>> goodness;
@@ -134,6 +135,12 @@ struct TrimsBenchOptions {
     int profile_every = 0;
     std::string vehicle2d, vehicle3d;
     Overrides overrides;
+    // --fig7: the paper's Fig. 7 (time per decision, 2D and 3D seek, one ship) with caps that never
+    // bind: every search runs until its tree is exhausted (V = E) at these depths, the cap only a
+    // safety bound (reported when it binds). Depths: the deepest whose uniform tree fits the cap.
+    bool fig7 = false;
+    int fig7_depth_2d = 6, fig7_depth_3d = 4;
+    int fig7_cap = 1 << 20;
 };
 // Every (scenario, strategy) row: flies the runs, prints the table or the JSON (report.cpp).
 int runTrimsBench(const TrimsBenchOptions& options, const cli::CommonFlags& flags, cli::SpdlogContext& log);

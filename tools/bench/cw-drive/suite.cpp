@@ -73,19 +73,7 @@ bool generatedBoxes(const std::string& spec, bake::Footprint* out) {
     char tail = 0;
     if (std::sscanf(spec.c_str(), "boxes:%lu:%lu%c", &count, &seed, &tail) != 2 || count == 0) return false;
     bake::Footprint fp = scenes::randomBoxesFootprint(4 * count + 4, seed);
-    constexpr double kScale = 4.0; // a power of two: vertices stay on the import grid
-    for (bake::FootprintLayer& layer : fp.layers) {
-        for (bake::PolygonWithHoles& poly : layer.polygons) {
-            for (bake::Vec2& p : poly.outer)
-                p = {p.x * kScale, p.y * kScale};
-            for (bake::Ring& hole : poly.holes)
-                for (bake::Vec2& p : hole)
-                    p = {p.x * kScale, p.y * kScale};
-        }
-        for (bake::Vec3& v : layer.surface_vertices)
-            v = {v.x * kScale, v.y * kScale, v.z};
-        layer.area *= kScale * kScale;
-    }
+    scenes::scaleFootprint(&fp, 4.0); // a power of two: vertices stay on the import grid
     *out = std::move(fp);
     return true;
 }

@@ -5,6 +5,8 @@
 
 #include <clearway/bake.h>
 
+#include <limits>
+
 namespace clearway {
 struct PathSegment; // runtime.h: one line or arc of a findPath result
 } // namespace clearway
@@ -76,7 +78,7 @@ std::vector<Vec2> pathPolyline(const clearway::PathSegment* segments, uint32_t c
 // on the same queries. Each is a build step filling a plain struct and a query in the runtime's
 // shape (start and goal in, polyline and status out). Free space is the same for all of them and
 // for findPath: points inside the layer's polygons at distance >= radius from every ring edge
-// (portal pieces included). Code: lib/bake/src/baselines_*.cpp, compare.cpp.
+// (portal pieces included). Code: lib/eval/src/baselines_*.cpp, compare.cpp.
 
 // Clearance every check forgives (metres): double rounding, not geometry.
 constexpr double kPlanTolerance = 1e-9;
@@ -198,17 +200,40 @@ Error buildQuadtree(const FootprintLayer& layer, double radius, const QuadtreeOp
 PlannedPath quadtreePath(const QuadtreePlanner& tree, Vec2 start, Vec2 goal);
 size_t bytesOf(const QuadtreePlanner& tree);
 
+// Budgets of the sampling planners that scale with the level, so that a large cluttered level gets
+// as many samples per corridor as a small room (a fixed count starves the baselines). Two terms,
+// the larger one wins, clamped to [floor, cap] (the cap bounds memory and build time):
+//   by_area  = per_area * free_area / radius^2 (free_area: the part of the layer's bounding box at
+//              clearance >= radius, Monte-Carlo with a fixed seed), samples per agent footprint;
+//   by_walls = per_wall * walls (ring edges): each wall adds corners a path has to get round.
+// PRM samples: per_area 1/8 (one per 2 m^2 at radius 0.5), per_wall 2, floor 200, cap 100,000.
+// RRT iterations: per_area 2.5 (ten per m^2 at radius 0.5), per_wall 20, floor 2,000, cap 1,000,000.
+// (The old fixed defaults were the area terms of the polygons' area, capped at 3,000 / 30,000.)
+struct SamplingBudget {
+    double free_area = 0; // m^2
+    uint32_t walls = 0;
+    uint32_t by_area = 0, by_walls = 0;
+    uint32_t floor = 0, cap = 0;
+    uint32_t count = 0;  // what the planner used: max(by_area, by_walls) clamped, or the option given
+    bool given = false;  // the option set the count (no formula)
+    bool capped = false; // the formula asked for more than the cap
+};
+double freeArea(const FreeSpace& space); // the Monte-Carlo estimate above
+SamplingBudget prmSampleBudget(const FreeSpace& space);
+SamplingBudget rrtIterationBudget(const FreeSpace& space);
+
 // Probabilistic roadmap: `samples` free points (uniform in the bounding box, rejection, fixed
 // seed), each joined to its k nearest when the segment is clear; queries join start and goal to
 // their k nearest visible samples, then A*. Fails (NoPath) when the samples miss a passage.
 struct PrmOptions {
-    uint32_t samples = 0; // 0: one per 2 m^2 of the layer, 200..3000
+    uint32_t samples = 0; // 0: prmSampleBudget
     uint32_t k = 10;
     uint64_t seed = 1;
 };
 struct PrmPlanner {
     FreeSpace space;
     PrmOptions options;
+    SamplingBudget budget;
     std::vector<Vec2> nodes;
     std::vector<uint32_t> edge_start, edge_to; // CSR over nodes
 };
@@ -221,12 +246,13 @@ size_t bytesOf(const PrmPlanner& prm);
 // clear piece of the segment towards it. One tree per polygon of the layer, rooted at a free point
 // of it. Queries join start and goal to the nearest tree point they see and follow the tree.
 struct RrtOptions {
-    uint32_t iterations = 0; // 0: ten per m^2 of the layer, 2000..30000
+    uint32_t iterations = 0; // 0: rrtIterationBudget
     uint64_t seed = 1;
 };
 struct RrtPlanner {
     FreeSpace space;
     RrtOptions options;
+    SamplingBudget budget;
     std::vector<Vec2> vertices;
     std::vector<uint32_t> parent; // a root is its own parent
     std::vector<uint32_t> depth;  // edges to the root
@@ -265,18 +291,22 @@ struct CompareQuery {
     Vec2 start, goal;
 };
 struct CompareRequest {
-    std::string input_path; // a mesh (imported with import_options) or a .cwfp footprint
+    std::string input_path;               // a mesh (imported with import_options) or a .cwfp footprint
+    const Footprint* footprint = nullptr; // else this one, already built (cw-compare's generated levels)
     ImportOptions import_options;
     double radius = 0.5;
     uint32_t pairs = 100; // queries the visibility graph connects (start and goal on one layer)
     uint64_t seed = 1;
     std::string svg_path; // optional: the first query's paths from every method over the walls
     bool grid_smooth = true;
-    double preferred_clearance = 0;    // findPath's; 0: the radius (shortest), +inf: the medial-axis path
+    // findPath's for the method medial-pc (medial always runs at the radius, like every baseline);
+    // 0: the radius (shortest), +inf: the medial-axis path.
+    double preferred_clearance = std::numeric_limits<double>::infinity();
     std::vector<CompareQuery> queries; // tests: these pairs instead of random ones (`pairs` unused)
+    uint32_t prm_samples = 0, rrt_iterations = 0; // per layer; 0: their budgets (prmSampleBudget ...)
 };
 struct MethodStats {
-    std::string name; // medial, visibility, grid, quadtree, prm, rrt, potential
+    std::string name; // medial, visibility, grid, quadtree, prm, rrt, potential, medial-pc
     double build_seconds = 0;
     size_t bytes = 0;
     double query_us_mean = 0, query_us_p99 = 0;
@@ -288,12 +318,15 @@ struct MethodStats {
     size_t heading_discontinuities = 0; // summed over successful paths
     double max_heading_jump_deg = 0, max_curvature = 0;
     uint32_t local_minima = 0; // potential field failures that were local minima
+    // prm (samples) and rrt (iterations): their budgets summed over the layers (capped: on any).
+    SamplingBudget budget;
 };
 struct CompareResult {
     std::string level;
     double radius = 0;
     uint32_t layers = 0, pairs = 0, pairs_drawn = 0; // drawn: pairs tried, incl. ones not connected
     uint32_t pairs_common = 0;                       // pairs every method found a path for
+    double preferred_clearance = 0;                  // medial-pc's operating point (medial's: radius)
     std::vector<MethodStats> methods;
 };
 // The same on a footprint already in memory (tests); svg_path and input_path of request unused.
@@ -302,5 +335,8 @@ Error compareFootprint(const Footprint& footprint, const CompareRequest& request
 Error compareMethods(const CompareRequest& request, CompareResult* result, LogContext& log);
 std::string compareJson(const CompareResult& result);
 std::string compareTable(const CompareResult& result); // Markdown, one row per method
+// What the table compares: each row's operating point (preferred clearance) and the sampling
+// planners' budgets with the terms of their formulas. Plain text, one line each.
+std::string compareNotes(const CompareResult& result);
 
 } // namespace clearway::bake
