@@ -162,8 +162,15 @@ void searchRoadmap(PathQuery& q) {
             if (d[l] < kInf && goal_cost[l] < kInf) bound = maxOf(bound, std::fabs(goal_cost[l] - d[l]));
         return bound;
     };
-    auto h = [&](uint32_t v) { return landmarks(v, norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale); };
-    const double w_s = s.edge_weight[q.qs.edge], w_g = s.edge_weight[q.qg.edge];
+    // A filter's multipliers below 1 scale the heuristic down with the costs (1 without).
+    const ActiveFilter* filter = q.filter;
+    const double scale = filter ? filter->heuristic_scale : 1.0;
+    auto h = [&](uint32_t v) {
+        return landmarks(v, norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale) * scale;
+    };
+    double w_s = s.edge_weight[q.qs.edge], w_g = s.edge_weight[q.qg.edge];
+    if (filter && !filter->plain_costs)
+        w_s *= edgeCostFactor(q.rm, *filter, q.qs.edge), w_g *= edgeCostFactor(q.rm, *filter, q.qg.edge);
     double best = kInf;
     uint32_t best_vertex = kNone;
     bool goal_from_a = true;
@@ -190,10 +197,13 @@ void searchRoadmap(PathQuery& q) {
         for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
             const AdjEntry& a = s.adj[k];
             if (double(a.min_clearance) < radius) continue;
+            double cost = a.cost;
+            if (filter && !filteredCost(q.rm, *filter, a, &cost)) continue;
             relax(
-                &s, a.other, gv + a.cost,
+                &s, a.other, gv + cost,
                 [&](uint32_t) {
-                    return landmarks(a.other, norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale);
+                    return landmarks(a.other, norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale) *
+                           scale;
                 },
                 a.edge);
         }
@@ -517,6 +527,13 @@ PathPhaseTimes pathPhaseTimesTake() {
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments) {
+    return findPathWith(view, scratch, start, goal, radius, preferred_clearance, out, out_count, max_segments,
+                        nullptr);
+}
+
+Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                            PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
+                            uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter) {
     const fb::Roadmap* rm = root(view);
     if (!validArguments(rm, view, scratch, start, goal, radius, preferred_clearance, out, out_count,
                         max_segments))
@@ -531,6 +548,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         return Status::NotFound;
 
     PathQuery q(*rm, s, start, goal, radius, preferred_clearance, out, max_segments, out_count);
+    q.filter = filter;
+    prepareAreas(*rm, &s, filter);
     if (straightLineWillDo(q)) {
         phaseMark(Phase::Line);
         phaseCount(PathKind::StraightLine);
@@ -539,8 +558,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     phaseMark(Phase::Line);
     q.line_may_do = start.layer == goal.layer && (q.medial || q.line_clearance > radius);
 
-    if (!snap(*rm, s, start.layer, ps, radius, q.medial, &q.qs, &q.dirs_s) ||
-        !snap(*rm, s, goal.layer, pg, radius, q.medial, &q.qg, &q.dirs_g))
+    if (!snap(*rm, s, start.layer, ps, radius, q.medial, &q.qs, &q.dirs_s, filter) ||
+        !snap(*rm, s, goal.layer, pg, radius, q.medial, &q.qg, &q.dirs_g, filter))
         return q.lineAtRadius() ? q.emitLine() : Status::NotFound;
     q.es = rm->edges()->Get(q.qs.edge);
     q.eg = rm->edges()->Get(q.qg.edge);
