@@ -10,6 +10,7 @@
 
 #include "allocation_counter.h"
 #include "loaded_roadmap.h"
+#include "same_segments.h"
 #include "test_files.h"
 
 #include <cmath>
@@ -102,15 +103,7 @@ QueryFilter doorCost(float multiplier) {
 
 // Every field, exactly.
 bool same(const Planned& a, const Planned& b) {
-    if (a.status != b.status || a.segments.size() != b.segments.size()) return false;
-    for (size_t i = 0; i < a.segments.size(); ++i) {
-        const PathSegment &s = a.segments[i], &t = b.segments[i];
-        if (s.type != t.type || s.portal != t.portal || s.layer != t.layer || s.start.x != t.start.x ||
-            s.start.y != t.start.y || s.end.x != t.end.x || s.end.y != t.end.y || s.center.x != t.center.x ||
-            s.center.y != t.center.y || s.radius != t.radius || s.sweep != t.sweep || s.length != t.length)
-            return false;
-    }
-    return true;
+    return a.status == b.status && test::sameSegments(a.segments, b.segments);
 }
 
 } // namespace
