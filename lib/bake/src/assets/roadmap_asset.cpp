@@ -177,7 +177,8 @@ CorridorVectors writeCorridors(flatbuffers::FlatBufferBuilder& builder, const Ro
 }
 
 // Designer areas (edits.cpp) with their types and flags and each edge's spans; all absent without
-// areas, so assets without them keep their bytes.
+// areas, so assets without them keep their bytes, and the types, flags and spans absent while every
+// area has the defaults (type 0, the walk flag), which is what their absence says.
 struct AreaVectors {
     flatbuffers::Offset<flatbuffers::Vector<float>> edge_weights;
     flatbuffers::Offset<flatbuffers::Vector<const fb::WeightedArea*>> areas;
@@ -208,6 +209,9 @@ AreaVectors writeAreas(flatbuffers::FlatBufferBuilder& builder, const Roadmap& r
     out.edge_weights = builder.CreateVector(weights);
     out.areas = builder.CreateVectorOfStructs(areas);
     out.vertices = builder.CreateVectorOfStructs(points);
+    const bool kinds = std::any_of(rm.areas.begin(), rm.areas.end(),
+                                   [](const RoadmapArea& a) { return a.type != 0 || a.flags != 1; });
+    if (!kinds) return out;
     out.types = builder.CreateVector(types);
     out.flags = builder.CreateVector(flags);
     out.span_starts = builder.CreateVector(rm.edge_span_starts);
