@@ -386,6 +386,40 @@ TEST_SUITE("tools/query") {
     }
 }
 
+// cw-query's query filter options (runtime.md "Query filters").
+TEST_SUITE("tools/query/filter") {
+    TEST_CASE("--include-flags, --exclude-flags and --area-cost reach findPath, bad values exit 2") {
+        const Baked& b = baked(sampleLevel("box_room.obj"));
+        const std::string q = tool("cw-query") + " ";
+        const std::string ends = " --from -4,0,-4 --to 4,0,4 --json";
+        int code = 0;
+        const nlohmann::json plain = runJson(q + b.path + ends, &code);
+        REQUIRE(code == 0);
+        REQUIRE(plain["found"] == true);
+        // Doubling the ground's cost everywhere, or excluding a flag nothing carries, keeps the path.
+        const nlohmann::json dearer =
+            runJson(q + "--area-cost 0=2 --exclude-flags 0x8 --area-cost 7=0.5 " + b.path + ends, &code);
+        CHECK(code == 0);
+        CHECK(dearer["found"] == true);
+        CHECK(dearer["length"].get<double>() == doctest::Approx(plain["length"].get<double>()).epsilon(1e-9));
+        std::string out;
+        for (const char* bad :
+             {"--area-cost 0=nan", "--area-cost 0=inf", "--area-cost 0=0", "--area-cost 0=-2",
+              "--area-cost 64=2", "--area-cost x=2", "--area-cost 3",
+              "--area-cost 3=", "--exclude-flags 0x10000", "--include-flags -1", "--include-flags door"}) {
+            CAPTURE(bad);
+            CHECK(runTool(q + b.path + ends + " " + bad, &out) == 2);
+            const std::string option(bad);
+            const size_t space = option.find(' ');
+            // The message names the option and the value as given: --area-cost '0=nan': ...
+            CHECK(out.find(option.substr(0, space) + " '" + option.substr(space + 1) + "'") !=
+                  std::string::npos);
+        }
+        CHECK(runTool(q + b.path + ends + " --area-cost 0=nan", &out) == 2);
+        CHECK(out.find("the multiplier must be a finite number > 0") != std::string::npos);
+    }
+}
+
 // cw-query --step: a step below a millimetre, or one giving more than 1,000,000 samples, is bad
 // input (a tiny step once exhausted memory or converted a huge double to size_t).
 TEST_SUITE("tools/query/step") {

@@ -54,15 +54,19 @@ struct PathAnswer {
     std::vector<PathSegment> segments;
 };
 
-// findPath's answer to each query in turn, on one scratch. No REQUIRE: threads call it.
+// findPath's answer to each query in turn, on one scratch (findPathFiltered's with a filter). No
+// REQUIRE: threads call it.
 inline std::vector<PathAnswer> answersOf(const RoadmapView& view, PathScratch* scratch,
-                                         const std::vector<PathQuery>& queries) {
+                                         const std::vector<PathQuery>& queries,
+                                         const QueryFilter* filter = nullptr) {
     std::vector<PathAnswer> answers;
     std::vector<PathSegment> out(4096);
     for (const PathQuery& q : queries) {
         uint32_t count = 0;
-        const Status status =
-            findPath(view, scratch, q.from, q.to, q.radius, q.preferred, out.data(), &count, uint32_t(out.size()));
+        const Status status = filter ? findPathFiltered(view, scratch, q.from, q.to, q.radius, q.preferred,
+                                                        *filter, out.data(), &count, uint32_t(out.size()))
+                                     : findPath(view, scratch, q.from, q.to, q.radius, q.preferred,
+                                                out.data(), &count, uint32_t(out.size()));
         answers.push_back({status, std::vector<PathSegment>(out.begin(), out.begin() + (status == Status::Ok ? count : 0))});
     }
     return answers;

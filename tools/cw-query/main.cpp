@@ -30,6 +30,15 @@ int main(int argc, char** argv) {
                    "A point stands on the highest floor at most this far above it (metres)")
         ->capture_default_str();
     app.add_option("--svg", request.svg_path, "Also write an SVG: walls, roadmap, the path, start and goal");
+    app.add_option("--include-flags", request.include_flags,
+                   "Query filter: use only parts of the roadmap carrying one of these area flags (decimal or "
+                   "0x hex) [default: every flag]");
+    app.add_option("--exclude-flags", request.exclude_flags,
+                   "Query filter: never use parts carrying one of these area flags, e.g. a closed door's");
+    app.add_option(
+           "--area-cost", request.area_costs,
+           "Query filter: TYPE=MULTIPLIER multiplies the cost of area type TYPE (0 .. 63), repeatable")
+        ->allow_extra_args(false); // one per --area-cost: the level may follow
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv); // a bad or unknown option is bad input (2)
 

@@ -6,8 +6,10 @@
 #include <clearway/runtime.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -170,6 +172,40 @@ Error validateRequest(const QueryRequest& request) {
     return {};
 }
 
+// The request's query filter; *used: any option was given (else findPath runs without one).
+Error parseFilter(const QueryRequest& request, QueryFilter* filter, bool* used) {
+    *filter = defaultQueryFilter();
+    *used = !request.include_flags.empty() || !request.exclude_flags.empty() || !request.area_costs.empty();
+    auto flags = [](const std::string& text, const char* option, uint16_t* out) -> Error {
+        if (text.empty()) return {};
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+        if (text[0] == '-' || *end != '\0' || errno != 0 || v > 0xffff)
+            return invalid(std::string(option) + " '" + text +
+                           "': expected flags 0 .. 65535 (decimal or 0x hex)");
+        *out = uint16_t(v);
+        return {};
+    };
+    if (Error e = flags(request.include_flags, "--include-flags", &filter->include_flags)) return e;
+    if (Error e = flags(request.exclude_flags, "--exclude-flags", &filter->exclude_flags)) return e;
+    for (const std::string& cost : request.area_costs) {
+        const size_t eq = cost.find('=');
+        char* end = nullptr;
+        const unsigned long type =
+            eq == std::string::npos ? kAreaTypeCount : std::strtoul(cost.c_str(), &end, 10);
+        if (eq == 0 || eq == std::string::npos || end != cost.c_str() + eq || type >= kAreaTypeCount)
+            return invalid("--area-cost '" + cost + "': expected TYPE=MULTIPLIER with TYPE 0 .. " +
+                           std::to_string(kAreaTypeCount - 1));
+        const double multiplier = std::strtod(cost.c_str() + eq + 1, &end);
+        if (eq + 1 == cost.size() || *end != '\0' || !std::isfinite(multiplier) || !(multiplier > 0) ||
+            !std::isfinite(float(multiplier)) || !(float(multiplier) > 0))
+            return invalid("--area-cost '" + cost + "': the multiplier must be a finite number > 0");
+        filter->area_cost[type] = float(multiplier);
+    }
+    return {};
+}
+
 // Samples along `length` every `step`, counted in double before anything is sized from it.
 Error checkSampleCount(double length, double step) {
     const double samples = length / step;
@@ -303,6 +339,9 @@ void worldSegments(const LoadedRoadmap& rm, const std::vector<PathSegment>& path
 Error runQuery(const void* data, size_t size, const std::string& name, const QueryRequest& request,
                QueryResult* result, std::string* svg) {
     if (Error e = validateRequest(request)) return e;
+    QueryFilter filter;
+    bool filtered = false;
+    if (Error e = parseFilter(request, &filter, &filtered)) return e;
     const double radius = request.radius;
     const double preferred = request.preferred_clearance < 0 ? radius : request.preferred_clearance;
     LoadedRoadmap rm;
@@ -318,12 +357,16 @@ Error runQuery(const void* data, size_t size, const std::string& name, const Que
     r.step = request.step;
     std::vector<PathSegment> path(256);
     uint32_t count = 0;
-    Status s = findPath(rm.view, rm.scratch, ends[0], ends[1], radius, preferred, path.data(), &count,
-                        uint32_t(path.size()));
+    auto find = [&] {
+        return filtered ? findPathFiltered(rm.view, rm.scratch, ends[0], ends[1], radius, preferred, filter,
+                                           path.data(), &count, uint32_t(path.size()))
+                        : findPath(rm.view, rm.scratch, ends[0], ends[1], radius, preferred, path.data(),
+                                   &count, uint32_t(path.size()));
+    };
+    Status s = find();
     if (s == Status::BufferTooSmall) {
         path.resize(count);
-        s = findPath(rm.view, rm.scratch, ends[0], ends[1], radius, preferred, path.data(), &count,
-                     uint32_t(path.size()));
+        s = find();
     }
     if (s == Status::NotFound) {
         r.reason = noPathReason(rm, ends, radius);

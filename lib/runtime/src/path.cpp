@@ -140,16 +140,22 @@ bool straightLineWillDo(PathQuery& q) {
 // whose next edge is too narrow is a dead end: nothing to relax. The walk never crosses the
 // start's or the goal's own edge: no shortest route runs over either end's whole edge (an end
 // snapped onto a vertex would otherwise tie, to rounding, with the route that stops there).
+// Under a query filter each edge costs what the filter makes it, and a closed one ends the walk
+// (the same sums as edge by edge, so a filter that changes nothing answers bit for bit alike).
 template <class Landmarks>
-void walkChain(PathQuery& q, uint32_t v, double gv, uint32_t step, const Landmarks& landmarks) {
+void walkChain(PathQuery& q, uint32_t v, double gv, uint32_t step, const Landmarks& landmarks, double scale) {
     PathScratch& s = q.s;
     const ChainStep& st = s.chain_steps[step];
     const ChainInfo& c = s.chains[st.chain];
     const ChainVertex* vertices = s.chain_vertices + c.first + st.chain;
     const ChainStep* steps = s.chain_steps + c.first;
     const uint32_t i = step - c.first, goal_a = q.eg->a(), goal_b = q.eg->b();
+    double cost = 0.0;
     auto passable = [&](uint32_t j) {
-        return !(double(steps[j].clearance) < q.radius) && steps[j].edge != q.qs.edge && steps[j].edge != q.qg.edge;
+        if (double(steps[j].clearance) < q.radius || steps[j].edge == q.qs.edge || steps[j].edge == q.qg.edge)
+            return false;
+        cost = steps[j].cost;
+        return !q.filter || filteredCost(q.rm, *q.filter, s.adj[steps[j].entry], &cost);
     };
     const bool forward = vertices[i].v == v;
     const uint32_t parent = kChainParent + 2 * st.chain + (forward ? 0 : 1), via = forward ? i : i + 1;
@@ -160,19 +166,19 @@ void walkChain(PathQuery& q, uint32_t v, double gv, uint32_t step, const Landmar
         if (end || goal_end || !(double(vertices[at].lo) < q.radius)) {
             relax(
                 &s, w, g,
-                [&](uint32_t) { return landmarks(w, norm(s.vertex_xy[w] - q.goal_snap) * s.heuristic_scale); },
+                [&](uint32_t) { return landmarks(w, norm(s.vertex_xy[w] - q.goal_snap) * s.heuristic_scale) * scale; },
                 parent, via);
         }
         return end || !(double(vertices[at].lo) < q.radius);
     };
     if (forward) {
         for (uint32_t j = i; j < c.count && passable(j); ++j) {
-            g += steps[j].cost;
+            g += cost;
             if (stopAt(j + 1, j + 1 == c.count)) return;
         }
     } else {
         for (uint32_t j = i + 1; j-- > 0 && passable(j);) {
-            g += steps[j].cost;
+            g += cost;
             if (stopAt(j, j == 0)) return;
         }
     }
@@ -206,8 +212,15 @@ void searchRoadmap(PathQuery& q) {
             if (d[l] < kInf && goal_cost[l] < kInf) bound = maxOf(bound, std::fabs(goal_cost[l] - d[l]));
         return bound;
     };
-    auto h = [&](uint32_t v) { return landmarks(v, norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale); };
-    const double w_s = s.edge_weight[q.qs.edge], w_g = s.edge_weight[q.qg.edge];
+    // A filter's multipliers below 1 scale the heuristic down with the costs (1 without).
+    const ActiveFilter* filter = q.filter;
+    const double scale = filter ? filter->heuristic_scale : 1.0;
+    auto h = [&](uint32_t v) {
+        return landmarks(v, norm(s.vertex_xy[v] - goal_snap) * s.heuristic_scale) * scale;
+    };
+    double w_s = s.edge_weight[q.qs.edge], w_g = s.edge_weight[q.qg.edge];
+    if (filter && !filter->plain_costs)
+        w_s *= edgeCostFactor(q.rm, *filter, q.qs.edge), w_g *= edgeCostFactor(q.rm, *filter, q.qg.edge);
     double best = kInf;
     uint32_t best_vertex = kNone;
     bool goal_from_a = true;
@@ -235,13 +248,16 @@ void searchRoadmap(PathQuery& q) {
             const AdjEntry& a = s.adj[k];
             if (double(a.min_clearance) < radius) continue;
             if (a.step != kNone) {
-                walkChain(q, v, gv, a.step, landmarks);
+                walkChain(q, v, gv, a.step, landmarks, scale);
                 continue;
             }
+            double cost = a.cost;
+            if (filter && !filteredCost(q.rm, *filter, a, &cost)) continue;
             relax(
-                &s, a.other, gv + a.cost,
+                &s, a.other, gv + cost,
                 [&](uint32_t) {
-                    return landmarks(a.other, norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale);
+                    return landmarks(a.other, norm(P{a.other_x, a.other_y} - goal_snap) * s.heuristic_scale) *
+                           scale;
                 },
                 a.edge);
         }
@@ -581,6 +597,13 @@ PathPhaseTimes pathPhaseTimesTake() {
 Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments) {
+    return findPathWith(view, scratch, start, goal, radius, preferred_clearance, out, out_count, max_segments,
+                        nullptr);
+}
+
+Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                            PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
+                            uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter) {
     const fb::Roadmap* rm = root(view);
     if (!validArguments(rm, view, scratch, start, goal, radius, preferred_clearance, out, out_count,
                         max_segments))
@@ -595,6 +618,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
         return Status::NotFound;
 
     PathQuery q(*rm, s, start, goal, radius, preferred_clearance, out, max_segments, out_count);
+    q.filter = filter;
+    prepareAreas(*rm, &s, filter);
     if (straightLineWillDo(q)) {
         phaseMark(Phase::Line);
         phaseCount(PathKind::StraightLine);
@@ -603,8 +628,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
     phaseMark(Phase::Line);
     q.line_may_do = start.layer == goal.layer && (q.medial || q.line_clearance > radius);
 
-    if (!snap(*rm, s, start.layer, ps, radius, q.medial, &q.qs, &q.dirs_s) ||
-        !snap(*rm, s, goal.layer, pg, radius, q.medial, &q.qg, &q.dirs_g))
+    if (!snap(*rm, s, start.layer, ps, radius, q.medial, &q.qs, &q.dirs_s, filter) ||
+        !snap(*rm, s, goal.layer, pg, radius, q.medial, &q.qg, &q.dirs_g, filter))
         return q.lineAtRadius() ? q.emitLine() : Status::NotFound;
     q.es = rm->edges()->Get(q.qs.edge);
     q.eg = rm->edges()->Get(q.qg.edge);

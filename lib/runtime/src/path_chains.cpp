@@ -59,7 +59,7 @@ void walkChain(PathShared* s, uint32_t v, uint32_t k, uint32_t* taken, uint32_t*
     uint32_t count = 0, entry = k;
     for (;;) {
         const AdjEntry& a = s->adj[entry];
-        s->chain_steps[first + count] = ChainStep{a.cost, a.min_clearance, a.edge, chain, 0};
+        s->chain_steps[first + count] = ChainStep{a.cost, a.min_clearance, a.edge, chain, entry};
         const uint32_t next = a.other;
         ++count;
         const Through t = throughPair(*s, next);

@@ -208,6 +208,11 @@ struct AdjEntry {
     float min_clearance;    // the asset's floats, exact: no rounding in the copies
     float other_x, other_y; // the other end's position: its heuristic without another lookup
     uint32_t step;          // the edge's ChainStep when it lies on a chain, else kNone
+    // For query filters: the edge's area flags and type when all of it lies in
+    // one (type, flags); mixed_areas: it has several spans, read from the asset (path_filter.cpp).
+    uint16_t area_flags;
+    uint8_t area_type;
+    uint8_t mixed_areas;
 };
 
 // Chains of edges through vertices A* need not stop at: each inner vertex joins the chain's two
@@ -222,7 +227,7 @@ struct ChainStep { // edge i of a chain: from vertex i to vertex i + 1
     double cost;
     float clearance;
     uint32_t edge, chain;
-    uint32_t unused;
+    uint32_t entry; // the edge's AdjEntry at vertex i (what a query filter reads of it)
 };
 // A portal an edge's corridor gives a route that runs over the whole edge, in the edge's direction
 // a -> b: its wall points (left of the direction), its route point and the distances from it to
@@ -481,11 +486,54 @@ struct KnownClearance {
 void shortenCorners(const fb::Roadmap& rm, PathScratch* s, uint32_t* count, double radius,
                     double preferred_clearance, const KnownClearance known[2]);
 
+// A query filter prepared for one findPath query (path_filter.cpp). findPath without a filter, or
+// with the default one, has none (null), so its answers stay bit for bit.
+struct ActiveFilter {
+    uint16_t include, exclude;
+    bool plain_costs;       // every multiplier 1
+    double heuristic_scale; // min(1, the smallest multiplier): the A* heuristic stays admissible
+    double cost[kAreaTypeCount];
+};
+// Null for the default filter (nothing to apply), else `out` prepared from `filter` (checked).
+const ActiveFilter* prepareFilter(const QueryFilter& filter, ActiveFilter* out);
+inline bool flagsPass(const ActiveFilter& f, uint16_t flags) {
+    return (flags & f.include) != 0 && (flags & f.exclude) == 0;
+}
+// Every span of edge `edge` passes; and its cost per baked cost (the multipliers weighted by its
+// spans' baked costs).
+bool edgePasses(const fb::Roadmap& rm, const ActiveFilter& f, uint32_t edge);
+double edgeCostFactor(const fb::Roadmap& rm, const ActiveFilter& f, uint32_t edge);
+// An edge of the A* adjacency under the filter: false when excluded, else its cost in *cost.
+inline bool filteredCost(const fb::Roadmap& rm, const ActiveFilter& f, const AdjEntry& a, double* cost) {
+    if (!a.mixed_areas) {
+        if (!flagsPass(f, a.area_flags)) return false;
+        *cost = f.plain_costs ? a.cost : a.cost * f.cost[a.area_type];
+        return true;
+    }
+    if (!edgePasses(rm, f, a.edge)) return false;
+    *cost = f.plain_costs ? a.cost : a.cost * edgeCostFactor(rm, f, a.edge);
+    return true;
+}
+// findPath (path.cpp) under a prepared filter (null: none).
+Status findPathWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                    double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                    uint32_t max_segments, const ActiveFilter* filter);
+// The area flags and type of an edge with one span (else *mixed), for its AdjEntry.
+void edgeAreaKind(const fb::Roadmap& rm, uint32_t edge, uint16_t* flags, uint8_t* type, uint8_t* mixed);
+
+// Per designer area, PathScratch::area_used holds these bits: kAreaAvoided, set for each query
+// (prepareAreas): a line may not enter it unless the route does; kAreaEntered: the route (or a
+// straight line's ends) enters it.
+constexpr uint8_t kAreaEntered = 1, kAreaAvoided = 2;
+// Avoided: baked weight times the filter's multiplier > 1 (weight > 1 without a filter), or its
+// flags fail the filter. Clears every mark.
+void prepareAreas(const fb::Roadmap& rm, PathScratch* s, const ActiveFilter* filter);
+
 // shorten.cpp, designer areas: a line the query makes up (the straight start-goal line, a
-// shortened piece) must not enter an avoided area (weight > 1) the route itself did not enter.
-// Clears every area's mark.
+// shortened piece) must not enter an avoided area (kAreaAvoided) the route itself did not enter.
+// Clears every area's kAreaEntered mark.
 void clearAreaMarks(PathScratch* s);
-// Marks every avoided area of `layer` that segment a-b (a point when a == b) touches.
+// Marks (kAreaEntered) every avoided area of `layer` that segment a-b (a point when a == b) touches.
 void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b);
 // No unmarked avoided area of `layer` touches a-b.
 bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b);
@@ -547,8 +595,9 @@ static inline bool segmentClear(const LayerWalls& walls, P a, P b, double radius
 // radius towards at least one of its vertices. *directions: which ways along the edge are clear.
 // `retract_first` (the medial-axis path): the retraction is tried before the nearest edges, since
 // along it the clearance grows as fast as it can.
+// `filter`: only edges it passes.
 bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p, double radius,
-          bool retract_first, RoadmapPoint* out, uint8_t* directions);
+          bool retract_first, RoadmapPoint* out, uint8_t* directions, const ActiveFilter* filter = nullptr);
 // Along-polyline distance from vertex a to a point on the edge.
 double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q);
 // Closest point of an edge's polyline to p (distance filled in).

@@ -104,6 +104,7 @@ struct PathQuery {
     bool shorten;
     double* turns;
     PieceGeom* pieces;
+    const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
 
     PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
               double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,

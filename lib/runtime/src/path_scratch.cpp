@@ -296,6 +296,7 @@ void buildEdgeTables(const fb::Roadmap& rm, PathShared* s) {
             a.min_clearance = edge->min_clearance();
             const fb::RoadmapVertex* other = rm.vertices()->Get(a.other);
             a.other_x = other->x(), a.other_y = other->y();
+            edgeAreaKind(rm, a.edge, &a.area_flags, &a.area_type, &a.mixed_areas);
         }
     }
 }

@@ -25,7 +25,8 @@ bool usableForSnap(const fb::Roadmap& rm, const fb::RoadmapEdge& e, uint32_t lay
 // per-edge copy decides usability, and an edge whose bounding box is already farther than the
 // max-th best is not measured (it would be rejected below anyway).
 uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, uint32_t layer, P p,
-                           double radius, RoadmapPoint* out, uint32_t max) {
+                           double radius, RoadmapPoint* out, uint32_t max,
+                           const ActiveFilter* filter = nullptr) {
     const fb::EdgeGrid* grid = rm.grid();
     const double cs = grid->cell_size(), min_x = grid->min_x(), min_y = grid->min_y();
     const int64_t nx = grid->cells_x(), ny = grid->cells_y();
@@ -70,6 +71,7 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
         } else if (!usableForSnap(rm, *rm.edges()->Get(edge), layer, radius)) {
             return;
         }
+        if (filter && !edgePasses(rm, *filter, edge)) return;
         for (uint32_t i = 0; i < count; ++i)
             if (out[i].edge == edge) return; // already measured over its whole polyline
         const RoadmapPoint c = closestOnEdge(rm, edge, p);
@@ -274,23 +276,27 @@ double alongEdge(const fb::Roadmap& rm, const RoadmapPoint& q) {
 // `retract_first` (the medial-axis path): the retraction is tried before the nearest edges, since
 // along it the clearance grows as fast as it can.
 bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p, double radius,
-          bool retract_first, RoadmapPoint* out, uint8_t* directions) {
+          bool retract_first, RoadmapPoint* out, uint8_t* directions, const ActiveFilter* filter) {
     RoadmapPoint candidates[kSnapCandidates];
     const LayerWalls walls{rm, scratch, layer};
-    if (retract_first && retractionSnap(rm, walls, p, radius, out, directions)) return true;
+    auto retracted = [&] {
+        return retractionSnap(rm, walls, p, radius, out, directions) &&
+               (!filter || edgePasses(rm, *filter, out->edge));
+    };
+    if (retract_first && retracted()) return true;
     auto visible = [&](const RoadmapPoint& c) {
         return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
     };
     // The nearest usable edge first: it is the first of the kSnapCandidates nearest (a later one
     // at the same distance sorts after it) and usually in view, and finding it alone visits fewer
     // cells and edges.
-    uint32_t n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, 1);
+    uint32_t n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, 1, filter);
     if (n == 1 && visible(candidates[0])) {
         *out = candidates[0];
         *directions = kTowardsA | kTowardsB;
         return true;
     }
-    n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, kSnapCandidates);
+    n = nearestCandidates(rm, &scratch, layer, p, radius, candidates, kSnapCandidates, filter);
     for (uint32_t i = 0; i < n; ++i) {
         if (visible(candidates[i])) {
             *out = candidates[i];
@@ -298,7 +304,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
             return true;
         }
     }
-    n = nearestCandidates(rm, &scratch, layer, p, -1.0, candidates, kSnapCandidates);
+    n = nearestCandidates(rm, &scratch, layer, p, -1.0, candidates, kSnapCandidates, filter);
     for (uint32_t i = 0; i < n; ++i) {
         if (double(rm.edges()->Get(candidates[i].edge)->min_clearance()) >= radius) continue; // tried above
         if (!visible(candidates[i])) continue;
@@ -310,7 +316,7 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
             return true;
         }
     }
-    return !retract_first && retractionSnap(rm, walls, p, radius, out, directions);
+    return !retract_first && retracted();
 }
 
 } // namespace detail

@@ -92,6 +92,35 @@ bool checkAreas(const fb::Roadmap& rm, uint32_t edge_count, uint32_t layer_count
     return true;
 }
 
+// Area types and flags for query filters: one each per area (or none), types < kAreaTypeCount,
+// flags non-zero; edge spans: a start per edge plus one, rising from 0 to the span count, each span
+// with a type < kAreaTypeCount, non-zero flags and a finite cost >= 0. Spans only with areas.
+bool checkAreaKinds(const fb::Roadmap& rm, uint32_t edge_count) {
+    const uint32_t area_count = sizeOf(rm.areas());
+    const auto* types = rm.area_types();
+    const auto* flags = rm.area_flags();
+    if ((types && types->size() != area_count) || (flags && flags->size() != area_count)) return false;
+    for (uint32_t i = 0, n = sizeOf(types); i < n; ++i)
+        if (types->Get(i) >= kAreaTypeCount) return false;
+    for (uint32_t i = 0, n = sizeOf(flags); i < n; ++i)
+        if (flags->Get(i) == 0) return false;
+    const auto* starts = rm.edge_span_starts();
+    const auto* spans = rm.edge_spans();
+    if (!starts && !spans) return true;
+    if (!starts || !spans || area_count == 0 || starts->size() != edge_count + 1 || starts->Get(0) != 0 ||
+        starts->Get(edge_count) != spans->size())
+        return false;
+    for (uint32_t i = 0; i < edge_count; ++i)
+        if (starts->Get(i + 1) < starts->Get(i)) return false;
+    for (uint32_t i = 0, n = spans->size(); i < n; ++i) {
+        const fb::EdgeAreaSpan* span = spans->Get(i);
+        if (span->type() >= kAreaTypeCount || span->flags() == 0 || !finite(span->cost()) ||
+            !(span->cost() >= 0.0f))
+            return false;
+    }
+    return true;
+}
+
 // Corridor kinds and merged chains' corridors: all three fields or none (older assets), with the
 // point sides; a kind per edge, a start per edge plus one, and only Chain edges own samples (>= 2).
 bool checkCorridors(const fb::Roadmap& rm, uint32_t edge_count) {
@@ -165,7 +194,8 @@ Status checkSemantics(const fb::Roadmap& rm) {
         if (!checkBlend(*blends->Get(i), vertex_count, edge_count)) return Status::CorruptAsset;
 
     if (!checkGrid(*rm.grid(), edge_count)) return Status::CorruptAsset;
-    if (!checkAreas(rm, edge_count, layer_count)) return Status::CorruptAsset;
+    if (!checkAreas(rm, edge_count, layer_count) || !checkAreaKinds(rm, edge_count))
+        return Status::CorruptAsset;
     if (!checkCorridors(rm, edge_count)) return Status::CorruptAsset;
     return Status::Ok;
 }

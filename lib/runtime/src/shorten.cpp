@@ -172,7 +172,7 @@ bool arcAreasAllow(const Run& run, P corner, P u, P w, double trim) {
     const double sense = orient(a, corner, b) > 0 ? 1.0 : -1.0;
     for (uint32_t i = 0; i < count; ++i) {
         const fb::WeightedArea& area = *run.rm.areas()->Get(i);
-        if (run.s.area_used[i] || area.layer() != run.layer || !(area.weight() > 1.0f)) continue;
+        if (run.s.area_used[i] != kAreaAvoided || area.layer() != run.layer) continue;
         for (uint32_t k = 0; k < area.vertex_count(); ++k) {
             const P v = pt(run.rm.area_vertices()->Get(area.first_vertex() + k));
             if (sense * orient(a, corner, v) >= 0 && sense * orient(corner, b, v) >= 0 &&
@@ -610,21 +610,22 @@ void startCorners(const fb::Roadmap& rm, PathScratch& s, uint32_t n, const Known
 
 void clearAreaMarks(PathScratch* s) {
     for (uint32_t i = 0; i < s->area_count; ++i)
-        s->area_used[i] = 0;
+        s->area_used[i] &= uint8_t(~kAreaEntered);
 }
 
+// Avoided and not entered: the areas a made-up line must keep out of.
 void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b) {
     for (uint32_t i = 0; i < s->area_count; ++i) {
         const fb::WeightedArea& area = *rm.areas()->Get(i);
-        if (!s->area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
-            s->area_used[i] = 1;
+        if (s->area_used[i] == kAreaAvoided && area.layer() == layer && touchesArea(rm, area, a, b))
+            s->area_used[i] |= kAreaEntered;
     }
 }
 
 bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b) {
     for (uint32_t i = 0; i < s.area_count; ++i) {
         const fb::WeightedArea& area = *rm.areas()->Get(i);
-        if (!s.area_used[i] && area.layer() == layer && area.weight() > 1.0f && touchesArea(rm, area, a, b))
+        if (s.area_used[i] == kAreaAvoided && area.layer() == layer && touchesArea(rm, area, a, b))
             return false;
     }
     return true;

@@ -3,6 +3,7 @@
 // findPath's A*; manual edges join the roadmap; the sidecar is part of the input hash; the bake is
 // byte-identical; peer meshes (dungeon, undulating 5 km from the origin) change as they should.
 #include <clearway/bake.h>
+#include <clearway/bake/geometry.h>
 #include <clearway/runtime.h>
 
 #include "scenes.h"
@@ -171,6 +172,17 @@ TEST_SUITE("designer edits") {
             CHECK(contains(parseError("clearway-edits 1\narea 0 0,0 1,0 1,1\n", 2), "weight must be > 0"));
             CHECK(contains(parseError("clearway-edits 1\narea -3 0,0 1,0 1,1\n", 2), "weight must be > 0"));
         }
+        SUBCASE("area type or flags out of range") {
+            const std::string box = " 0,0 1,0 1,1\n";
+            CHECK(contains(parseError("clearway-edits 1\narea 1 type 64" + box, 2),
+                           "type must be an integer 0 .. 63"));
+            CHECK(contains(parseError("clearway-edits 1\narea 1 type -1" + box, 2), "type must be"));
+            CHECK(contains(parseError("clearway-edits 1\narea 1 type" + box, 2), "type must be"));
+            CHECK(contains(parseError("clearway-edits 1\narea 1 flags 0" + box, 2),
+                           "flags must be an integer 1 .. 65535"));
+            CHECK(contains(parseError("clearway-edits 1\narea 1 flags 0x10000" + box, 2), "flags must be"));
+            CHECK(contains(parseError("clearway-edits 1\narea 1 flags door" + box, 2), "flags must be"));
+        }
         SUBCASE("unknown node name") {
             CHECK(contains(parseError("clearway-edits 1\nnode a 0,0,0\nedge a b\n", 3), "unknown node 'b'"));
         }
@@ -218,6 +230,8 @@ TEST_SUITE("designer edits") {
             CHECK(edits.areas[0].weight == 0.5);
             CHECK(edits.areas[0].polygon.has_floor);
             CHECK(edits.areas[0].polygon.floor == 1.5);
+            CHECK(edits.areas[0].type == 0);  // defaults: type 0,
+            CHECK(edits.areas[0].flags == 1); // the walk flag
             CHECK(edits.nodes.size() == 2); // "a" and the edge's point
             REQUIRE(edits.edges.size() == 1);
             CHECK(edits.edges[0].line == 7);
@@ -329,6 +343,68 @@ TEST_SUITE("designer edits") {
         REQUIRE(under.status == Status::Ok);
         CHECK(maxY(under) < 6.5);
         CHECK(under.length == doctest::Approx(top).epsilon(1e-5));
+    }
+
+    TEST_CASE("a door area (type and flags): a filter excluding its flag forces the long way round") {
+        // The level above; the door (weight 1, type 5, flags walk | 8) fills the bottom corridor. Paths
+        // near areas take the polyline shortening (clearance r, as above): from (2,4) to (18,4) the
+        // bottom, 2 * (sqrt(20 - r^2) + r * (atan2(2, 4) + asin(r / sqrt(20)))) + 8, or with the door
+        // closed the top, 20.1609 m.
+        const double r = kShortenClearance;
+        const double bottom =
+            2 * (std::sqrt(20 - r * r) + r * (std::atan2(2, 4) + std::asin(r / std::sqrt(20)))) + 8;
+        const double top =
+            2 * (std::sqrt(32 - r * r) + r * (std::atan2(4, 4) + std::asin(r / std::sqrt(32)))) + 8;
+        const Footprint level = footprintOf(rect(0, 0, 20, 10), {reversed(rect(6, 2, 14, 8))});
+        const auto door =
+            bakeEdited(level, "clearway-edits 1\narea 1 type 5 flags 0x9 6,0 14,0 14,-2 6,-2\n");
+        const Roadmap& rm = door->roadmap;
+        REQUIRE(rm.areas.size() == 1);
+        CHECK(rm.areas[0].type == 5);
+        CHECK(rm.areas[0].flags == 9);
+        // Spans: each edge's cost split by type and flags, adding up to its length x weight; an edge
+        // with points in the door has a door span.
+        REQUIRE(rm.edge_span_starts.size() == rm.edges.size() + 1);
+        int door_edges = 0;
+        for (size_t e = 0; e < rm.edges.size(); ++e) {
+            double length = 0, spans = 0;
+            bool door_span = false, inside = false;
+            for (size_t k = 0; k + 1 < rm.edges[e].points.size(); ++k)
+                length += geometry::dist(rm.edges[e].points[k], rm.edges[e].points[k + 1]);
+            for (const Vec2& p : rm.edges[e].points)
+                inside |= p.x > 6 && p.x < 14 && p.y > 0 && p.y < 2;
+            for (uint32_t k = rm.edge_span_starts[e]; k < rm.edge_span_starts[e + 1]; ++k) {
+                spans += rm.edge_spans[k].cost;
+                door_span |= rm.edge_spans[k].type == 5 && rm.edge_spans[k].flags == 9;
+            }
+            if (rm.edge_span_starts[e] == rm.edge_span_starts[e + 1]) spans = length; // all type 0, walk
+            CHECK(spans == doctest::Approx(length * rm.edge_weights[e]).epsilon(1e-9));
+            if (inside) CHECK(door_span);
+            door_edges += door_span;
+        }
+        CHECK(door_edges > 0);
+
+        auto plan = [&](const cw::QueryFilter& filter) {
+            std::vector<cw::PathSegment> segments(1024);
+            uint32_t count = 0;
+            const Status st =
+                cw::findPathFiltered(door->view, door->scratch, {2, 4, 0}, {18, 4, 0}, 0.5, 0.5, filter,
+                                     segments.data(), &count, uint32_t(segments.size()));
+            REQUIRE(st == Status::Ok);
+            return cw::pathTotalLength(segments.data(), count);
+        };
+        const Path plain = findPath(*door, {2, 4}, {18, 4}, 0.5, 0.5);
+        REQUIRE(plain.status == Status::Ok);
+        CHECK(plain.length == doctest::Approx(bottom).epsilon(1e-5));
+        CHECK(plan(cw::defaultQueryFilter()) == plain.length);
+        cw::QueryFilter closed = cw::defaultQueryFilter();
+        closed.exclude_flags = 8;
+        const double round = plan(closed);
+        CHECK(round == doctest::Approx(top).epsilon(1e-5));
+        closed.exclude_flags = 2; // a flag no area carries: the bottom again
+        CHECK(plan(closed) == plain.length);
+        MESSAGE("door open " << plain.length << " m (hand " << bottom << "), closed " << round << " m (hand "
+                             << top << ")");
     }
 
     TEST_CASE("a manual edge through a door the roadmap dropped makes the door usable") {

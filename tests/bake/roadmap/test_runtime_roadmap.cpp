@@ -726,7 +726,8 @@ TEST_SUITE("runtime roadmap on baked levels") {
         }
     }
 
-    TEST_CASE("findPath on shared data answers bit for bit like a standalone scratch on the peer meshes") {
+    TEST_CASE("findPath on shared data (and with the default query filter) answers bit for bit like a "
+              "standalone scratch on the peer meshes") {
         for (const char* name : {"dungeon.obj", "nav_test.obj", "undulating.obj"}) {
             CAPTURE(std::string(name));
             const Level& level = levelNamed(name);
@@ -757,6 +758,14 @@ TEST_SUITE("runtime roadmap on baked levels") {
             // Two threads on the one shared data, each with its own scratch.
             for (const auto& answers : cw::test::threadedAnswers(level.view, shared.shared, queries, 2))
                 CHECK(cw::test::differing(answers, expected) == 0);
+            // Query filters: the default one, and one that checks every edge's flags (excluding a
+            // flag nothing carries) at the baked costs, answer as findPath without one.
+            cw::QueryFilter filter = cw::defaultQueryFilter();
+            CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries, &filter),
+                                      expected) == 0);
+            filter.exclude_flags = 0x8000;
+            CHECK(cw::test::differing(cw::test::answersOf(level.view, on_shared.scratch, queries, &filter),
+                                      expected) == 0);
         }
     }
 

@@ -176,6 +176,49 @@ CorridorVectors writeCorridors(flatbuffers::FlatBufferBuilder& builder, const Ro
     return {builder.CreateVector(kinds), builder.CreateVector(starts), builder.CreateVectorOfStructs(chain)};
 }
 
+// Designer areas (edits.cpp) with their types and flags and each edge's spans; all absent without
+// areas, so assets without them keep their bytes, and the types, flags and spans absent while every
+// area has the defaults (type 0, the walk flag), which is what their absence says.
+struct AreaVectors {
+    flatbuffers::Offset<flatbuffers::Vector<float>> edge_weights;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::WeightedArea*>> areas;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::Vec2*>> vertices;
+    flatbuffers::Offset<flatbuffers::Vector<uint8_t>> types;
+    flatbuffers::Offset<flatbuffers::Vector<uint16_t>> flags;
+    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> span_starts;
+    flatbuffers::Offset<flatbuffers::Vector<const fb::EdgeAreaSpan*>> spans;
+};
+AreaVectors writeAreas(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm) {
+    AreaVectors out;
+    if (rm.areas.empty()) return out;
+    std::vector<fb::WeightedArea> areas;
+    std::vector<fb::Vec2> points;
+    std::vector<uint8_t> types;
+    std::vector<uint16_t> flags;
+    for (const RoadmapArea& a : rm.areas) {
+        areas.emplace_back(a.layer, float(a.weight), uint32_t(points.size()), uint32_t(a.polygon.size()));
+        for (const Vec2& p : a.polygon)
+            points.emplace_back(float(p.x), float(p.y));
+        types.push_back(a.type);
+        flags.push_back(a.flags);
+    }
+    std::vector<fb::EdgeAreaSpan> spans;
+    for (const EdgeAreaSpan& span : rm.edge_spans)
+        spans.emplace_back(float(span.cost), span.flags, span.type);
+    const std::vector<float> weights(rm.edge_weights.begin(), rm.edge_weights.end());
+    out.edge_weights = builder.CreateVector(weights);
+    out.areas = builder.CreateVectorOfStructs(areas);
+    out.vertices = builder.CreateVectorOfStructs(points);
+    const bool kinds = std::any_of(rm.areas.begin(), rm.areas.end(),
+                                   [](const RoadmapArea& a) { return a.type != 0 || a.flags != 1; });
+    if (!kinds) return out;
+    out.types = builder.CreateVector(types);
+    out.flags = builder.CreateVector(flags);
+    out.span_starts = builder.CreateVector(rm.edge_span_starts);
+    out.spans = builder.CreateVectorOfStructs(spans);
+    return out;
+}
+
 } // namespace
 
 std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
@@ -219,6 +262,12 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     vector_bytes(rm.areas.size(), sizeof(fb::WeightedArea));
     for (const RoadmapArea& a : rm.areas)
         vector_bytes(a.polygon.size(), sizeof(fb::Vec2));
+    if (!rm.areas.empty()) {
+        vector_bytes(rm.areas.size(), sizeof(uint8_t));
+        vector_bytes(rm.areas.size(), sizeof(uint16_t));
+        vector_bytes(rm.edge_span_starts.size(), sizeof(uint32_t));
+        vector_bytes(rm.edge_spans.size(), sizeof(fb::EdgeAreaSpan));
+    }
     vector_bytes(rm.tile.border_vertices.size(), sizeof(uint32_t));
 #ifdef __GLIBC__
     // The size pass and the grid's working lists are freed: return their pages before the block.
@@ -234,24 +283,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     std::vector<uint32_t>().swap(cell_edges);
     const auto options = fb::CreateRoadmapOptions(builder, rm.options.min_clearance, rm.options.epsilon,
                                                   rm.options.merge_chains);
-    // Designer areas (edits.cpp): absent without any, so assets without edits keep their bytes.
-    flatbuffers::Offset<flatbuffers::Vector<float>> edge_weights;
-    flatbuffers::Offset<flatbuffers::Vector<const fb::WeightedArea*>> areas;
-    flatbuffers::Offset<flatbuffers::Vector<const fb::Vec2*>> area_vertices;
-    if (!rm.areas.empty()) {
-        std::vector<fb::WeightedArea> area_structs;
-        std::vector<fb::Vec2> area_points;
-        for (const RoadmapArea& a : rm.areas) {
-            area_structs.emplace_back(a.layer, float(a.weight), uint32_t(area_points.size()),
-                                      uint32_t(a.polygon.size()));
-            for (const Vec2& p : a.polygon)
-                area_points.emplace_back(float(p.x), float(p.y));
-        }
-        const std::vector<float> weights(rm.edge_weights.begin(), rm.edge_weights.end());
-        edge_weights = builder.CreateVector(weights);
-        areas = builder.CreateVectorOfStructs(area_structs);
-        area_vertices = builder.CreateVectorOfStructs(area_points);
-    }
+    const AreaVectors area_vectors = writeAreas(builder, rm);
     flatbuffers::Offset<fb::RoadmapTile> tile = 0;
     if (rm.tile.size > 0)
         tile = fb::CreateRoadmapTile(builder, rm.tile.size, rm.tile.margin, rm.tile.i, rm.tile.j,
@@ -303,10 +335,12 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     const auto point_list = points();
     const auto edge_list = edges();
     const auto vertex_list = vertices();
-    const auto root = fb::CreateRoadmap(
-        builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash, rm.options_hash, options,
-        footprint, vertex_list, edge_list, point_list, blend_list, grid, edge_weights, areas, area_vertices,
-        tile, side_list, corridors.kinds, corridors.starts, corridors.points);
+    const auto root =
+        fb::CreateRoadmap(builder, 1, builder.CreateString(bakerVersion()), rm.footprint.input_hash,
+                          rm.options_hash, options, footprint, vertex_list, edge_list, point_list, blend_list,
+                          grid, area_vectors.edge_weights, area_vectors.areas, area_vectors.vertices, tile,
+                          side_list, corridors.kinds, corridors.starts, corridors.points, area_vectors.types,
+                          area_vectors.flags, area_vectors.span_starts, area_vectors.spans);
     fb::FinishRoadmapBuffer(builder, root);
     return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }

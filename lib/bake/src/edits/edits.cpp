@@ -4,6 +4,7 @@
 #include <clearway/bake.h>
 
 #include <clearway/bake/geometry.h>
+#include "edits/edits_internal.h"
 #include "roadmap/roadmap_internal.h"
 
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -23,7 +24,23 @@
 
 namespace clearway::bake {
 
+namespace edits_detail {
+
+bool insideRing(const Ring& ring, Vec2 p) {
+    bool inside = false;
+    for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const Vec2 a = ring[i], b = ring[j];
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
+            inside = !inside;
+    }
+    return inside;
+}
+
+} // namespace edits_detail
+
 namespace {
+
+using edits_detail::insideRing;
 
 using namespace geometry;
 using K = CGAL::Exact_predicates_exact_constructions_kernel;
@@ -172,18 +189,32 @@ bool parsePolygon(const std::vector<std::string>& tokens, size_t first, uint32_t
     return problem->empty();
 }
 
+// An area's optional "type T" (0 .. 63) and "flags F" (1 .. 65535, decimal or 0x hex) after its
+// weight, for query filters; *next moves past them to the first point.
+bool parseAreaTags(const std::vector<std::string>& tokens, size_t* next, EditArea* area,
+                   std::string* problem) {
+    for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2) {
+        const bool type = tokens[i] == "type";
+        const unsigned long max = type ? 63 : 65535;
+        const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
+        errno = 0;
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
+        if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
+            *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
+                            : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
+            return false;
+        }
+        if (type)
+            area->type = uint8_t(v);
+        else
+            area->flags = uint16_t(v);
+    }
+    return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Footprint geometry in local coordinates
-
-bool insideRing(const Ring& ring, Vec2 p) {
-    bool inside = false;
-    for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
-        const Vec2 a = ring[i], b = ring[j];
-        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
-            inside = !inside;
-    }
-    return inside;
-}
 
 bool insideLayer(const FootprintLayer& layer, Vec2 p) {
     bool inside = false;
@@ -564,35 +595,6 @@ Error placeAll(const Footprint& fp, const LevelEdits& edits, std::vector<PlacedN
     return {};
 }
 
-// Cost per metre of the piece a-b: length-weighted product of the weights of the areas it is in.
-double weightedLength(const std::vector<const RoadmapArea*>& areas, Vec2 a, Vec2 b) {
-    std::vector<double> ts{0.0, 1.0};
-    for (const RoadmapArea* area : areas) {
-        const Ring& r = area->polygon;
-        for (size_t i = 0; i < r.size(); ++i) {
-            const Vec2 c = r[i], d = r[(i + 1) % r.size()];
-            const Vec2 u{b.x - a.x, b.y - a.y}, v{d.x - c.x, d.y - c.y};
-            const double den = u.x * v.y - u.y * v.x;
-            if (den == 0) continue;
-            const double t = ((c.x - a.x) * v.y - (c.y - a.y) * v.x) / den;
-            const double s = ((c.x - a.x) * u.y - (c.y - a.y) * u.x) / den;
-            if (t > 0 && t < 1 && s >= 0 && s <= 1) ts.push_back(t);
-        }
-    }
-    std::sort(ts.begin(), ts.end());
-    const double length = dist(a, b);
-    double total = 0;
-    for (size_t k = 0; k + 1 < ts.size(); ++k) {
-        const double tm = (ts[k] + ts[k + 1]) / 2;
-        const Vec2 m{a.x + (b.x - a.x) * tm, a.y + (b.y - a.y) * tm};
-        double w = 1;
-        for (const RoadmapArea* area : areas)
-            if (insideRing(area->polygon, m)) w *= area->weight;
-        total += w * (ts[k + 1] - ts[k]) * length;
-    }
-    return total;
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -656,7 +658,10 @@ Error parseEdits(const std::string& text, const std::string& source, LevelEdits*
             if (!parseNumber(tokens[1], &area.weight, &problem)) return fail("area: weight: " + problem);
             if (!(area.weight > 0))
                 return fail("area: the weight must be > 0 (> 1 avoided, < 1 preferred), got " + tokens[1]);
-            if (!parsePolygon(tokens, 2, line, &area.polygon, &problem)) return fail("area: " + problem);
+            size_t first_point = 2;
+            if (!parseAreaTags(tokens, &first_point, &area, &problem)) return fail("area: " + problem);
+            if (!parsePolygon(tokens, first_point, line, &area.polygon, &problem))
+                return fail("area: " + problem);
             edits.areas.push_back(std::move(area));
         } else if (keyword == "node") {
             if (tokens.size() != 3) return fail("node: expected 'node NAME x,y,z'");
@@ -818,7 +823,6 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
 
     // Areas, per layer they apply to, then every edge's cost per metre.
     rm.areas.clear();
-    rm.edge_weights.clear();
     for (const EditArea& area : edits.areas) {
         const Ring polygon = localPolygon(fp, area.polygon);
         const std::vector<uint32_t> layers = layersFor(fp, area.polygon, polygon);
@@ -826,22 +830,9 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
             log.log(LogLevel::Warn, edits.source + ":" + std::to_string(area.polygon.line) +
                                         ": area covers no walkable layer (no effect)");
         for (uint32_t l : layers)
-            rm.areas.push_back({l, area.weight, polygon});
+            rm.areas.push_back({l, area.weight, polygon, area.type, area.flags});
     }
-    if (rm.areas.empty()) return {};
-    std::vector<std::vector<const RoadmapArea*>> by_layer(fp.layers.size());
-    for (const RoadmapArea& area : rm.areas)
-        by_layer[area.layer].push_back(&area);
-    for (const RoadmapEdge& e : rm.edges) {
-        const uint32_t layer = rm.vertices[e.a].layer;
-        double length = 0, weighted = 0;
-        if (!e.portal && rm.vertices[e.b].layer == layer)
-            for (size_t k = 0; k + 1 < e.points.size(); ++k) {
-                length += dist(e.points[k], e.points[k + 1]);
-                weighted += weightedLength(by_layer[layer], e.points[k], e.points[k + 1]);
-            }
-        rm.edge_weights.push_back(length > 0 ? weighted / length : 1.0);
-    }
+    edits_detail::computeAreaCosts(&rm);
     return {};
 }
 

@@ -43,6 +43,10 @@ struct QueryRequest {
     double step = 0.25;               // metres between sampled points, > 0
     double step_up = 0.4;             // a point's floor: the highest surface at most this above it
     std::string svg_path;             // optional preview
+    // findPath's query filter (runtime.md "Query filters"), as written: flags decimal or 0x hex
+    // (empty: include every flag, exclude none), area costs "TYPE=MULTIPLIER" (type 0 .. 63).
+    std::string include_flags, exclude_flags;
+    std::vector<std::string> area_costs;
 };
 
 struct QuerySegment {

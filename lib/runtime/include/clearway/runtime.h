@@ -322,6 +322,40 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
                 double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                 uint32_t max_segments);
 
+// Query filters (Detour's dtQueryFilter): which parts of the roadmap a query may use and what
+// each area type costs, given per query. Designer areas carry an area type (0 .. 63) and flags
+// (docs/formats.md "Designer edits"); ground outside every area is type 0 with the walk flag, and
+// an edge carries the types and flags of every stretch of it (assets baked before areas had types:
+// every area type 0, flags kAreaFlagWalk).
+constexpr uint32_t kAreaTypeCount = 64;
+constexpr uint16_t kAreaFlagWalk = 1;
+
+struct QueryFilter {
+    // A stretch passes when its flags share a bit with include_flags and none with exclude_flags; an
+    // edge is used only when all of its stretches pass (a closed door's edge is never crossed).
+    uint16_t include_flags;
+    uint16_t exclude_flags;
+    // Cost multiplier per area type, on top of the baked area weights: finite and > 0. Multipliers
+    // below 1 are allowed; A* then scales its heuristic by the smallest one so it stays admissible.
+    float area_cost[kAreaTypeCount];
+};
+
+// The filter that reproduces findPath without one, bit for bit: include every flag, exclude none,
+// every multiplier 1.
+QueryFilter defaultQueryFilter();
+// Ok, or InvalidArgument for a multiplier that is NaN, infinite, 0 or negative.
+Status checkQueryFilter(const QueryFilter& filter);
+
+// findPath under `filter`: A* skips the edges it excludes and multiplies each stretch's cost by its
+// type's multiplier; the ends snap only onto edges it passes; straight lines and the shortening keep
+// out of areas it excludes (unless an end lies in one) and out of areas it makes avoided (baked
+// weight times multiplier > 1) that the route does not enter. InvalidArgument as findPath, and for a
+// filter checkQueryFilter rejects. With defaultQueryFilter() every answer is findPath's.
+// (Its own name, not a findPath overload: code that takes findPath's address keeps compiling.)
+Status findPathFiltered(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                        double radius, double preferred_clearance, const QueryFilter& filter,
+                        PathSegment* out, uint32_t* out_count, uint32_t max_segments);
+
 // Diagnostics for benchmarks: findPath's wall-clock time split by phase, accumulated per thread
 // while enabled (off by default: then each phase costs one branch). line: arguments, the ends'
 // inside tests and the straight line; snap: both ends onto the roadmap; search: A* and the route;

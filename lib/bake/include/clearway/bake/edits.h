@@ -21,6 +21,8 @@ struct EditPolygon {
 struct EditArea {
     EditPolygon polygon;
     double weight = 1; // > 0
+    uint8_t type = 0;  // 0 .. 63, for query filters
+    uint16_t flags = 1; // for query filters; 1: walk
 };
 struct EditNode {
     uint32_t line = 0;

@@ -80,10 +80,21 @@ struct Blend {
 
 // A designer's weighted area on one layer (see "Designer edits"): a path's cost per metre inside
 // it is multiplied by `weight` (> 1 avoided, < 1 preferred; overlapping areas multiply).
+// `type` (0 .. 63) and `flags` are what query filters select on (runtime.md "Query filters").
 struct RoadmapArea {
     uint32_t layer = 0;
     double weight = 1;
     Ring polygon; // local, counter-clockwise, simple
+    uint8_t type = 0;
+    uint16_t flags = 1; // bit 0: walk, what the ground outside every area carries
+};
+
+// Part of an edge's cost that lies in one area type with one set of flags (schemas/roadmap.fbs
+// EdgeAreaSpan): metres times the area weights there.
+struct EdgeAreaSpan {
+    double cost = 0;
+    uint16_t flags = 1;
+    uint8_t type = 0;
 };
 
 // One tile of a tiled bake (cw-bake --tile-size; "Tiled worlds" in README). size 0: not a tile.
@@ -103,6 +114,9 @@ struct Roadmap {
     uint64_t options_hash = 0;
     std::vector<RoadmapArea> areas;
     std::vector<double> edge_weights; // empty, or per edge: cost per metre (areas along it)
+    // Empty, or per edge its spans edge_spans[edge_span_starts[e] .. edge_span_starts[e + 1]).
+    std::vector<uint32_t> edge_span_starts;
+    std::vector<EdgeAreaSpan> edge_spans;
     RoadmapTile tile;                 // tile bakes only
 };
 
