@@ -163,3 +163,40 @@ TEST_SUITE("eval/shortest paths") {
         CHECK(pairs >= 60);
     }
 }
+
+TEST_SUITE("eval/shortest paths: clearance among many boxes") {
+    // cw-compare's 1,250-box levels (4 * 1250 + 4 wall segments), where findPath once came 0.483 m
+    // from a wall at radius 0.5 (the tightening looked only at the portals up to a disc's first
+    // one, not along the run of portals sharing its wall point) and, on seed 2, the A* chains
+    // overran their array (a chain closing a loop left its start open to a second chain).
+    TEST_CASE("findPath keeps the radius on the 1,250-box levels, at the radius and at twice it") {
+        for (uint64_t seed : {1u, 2u}) {
+            const cw::bake::Footprint fp = cw::scenes::randomBoxesFootprint(4 * 1250 + 4, seed);
+            BakedRoadmap roadmap(fp);
+            const cw::bake::WallGrid walls(cw::bake::solidLayerWalls(fp, 0));
+            std::mt19937_64 rng(seed);
+            std::vector<Vec2> points = freePoints(fp.layers[0], 0.51, 240, rng);
+            if (seed == 1) points.insert(points.begin(), {{48.4864, -10.4646}, {-42.0933, -18.1787}});
+            size_t found = 0;
+            double worst = INFINITY;
+            std::vector<cw::PathSegment> out(4096);
+            for (size_t k = 0; k + 1 < points.size(); k += 2)
+                for (const double preferred : {0.5, 1.0}) {
+                    uint32_t count = 0;
+                    const cw::Vec2d s{points[k].x, points[k].y}, g{points[k + 1].x, points[k + 1].y};
+                    if (cw::findPath(roadmap.view, roadmap.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, 0.5, preferred,
+                                     out.data(), &count, uint32_t(out.size())) != cw::Status::Ok)
+                        continue;
+                    ++found;
+                    const double clearance =
+                        cw::bake::measurePath(cw::bake::pathPolyline(out.data(), count), walls).min_clearance;
+                    INFO("seed " << seed << ", (" << s.x << ", " << s.y << ") -> (" << g.x << ", " << g.y
+                                 << "), preferred " << preferred);
+                    CHECK(clearance >= 0.5 - 1e-6);
+                    worst = std::min(worst, clearance);
+                }
+            MESSAGE("seed " << seed << ": " << found << " paths, least clearance " << worst << " m");
+            CHECK(found >= 150);
+        }
+    }
+}

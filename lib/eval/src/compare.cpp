@@ -376,6 +376,13 @@ void record(Comparison& c, size_t m, const Pair& q, const PlannedPath& oracle, M
                       metrics.max_heading_jump_deg);
         c.log.log(LogLevel::Warn, c.fp.source_name + ": findPath's path turns sharply at " + where(q) + lengths);
     }
+    if ((m == 0 || m == kMedialPc) && metrics.min_clearance < c.radius - 1e-4) {
+        // findPath promises the radius: name the query that breaks it.
+        std::snprintf(lengths, sizeof lengths, ": %.4f m from a wall at radius %.4f m", metrics.min_clearance,
+                      c.radius);
+        c.log.log(LogLevel::Warn, c.fp.source_name + ": findPath's path comes closer than the radius at " +
+                                      where(q) + lengths);
+    }
     a.max_jump = std::max(a.max_jump, metrics.max_heading_jump_deg);
     a.max_curvature = std::max(a.max_curvature, metrics.max_curvature);
     if (record_svg) c.svg_query.paths[m] = std::move(run.points);

@@ -166,6 +166,22 @@ struct Tightening {
             goal_clean = false;
     }
 
+    // How far along the portals a line touching disc w may reach: the same wall point is often
+    // the side of several portals in a row (and a disc the tightening added sits on the piece
+    // before the first of them), and a line tangent to it may end (start) anywhere along them.
+    uint32_t reachAhead(const CorridorWrap& w) const {
+        uint32_t k = w.portal;
+        while (k + 1 < count && samePoint(w.side > 0 ? portals[k + 1].left : portals[k + 1].right, w.c))
+            ++k;
+        return k;
+    }
+    uint32_t reachBack(const CorridorWrap& w) const {
+        uint32_t k = w.portal;
+        while (k > 0 && samePoint(w.side > 0 ? portals[k - 1].left : portals[k - 1].right, w.c))
+            --k;
+        return k;
+    }
+
     // The corridor's boundary on one side (0 left) between portals i and next: the wall piece
     // between their wall points when both lie on one wall (each end's way to the route point is
     // square to it); where the side changes walls (at a roadmap vertex, a branch pruned into a
@@ -190,8 +206,8 @@ struct Tightening {
     bool deepestViolation(uint32_t j, CorridorWrap* out) const {
         const P u = tangentDirection(at(j), at(j + 1));
         const P a = touchPoint(at(j), u), b = touchPoint(at(j + 1), u);
-        const uint32_t first = j == 0 ? 0 : at(j).portal;
-        const uint32_t last = j == n ? count - 1 : at(j + 1).portal;
+        const uint32_t first = j == 0 ? 0 : reachBack(at(j));
+        const uint32_t last = j == n ? count - 1 : reachAhead(at(j + 1));
         double depth = kTouchSlack;
         bool found = false;
         for (uint32_t i = first; i <= last && i < count; ++i) {

@@ -58,19 +58,24 @@ void walkChain(PathShared* s, uint32_t v, uint32_t k, uint32_t* taken, uint32_t*
     vertices[0] = ChainVertex{v, float(kInf)};
     uint32_t count = 0, entry = k;
     for (;;) {
+        if (first + count == s->edge_count) return; // never: every edge is on one chain at most
         const AdjEntry& a = s->adj[entry];
         s->chain_steps[first + count] = ChainStep{a.cost, a.min_clearance, a.edge, chain, entry};
         const uint32_t next = a.other;
         ++count;
         const Through t = throughPair(*s, next);
         const uint32_t back = entryOf(*s, next, a.edge);
-        if (next == v || taken[next] || !innerVertex(*s, next, t) || (back != t.k0 && back != t.k1)) {
+        const uint32_t out = back == t.k0 ? t.k1 : t.k0;
+        // The walk also stops before an edge a chain already holds: a chain that closed a loop at
+        // its start leaves that vertex untaken, and another walk may come through it.
+        if (next == v || taken[next] || !innerVertex(*s, next, t) || (back != t.k0 && back != t.k1) ||
+            s->adj[out].step != kNone) {
             vertices[count] = ChainVertex{next, float(kInf)};
             break;
         }
         vertices[count] = ChainVertex{next, t.others};
         taken[next] = 1;
-        entry = back == t.k0 ? t.k1 : t.k0;
+        entry = out;
     }
     if (count < 2) return; // one edge is its own step (and nothing was taken)
     for (uint32_t i = 0; i < count; ++i) {
