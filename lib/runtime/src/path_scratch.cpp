@@ -153,8 +153,8 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.work_nodes = work.take(v * sizeof(AStarNode));
     l.work_heap = work.take(v * sizeof(HeapEntry));
     const size_t grid_cells = size_t(rm.grid()->cells_x()) * size_t(rm.grid()->cells_y());
-    l.snap_cell_start = at.take(sizeOf(rm.footprint()->layers()) * (grid_cells + 1) * 4);
-    l.snap_cell_edges = at.take(sizeOf(rm.grid()->cell_edges()) * 4);
+    l.snap_cell_start = at.take(kSnapClasses * sizeOf(rm.footprint()->layers()) * (grid_cells + 1) * 4);
+    l.snap_cell_edges = at.take(kSnapClasses * sizeOf(rm.grid()->cell_edges()) * 4);
     uint64_t cell_entries = 0, items = 0, solid_items = 0, pieces = 0;
     wallGridSizes(rm, &cell_entries, &items, &solid_items, &pieces);
     l.wall_grids = at.take(sizeOf(rm.footprint()->layers()) * sizeof(WallGrid));
@@ -301,22 +301,25 @@ void buildEdgeTables(const fb::Roadmap& rm, PathShared* s) {
     }
 }
 
-// The edge grid by layer: each layer's snappable edges, cell by cell in the asset's order.
+// The edge grid by clearance class and layer: each layer's snappable edges of the class, cell by
+// cell in the asset's order.
 void buildSnapGrid(const fb::Roadmap& rm, PathShared* s) {
     const fb::EdgeGrid* grid = rm.grid();
     const uint32_t cells = grid->cells_x() * grid->cells_y();
     uint32_t at = 0;
-    for (uint32_t layer = 0; layer < s->layer_count; ++layer) {
-        uint32_t* start = s->snap_cell_start + size_t(layer) * (cells + 1);
-        for (uint32_t c = 0; c < cells; ++c) {
-            start[c] = at;
-            for (uint32_t k = grid->cell_start()->Get(c); k < grid->cell_start()->Get(c + 1); ++k) {
-                const uint32_t edge = grid->cell_edges()->Get(k);
-                if (s->edge_snap[edge].layer == layer) s->snap_cell_edges[at++] = edge;
+    for (uint32_t cls = 0; cls < kSnapClasses; ++cls)
+        for (uint32_t layer = 0; layer < s->layer_count; ++layer) {
+            uint32_t* start = s->snap_cell_start + (size_t(cls) * s->layer_count + layer) * (cells + 1);
+            for (uint32_t c = 0; c < cells; ++c) {
+                start[c] = at;
+                for (uint32_t k = grid->cell_start()->Get(c); k < grid->cell_start()->Get(c + 1); ++k) {
+                    const uint32_t edge = grid->cell_edges()->Get(k);
+                    const EdgeSnap& snap = s->edge_snap[edge];
+                    if (snap.layer == layer && inSnapClass(snap.min_clearance, cls)) s->snap_cell_edges[at++] = edge;
+                }
             }
+            start[cells] = at;
         }
-        start[cells] = at;
-    }
 }
 
 // Builds the shared data at `base` (8-byte aligned, l.end bytes).

@@ -38,7 +38,9 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
     const auto* start = grid->cell_start();
     const auto* cell_edges = grid->cell_edges();
     const uint32_t* layer_start =
-        scratch ? scratch->snap_cell_start + size_t(layer) * size_t(nx * ny + 1) : nullptr;
+        scratch ? scratch->snap_cell_start +
+                      (size_t(snapClass(radius)) * scratch->layer_count + layer) * size_t(nx * ny + 1)
+                : nullptr;
     uint32_t count = 0;
     // Far above the rounding of both distances, so the box test never rejects an edge that the
     // exact comparison below would keep.
