@@ -304,6 +304,7 @@ struct Piece {
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact
     double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     double area = 0;
+    bool whole = false; // nothing blocks it: polys is the triangle's projection itself
 };
 
 struct Link {

@@ -226,6 +226,7 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         if (base.size() < 3) return;
         Piece& piece = slots[k];
         piece.tri = ti;
+        piece.whole = blockers.empty();
         for (int c = 0; c < 3; ++c)
             piece.corners[c] = {tris[ti].p[c].x, tris[ti].p[c].y};
         dropped[k] =
