@@ -2,6 +2,7 @@
 // quad grids become their outlines (a square is 4 vertices whatever the number of cells), holes
 // and layers stay, and the result does not depend on the thread count.
 #include "clearway/bake.h"
+#include "same_footprint.h"
 
 #include <doctest/doctest.h>
 
@@ -59,99 +60,83 @@ double ringArea(const Ring& ring) {
 
 } // namespace
 
-TEST_CASE("a flat grid of any number of cells is one square of 4 vertices with the exact area") {
-    for (int cells : {1, 7, 40}) {
-        CAPTURE(cells);
-        const Footprint fp = gridFootprint(cells, 10.0 / cells);
+TEST_SUITE("bake/footprint") {
+    TEST_CASE("a flat grid of any number of cells is one square of 4 vertices with the exact area") {
+        for (int cells : {1, 7, 40}) {
+            CAPTURE(cells);
+            const Footprint fp = gridFootprint(cells, 10.0 / cells);
+            REQUIRE(fp.layers.size() == 1);
+            REQUIRE(fp.layers[0].polygons.size() == 1);
+            const PolygonWithHoles& square = fp.layers[0].polygons[0];
+            CHECK(square.outer.size() == 4);
+            CHECK(square.holes.empty());
+            CHECK(fp.layers[0].area == doctest::Approx(100.0).epsilon(1e-12));
+            CHECK(std::abs(ringArea(square.outer)) == doctest::Approx(100.0).epsilon(1e-12));
+        }
+    }
+
+    TEST_CASE("an L-shaped grid gives the L: 6 vertices, three quarters of the square") {
+        // 10 x 10 cells of 1 m without the 5 x 5 corner block.
+        const Footprint fp = gridFootprint(10, 1.0, [](int i, int j) { return i >= 5 && j >= 5; });
         REQUIRE(fp.layers.size() == 1);
         REQUIRE(fp.layers[0].polygons.size() == 1);
-        const PolygonWithHoles& square = fp.layers[0].polygons[0];
-        CHECK(square.outer.size() == 4);
-        CHECK(square.holes.empty());
-        CHECK(fp.layers[0].area == doctest::Approx(100.0).epsilon(1e-12));
-        CHECK(std::abs(ringArea(square.outer)) == doctest::Approx(100.0).epsilon(1e-12));
+        CHECK(fp.layers[0].polygons[0].outer.size() == 6);
+        CHECK(fp.layers[0].polygons[0].holes.empty());
+        CHECK(fp.layers[0].area == doctest::Approx(75.0).epsilon(1e-12));
     }
-}
 
-TEST_CASE("an L-shaped grid gives the L: 6 vertices, three quarters of the square") {
-    // 10 x 10 cells of 1 m without the 5 x 5 corner block.
-    const Footprint fp = gridFootprint(10, 1.0, [](int i, int j) { return i >= 5 && j >= 5; });
-    REQUIRE(fp.layers.size() == 1);
-    REQUIRE(fp.layers[0].polygons.size() == 1);
-    CHECK(fp.layers[0].polygons[0].outer.size() == 6);
-    CHECK(fp.layers[0].polygons[0].holes.empty());
-    CHECK(fp.layers[0].area == doctest::Approx(75.0).epsilon(1e-12));
-}
-
-TEST_CASE("a grid with a missing cell keeps the cell as a square hole") {
-    const Footprint fp = gridFootprint(10, 1.0, [](int i, int j) { return i == 3 && j == 6; });
-    REQUIRE(fp.layers.size() == 1);
-    REQUIRE(fp.layers[0].polygons.size() == 1);
-    const PolygonWithHoles& p = fp.layers[0].polygons[0];
-    CHECK(p.outer.size() == 4);
-    REQUIRE(p.holes.size() == 1);
-    CHECK(p.holes[0].size() == 4);
-    CHECK(std::abs(ringArea(p.holes[0])) == doctest::Approx(1.0).epsilon(1e-12));
-    CHECK(fp.layers[0].area == doctest::Approx(99.0).epsilon(1e-12));
-}
-
-TEST_CASE("two grids meeting along a line with T-junctions (coarse next to fine) are one rectangle") {
-    std::vector<Vec3> positions;
-    std::vector<uint32_t> indices;
-    addGrid(2, 5.0, 0, 0, 0, positions, indices);   // 10 x 10 m in 4 cells
-    addGrid(20, 0.5, 10, 0, 0, positions, indices); // 10 x 10 m in 400 cells, to its right
-    const Footprint fp = footprintOf(positions, indices);
-    REQUIRE(fp.layers.size() == 1);
-    REQUIRE(fp.layers[0].polygons.size() == 1);
-    CHECK(fp.layers[0].polygons[0].outer.size() == 4);
-    CHECK(fp.layers[0].area == doctest::Approx(200.0).epsilon(1e-12));
-}
-
-TEST_CASE("two stacked flat grids stay on separate layers, each its own square") {
-    // 3 m apart: more than the agent height, so the lower grid is free under the upper one.
-    std::vector<Vec3> positions;
-    std::vector<uint32_t> indices;
-    addGrid(8, 1.0, 0, 0, 0, positions, indices);
-    addGrid(8, 1.0, 0, 0, 3, positions, indices);
-    const Footprint fp = footprintOf(positions, indices);
-    REQUIRE(fp.layers.size() == 2);
-    for (const FootprintLayer& layer : fp.layers) {
-        REQUIRE(layer.polygons.size() == 1);
-        CHECK(layer.polygons[0].outer.size() == 4);
-        CHECK(layer.area == doctest::Approx(64.0).epsilon(1e-12));
+    TEST_CASE("a grid with a missing cell keeps the cell as a square hole") {
+        const Footprint fp = gridFootprint(10, 1.0, [](int i, int j) { return i == 3 && j == 6; });
+        REQUIRE(fp.layers.size() == 1);
+        REQUIRE(fp.layers[0].polygons.size() == 1);
+        const PolygonWithHoles& p = fp.layers[0].polygons[0];
+        CHECK(p.outer.size() == 4);
+        REQUIRE(p.holes.size() == 1);
+        CHECK(p.holes[0].size() == 4);
+        CHECK(std::abs(ringArea(p.holes[0])) == doctest::Approx(1.0).epsilon(1e-12));
+        CHECK(fp.layers[0].area == doctest::Approx(99.0).epsilon(1e-12));
     }
-    const double low = std::min(fp.layers[0].height_max, fp.layers[1].height_max);
-    const double high = std::max(fp.layers[0].height_min, fp.layers[1].height_min);
-    CHECK(high - low == 3.0); // local heights: the frame's origin is the level's rounded centre
-}
 
-TEST_CASE("the grid union is the same for 1 and 2 threads") {
-    std::vector<Vec3> positions;
-    std::vector<uint32_t> indices;
-    addGrid(30, 0.5, 0, 0, 0, positions, indices, [](int i, int j) { return (i * 7 + j * 3) % 11 == 0; });
-    addGrid(12, 0.5, 2, 2, 2.5, positions, indices, [](int i, int j) { return i > 8 && j < 4; });
-    const Footprint one = footprintOf(positions, indices, 1);
-    const Footprint two = footprintOf(positions, indices, 2);
-    REQUIRE(one.layers.size() == two.layers.size());
-    for (size_t l = 0; l < one.layers.size(); ++l) {
-        const FootprintLayer &a = one.layers[l], &b = two.layers[l];
-        CHECK(a.area == b.area);
-        REQUIRE(a.polygons.size() == b.polygons.size());
-        for (size_t p = 0; p < a.polygons.size(); ++p) {
-            std::vector<const Ring*> rings_a{&a.polygons[p].outer}, rings_b{&b.polygons[p].outer};
-            for (const Ring& h : a.polygons[p].holes)
-                rings_a.push_back(&h);
-            for (const Ring& h : b.polygons[p].holes)
-                rings_b.push_back(&h);
-            REQUIRE(rings_a.size() == rings_b.size());
-            for (size_t r = 0; r < rings_a.size(); ++r) {
-                REQUIRE(rings_a[r]->size() == rings_b[r]->size());
-                for (size_t k = 0; k < rings_a[r]->size(); ++k) {
-                    CHECK((*rings_a[r])[k].x == (*rings_b[r])[k].x);
-                    CHECK((*rings_a[r])[k].y == (*rings_b[r])[k].y);
-                }
-            }
+    TEST_CASE("two grids meeting along a line with T-junctions (coarse next to fine) are one rectangle") {
+        std::vector<Vec3> positions;
+        std::vector<uint32_t> indices;
+        addGrid(2, 5.0, 0, 0, 0, positions, indices);   // 10 x 10 m in 4 cells
+        addGrid(20, 0.5, 10, 0, 0, positions, indices); // 10 x 10 m in 400 cells, to its right
+        const Footprint fp = footprintOf(positions, indices);
+        REQUIRE(fp.layers.size() == 1);
+        REQUIRE(fp.layers[0].polygons.size() == 1);
+        CHECK(fp.layers[0].polygons[0].outer.size() == 4);
+        CHECK(fp.layers[0].area == doctest::Approx(200.0).epsilon(1e-12));
+    }
+
+    TEST_CASE("two stacked flat grids stay on separate layers, each its own square") {
+        // 3 m apart: more than the agent height, so the lower grid is free under the upper one.
+        std::vector<Vec3> positions;
+        std::vector<uint32_t> indices;
+        addGrid(8, 1.0, 0, 0, 0, positions, indices);
+        addGrid(8, 1.0, 0, 0, 3, positions, indices);
+        const Footprint fp = footprintOf(positions, indices);
+        REQUIRE(fp.layers.size() == 2);
+        for (const FootprintLayer& layer : fp.layers) {
+            REQUIRE(layer.polygons.size() == 1);
+            CHECK(layer.polygons[0].outer.size() == 4);
+            CHECK(layer.area == doctest::Approx(64.0).epsilon(1e-12));
         }
-        CHECK(a.surface_triangles.size() == b.surface_triangles.size());
+        const double low = std::min(fp.layers[0].height_max, fp.layers[1].height_max);
+        const double high = std::max(fp.layers[0].height_min, fp.layers[1].height_min);
+        CHECK(high - low == 3.0); // local heights: the frame's origin is the level's rounded centre
     }
-}
+
+    TEST_CASE("the grid union is the same for 1 and 2 threads") {
+        std::vector<Vec3> positions;
+        std::vector<uint32_t> indices;
+        addGrid(30, 0.5, 0, 0, 0, positions, indices, [](int i, int j) { return (i * 7 + j * 3) % 11 == 0; });
+        addGrid(12, 0.5, 2, 2, 2.5, positions, indices, [](int i, int j) { return i > 8 && j < 4; });
+        const Footprint one = footprintOf(positions, indices, 1);
+        const Footprint two = footprintOf(positions, indices, 2);
+        clearway::bake::testing::checkSameFootprint(two, one);
+        for (size_t l = 0; l < one.layers.size(); ++l)
+            CHECK(one.layers[l].surface_triangles.size() == two.layers[l].surface_triangles.size());
+    }
+
+} // TEST_SUITE

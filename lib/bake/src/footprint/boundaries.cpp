@@ -379,8 +379,9 @@ struct LayerRegion {
 
 // Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
 // shared where equal) and returns the pieces' regions.
-LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces, const std::vector<uint32_t>& layer_of,
-                         const std::vector<Plane>& planes, FootprintLayer& out_layer) {
+LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
+                         const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
+                         FootprintLayer& out_layer) {
     LayerRegion region;
     std::map<VertexKey, uint32_t> vertex_ids;
     auto vertexId = [&](double x, double y, double z) {

@@ -198,7 +198,7 @@ Paths closeCracks(const Paths& region) {
     return closed;
 }
 
-// A vertex's corners, as an integer hash key.
+// Welding of rounded vertices: hash and equality of integer points.
 struct PointHash {
     size_t operator()(const IntPoint& p) const {
         return std::hash<uint64_t>()(uint64_t(p.X) * 0x9E3779B97F4A7C15ull ^ uint64_t(p.Y));
@@ -256,8 +256,10 @@ BoundaryEdges boundaryEdges(const std::vector<GroundTriangle>& triangles) {
 
 // Whether b lies on the straight line from a on to c, strictly between them.
 bool straightThrough(const IntPoint& a, const IntPoint& b, const IntPoint& c) {
-    const __int128 cross = static_cast<__int128>(b.X - a.X) * (c.Y - b.Y) - static_cast<__int128>(b.Y - a.Y) * (c.X - b.X);
-    const __int128 dot = static_cast<__int128>(b.X - a.X) * (c.X - b.X) + static_cast<__int128>(b.Y - a.Y) * (c.Y - b.Y);
+    const __int128 cross =
+        static_cast<__int128>(b.X - a.X) * (c.Y - b.Y) - static_cast<__int128>(b.Y - a.Y) * (c.X - b.X);
+    const __int128 dot =
+        static_cast<__int128>(b.X - a.X) * (c.X - b.X) + static_cast<__int128>(b.Y - a.Y) * (c.Y - b.Y);
     return cross == 0 && dot > 0;
 }
 
