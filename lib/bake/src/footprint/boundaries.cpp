@@ -393,7 +393,7 @@ LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
     for (uint32_t i = 0; i < pieces.size(); ++i) {
         if (layer_of[i] != layer) continue;
         if (pieces[i].whole) {
-            const Polygon& triangle = pieces[i].polys.front().outer_boundary();
+            const Polygon& triangle = pieces[i].triangle;
             GroundTriangle& corners = region.whole_pieces.emplace_back();
             for (int k = 0; k < 3; ++k)
                 corners[k] = {CGAL::to_double(triangle[k].x()), CGAL::to_double(triangle[k].y())};

@@ -299,12 +299,26 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriang
 struct Piece {
     uint32_t tri = 0;                         // walkable triangle it lies on
     std::array<Vec2, 3> corners;              // that triangle's ground corners
-    std::vector<PolygonWH> polys;             // exact free region
+    bool whole = false;                       // nothing blocks it: its region is `triangle`
+    Polygon triangle;                         // whole: the triangle's projection, counter-clockwise
+    std::vector<PolygonWH> polys;             // otherwise: the exact free region
     std::vector<Triangle2> surface;           // its triangulation (for heights)
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact
     double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     double area = 0;
-    bool whole = false; // nothing blocks it: polys is the triangle's projection itself
+
+    // A whole piece keeps its triangle as a bare ring: a polygon with holes costs an empty
+    // std::deque of holes, about 600 bytes, per triangle of the level.
+    bool empty() const { return !whole && polys.empty(); }
+    // Every ring of the region: outer rings counter-clockwise, holes clockwise.
+    template <class F> void forEachRing(F&& f) const {
+        if (whole) return f(triangle);
+        for (const PolygonWH& p : polys) {
+            f(p.outer_boundary());
+            for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
+                f(*h);
+        }
+    }
 };
 
 struct Link {
