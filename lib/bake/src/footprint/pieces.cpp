@@ -223,13 +223,18 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         setBounds(piece);
         freeze(piece);
     });
-    std::vector<Piece>& pieces = *out;
-    size_t dropped_in_solid = 0;
+    // Kept pieces close ranks in place: a second vector growing beside the slots would hold
+    // every piece twice at its peak (and copy them, as a CGAL polygon's move may throw).
+    size_t dropped_in_solid = 0, kept = 0;
     for (size_t k = 0; k < slots.size(); ++k) {
         dropped_in_solid += dropped[k];
-        if (!slots[k].empty()) pieces.push_back(std::move(slots[k]));
+        if (slots[k].empty()) continue;
+        if (kept != k) slots[kept] = std::move(slots[k]);
+        ++kept;
     }
-    slots.clear();
+    slots.resize(kept);
+    std::vector<Piece>& pieces = *out;
+    pieces = std::move(slots);
     if (pieces.empty())
         return {ErrorCode::NoWalkableSurface,
                 name + ": no walkable surface (every walkable triangle lacks agent-height clearance)"};
