@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -95,6 +96,34 @@ TEST_SUITE("bake/footprint") {
         CHECK(p.holes[0].size() == 4);
         CHECK(std::abs(ringArea(p.holes[0])) == doctest::Approx(1.0).epsilon(1e-12));
         CHECK(fp.layers[0].area == doctest::Approx(99.0).epsilon(1e-12));
+    }
+
+    TEST_CASE("a grid with one cell under a closed box keeps the cell as a hole, within epsilon") {
+        // A 1 x 1 x 3 m box on cell (3, 6): its floor is inside a solid, its walls cut the
+        // neighbouring cells by the wall half-width; its top is a walkable island 3 m up.
+        std::vector<Vec3> positions;
+        std::vector<uint32_t> indices;
+        addGrid(10, 1.0, 0, 0, 0, positions, indices);
+        const uint32_t b = uint32_t(positions.size());
+        for (double y : {0.0, 3.0})
+            for (const auto& [x, z] :
+                 std::array<std::pair<double, double>, 4>{{{3, 6}, {4, 6}, {4, 7}, {3, 7}}})
+                positions.push_back({x, y, z});
+        // Quads counter-clockwise seen from outside: top, bottom, then the four sides.
+        const std::array<std::array<uint32_t, 4>, 6> quads = {
+            {{4, 7, 6, 5}, {0, 1, 2, 3}, {0, 4, 5, 1}, {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}}};
+        for (const auto& q : quads)
+            indices.insert(indices.end(), {b + q[0], b + q[1], b + q[2], b + q[0], b + q[2], b + q[3]});
+        const Footprint fp = footprintOf(positions, indices);
+        const PolygonWithHoles* floor = nullptr;
+        for (const FootprintLayer& layer : fp.layers)
+            for (const PolygonWithHoles& p : layer.polygons)
+                if (!p.holes.empty()) floor = &p;
+        REQUIRE(floor != nullptr);
+        CHECK(floor->outer.size() == 4);
+        CHECK(std::abs(ringArea(floor->outer)) == doctest::Approx(100.0).epsilon(1e-12));
+        REQUIRE(floor->holes.size() == 1);
+        CHECK(std::abs(std::abs(ringArea(floor->holes[0])) - 1.0) < 4 * 0.01); // walls within epsilon
     }
 
     TEST_CASE("two grids meeting along a line with T-junctions (coarse next to fine) are one rectangle") {
