@@ -370,12 +370,19 @@ Vec2 atCorner(const Vec2& p, const std::array<Vec2, 3>& corners) {
     return p;
 }
 
+// The pieces' regions: whole pieces as their triangles (joined over shared edges, linearly),
+// the others as their polygons.
+struct LayerRegion {
+    std::vector<PolygonWH> cut_pieces;
+    std::vector<GroundTriangle> whole_pieces;
+};
+
 // Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
 // shared where equal) and returns the pieces' regions.
-std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
-                                    const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
-                                    FootprintLayer& out_layer) {
-    std::vector<PolygonWH> polys;
+LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
+                         const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
+                         FootprintLayer& out_layer) {
+    LayerRegion region;
     std::map<VertexKey, uint32_t> vertex_ids;
     auto vertexId = [&](double x, double y, double z) {
         const VertexKey key{double(float(x)), double(float(y)), double(float(z))};
@@ -385,7 +392,14 @@ std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pi
     };
     for (uint32_t i = 0; i < pieces.size(); ++i) {
         if (layer_of[i] != layer) continue;
-        polys.insert(polys.end(), pieces[i].polys.begin(), pieces[i].polys.end());
+        if (pieces[i].whole) {
+            const Polygon& triangle = pieces[i].triangle;
+            GroundTriangle& corners = region.whole_pieces.emplace_back();
+            for (int k = 0; k < 3; ++k)
+                corners[k] = {CGAL::to_double(triangle[k].x()), CGAL::to_double(triangle[k].y())};
+        } else {
+            region.cut_pieces.insert(region.cut_pieces.end(), pieces[i].polys.begin(), pieces[i].polys.end());
+        }
         const Plane& plane = planes[pieces[i].tri];
         for (const Triangle2& s : pieces[i].surface) {
             uint32_t id[3];
@@ -397,7 +411,7 @@ std::vector<PolygonWH> layerSurface(uint32_t layer, const std::vector<Piece>& pi
             out_layer.surface_triangles.push_back({id[0], id[1], id[2]});
         }
     }
-    return polys;
+    return region;
 }
 
 // Wall time of one layer's task, for the debug log.
@@ -410,8 +424,9 @@ Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::ve
                  const ImportOptions& options, double q, const std::string& name, FootprintLayer& out_layer,
                  LayerSeconds& seconds) {
     const auto layer_start = std::chrono::steady_clock::now();
-    const std::vector<PolygonWH> polys = layerSurface(layer, pieces, layer_of, planes, out_layer);
-    const std::vector<PolygonWH> region = integerUnionMinus(polys, cliffStrips(cliffs));
+    const LayerRegion pieces_region = layerSurface(layer, pieces, layer_of, planes, out_layer);
+    const std::vector<PolygonWH> region =
+        integerUnionMinus(pieces_region.cut_pieces, pieces_region.whole_pieces, cliffStrips(cliffs));
     seconds.join = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
     LayerBoundary boundary;
     if (Error e =

@@ -8,6 +8,7 @@
 #include <polyclipping/clipper.hpp>
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace clearway::bake::footprint_internal {
 
@@ -197,6 +198,128 @@ Paths closeCracks(const Paths& region) {
     return closed;
 }
 
+// Welding of rounded vertices: hash and equality of integer points.
+struct PointHash {
+    size_t operator()(const IntPoint& p) const {
+        return std::hash<uint64_t>()(uint64_t(p.X) * 0x9E3779B97F4A7C15ull ^ uint64_t(p.Y));
+    }
+};
+struct PointEqual {
+    bool operator()(const IntPoint& a, const IntPoint& b) const { return a.X == b.X && a.Y == b.Y; }
+};
+
+// The triangles' edges that no other triangle runs the other way, with multiplicity: a -> b
+// cancels against b -> a (an edge two triangles share is interior). Vertices are welded by their
+// rounded coordinates; a triangle that rounding flattened or turned over is left out, as
+// addKeepingOrientation leaves it out of the sweep.
+struct BoundaryEdges {
+    std::vector<IntPoint> vertices;
+    struct Edge {
+        uint32_t from, to;
+        int32_t count;
+    };
+    std::vector<Edge> edges; // in order of first appearance
+};
+
+BoundaryEdges boundaryEdges(const std::vector<GroundTriangle>& triangles) {
+    BoundaryEdges out;
+    std::unordered_map<IntPoint, uint32_t, PointHash, PointEqual> vertex_of;
+    std::unordered_map<uint64_t, uint32_t> edge_of; // from << 32 | to -> index in out.edges
+    vertex_of.reserve(triangles.size());
+    edge_of.reserve(triangles.size() * 2);
+    auto vertexId = [&](const IntPoint& p) {
+        auto [it, inserted] = vertex_of.emplace(p, uint32_t(out.vertices.size()));
+        if (inserted) out.vertices.push_back(p);
+        return it->second;
+    };
+    auto addEdge = [&](uint32_t a, uint32_t b) {
+        auto reverse = edge_of.find(uint64_t(b) << 32 | a);
+        if (reverse != edge_of.end() && out.edges[reverse->second].count > 0) {
+            --out.edges[reverse->second].count;
+            return;
+        }
+        auto [it, inserted] = edge_of.emplace(uint64_t(a) << 32 | b, uint32_t(out.edges.size()));
+        if (inserted)
+            out.edges.push_back({a, b, 1});
+        else
+            ++out.edges[it->second].count;
+    };
+    for (const GroundTriangle& t : triangles) {
+        const Path path = toPath(std::vector<Vec2>(t.begin(), t.end()));
+        if (!(ClipperLib::Area(path) > 0)) continue;
+        const uint32_t id[3] = {vertexId(path[0]), vertexId(path[1]), vertexId(path[2])};
+        for (int k = 0; k < 3; ++k)
+            addEdge(id[k], id[(k + 1) % 3]);
+    }
+    return out;
+}
+
+// Whether b lies on the straight line from a on to c, strictly between them.
+bool straightThrough(const IntPoint& a, const IntPoint& b, const IntPoint& c) {
+    const __int128 cross =
+        static_cast<__int128>(b.X - a.X) * (c.Y - b.Y) - static_cast<__int128>(b.Y - a.Y) * (c.X - b.X);
+    const __int128 dot =
+        static_cast<__int128>(b.X - a.X) * (c.X - b.X) + static_cast<__int128>(b.Y - a.Y) * (c.Y - b.Y);
+    return cross == 0 && dot > 0;
+}
+
+// The ring without its straight-through vertices, in one pass (a stack) plus the wrap-around.
+Path withoutStraightVertices(const Path& ring) {
+    Path out;
+    out.reserve(ring.size());
+    for (const IntPoint& p : ring) {
+        while (out.size() >= 2 && straightThrough(out[out.size() - 2], out.back(), p))
+            out.pop_back();
+        out.push_back(p);
+    }
+    while (out.size() >= 3) {
+        const size_t n = out.size();
+        if (straightThrough(out[n - 2], out[n - 1], out[0]))
+            out.pop_back();
+        else if (straightThrough(out[n - 1], out[0], out[1]))
+            out.erase(out.begin());
+        else
+            break;
+    }
+    return out;
+}
+
+// The boundary rings of the union of counter-clockwise triangles, traced over shared edges in
+// time linear in their number. Every vertex has as many boundary edges in as out (each triangle
+// is a cycle, and a cancelled pair takes one in and one out from both ends), so a walk along
+// unused edges can only stop where it started: the walks split the edges into closed rings. Along
+// them the winding number of every point is the number of triangles covering it, so whatever the
+// walks choose at a vertex where rings touch, the rings enclose exactly the triangles' union under
+// the non-zero rule (overlapping triangles and T-junctions included). Straight-through vertices
+// (a flat grid's seams) are dropped: a flat square of any number of triangles is one 4-vertex ring.
+Paths triangleUnionRings(const std::vector<GroundTriangle>& triangles) {
+    const BoundaryEdges boundary = boundaryEdges(triangles);
+    const size_t vertex_count = boundary.vertices.size();
+    // Boundary edges bucketed by their start (counting sort): vertex v's run from first_out[v].
+    std::vector<uint32_t> first_out(vertex_count + 1, 0);
+    for (const BoundaryEdges::Edge& e : boundary.edges)
+        first_out[e.from + 1] += uint32_t(e.count);
+    for (size_t v = 0; v < vertex_count; ++v)
+        first_out[v + 1] += first_out[v];
+    std::vector<uint32_t> next_unused(first_out.begin(), first_out.end() - 1);
+    std::vector<uint32_t> edge_end(first_out.back());
+    for (const BoundaryEdges::Edge& e : boundary.edges)
+        for (int32_t c = 0; c < e.count; ++c)
+            edge_end[next_unused[e.from]++] = e.to;
+    next_unused.assign(first_out.begin(), first_out.end() - 1);
+    Paths rings;
+    Path ring;
+    for (uint32_t start = 0; start < vertex_count; ++start)
+        while (next_unused[start] < first_out[start + 1]) {
+            ring.clear();
+            for (uint32_t v = start; next_unused[v] < first_out[v + 1]; v = edge_end[next_unused[v]++])
+                ring.push_back(boundary.vertices[v]);
+            Path straight = withoutStraightVertices(ring);
+            if (straight.size() >= 3) rings.push_back(std::move(straight));
+        }
+    return rings;
+}
+
 } // namespace
 
 std::vector<PolygonWH> integerDifference(const Polygon& triangle, const std::vector<Polygon>& blockers) {
@@ -213,8 +336,9 @@ std::vector<PolygonWH> integerDifference(const Polygon& triangle, const std::vec
 }
 
 std::vector<PolygonWH> integerUnionMinus(const std::vector<PolygonWH>& polys,
+                                         const std::vector<GroundTriangle>& triangles,
                                          const std::vector<std::vector<Vec2>>& cuts) {
-    Paths rings;
+    Paths rings = triangleUnionRings(triangles);
     for (const PolygonWH& p : polys) {
         addKeepingOrientation(toPath(p.outer_boundary()), true, rings);
         for (auto h = p.holes_begin(); h != p.holes_end(); ++h)

@@ -19,12 +19,18 @@ std::vector<PolygonWH> integerDifference(const Polygon& triangle, const std::vec
 // How far the integer booleans move a wall at most: a piece's inset and its rounding.
 constexpr double kIntegerWallShift = 8 * kIntegerUnit;
 
-// The union of `polys` (outer rings counter-clockwise, holes clockwise) minus the union of
-// `cuts` (any orientation). Cracks narrower than a few grid units between the polygons (where
-// rounding moved one piece's crossing off the edge it shares with its neighbour) are closed.
-// Canonical: every ring starts at its lexicographically smallest vertex, holes and polygons are
-// sorted by their first vertices.
+// A triangle's ground corners, counter-clockwise.
+using GroundTriangle = std::array<Vec2, 3>;
+
+// The union of `polys` (outer rings counter-clockwise, holes clockwise) and `triangles` minus the
+// union of `cuts` (any orientation). The triangles (whole pieces, most of a level) are first
+// joined over their shared edges in linear time (triangleUnionRings), so the sweep sees their
+// union's few boundary rings instead of every triangle. Cracks narrower than a few grid units
+// between the polygons (where rounding moved one piece's crossing off the edge it shares with its
+// neighbour) are closed. Canonical: every ring starts at its lexicographically smallest vertex,
+// holes and polygons are sorted by their first vertices.
 std::vector<PolygonWH> integerUnionMinus(const std::vector<PolygonWH>& polys,
+                                         const std::vector<GroundTriangle>& triangles,
                                          const std::vector<std::vector<Vec2>>& cuts);
 
 // Regions as plain integer rings (for callers that chain several booleans, as the erosion

@@ -87,11 +87,15 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
 // The exact test: the pieces' exact intersection, each component judged at an interior point.
 // Coplanar duplicates may share a layer; anything else overlapping may not.
 OverlapKind exactOverlap(const Piece& piece_a, const Piece& piece_b, const std::vector<Plane>& planes) {
-    PolygonSet a, b;
-    for (const PolygonWH& p : piece_a.polys)
-        a.join(p);
-    for (const PolygonWH& p : piece_b.polys)
-        b.join(p);
+    auto region = [](const Piece& piece) {
+        PolygonSet set;
+        if (piece.whole) set.join(piece.triangle);
+        for (const PolygonWH& p : piece.polys)
+            set.join(p);
+        return set;
+    };
+    PolygonSet a = region(piece_a);
+    const PolygonSet b = region(piece_b);
     a.intersection(b);
     if (a.is_empty()) return OverlapKind::None;
     std::vector<PolygonWH> overlap;

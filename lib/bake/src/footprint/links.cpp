@@ -16,19 +16,13 @@ struct EdgeRef {
 std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
                             Grid grid) {
     std::vector<EdgeRef> edges;
-    for (uint32_t i = 0; i < pieces.size(); ++i) {
-        for (const PolygonWH& pwh : pieces[i].polys) {
-            auto add = [&](const Polygon& ring) {
-                for (auto e = ring.edges_begin(); e != ring.edges_end(); ++e)
-                    edges.push_back({i,
-                                     {CGAL::to_double(e->source().x()), CGAL::to_double(e->source().y())},
-                                     {CGAL::to_double(e->target().x()), CGAL::to_double(e->target().y())}});
-            };
-            add(pwh.outer_boundary());
-            for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
-                add(*h);
-        }
-    }
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        pieces[i].forEachRing([&](const Polygon& ring) {
+            for (auto e = ring.edges_begin(); e != ring.edges_end(); ++e)
+                edges.push_back({i,
+                                 {CGAL::to_double(e->source().x()), CGAL::to_double(e->source().y())},
+                                 {CGAL::to_double(e->target().x()), CGAL::to_double(e->target().y())}});
+        });
     for (uint32_t e = 0; e < edges.size(); ++e) {
         const EdgeRef& r = edges[e];
         grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,

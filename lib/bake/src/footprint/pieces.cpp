@@ -138,53 +138,40 @@ bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, const Grid& grid,
 // made it), so later readers on other threads see only settled values: what they compute cannot
 // depend on which thread evaluated a shared vertex first.
 void freeze(const Piece& piece) {
-    auto ring = [](const Polygon& polygon) {
-        for (auto v = polygon.vertices_begin(); v != polygon.vertices_end(); ++v)
+    piece.forEachRing([](const Polygon& ring) {
+        for (auto v = ring.vertices_begin(); v != ring.vertices_end(); ++v)
             CGAL::exact(*v);
-    };
-    for (const PolygonWH& p : piece.polys) {
-        ring(p.outer_boundary());
-        for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
-            ring(*h);
-    }
+    });
 }
 
-// proj(T) (`base`) minus the blockers, as polygon components.
-std::vector<PolygonWH> freeComponents(const Polygon& base, const std::vector<Polygon>& blockers) {
-    // Nothing above: the piece is the whole triangle (most of a level), exact and without booleans.
-    if (blockers.empty()) return {PolygonWH(base)};
-    // All blockers in one integer sweep; the new corners land on the integer grid.
-    return integerDifference(base, blockers);
+// A piece nothing blocks: the whole triangle (most of a level), exact and without booleans, its
+// own surface. A whole triangle is never inside a closed solid.
+void setWholeTriangle(const Polygon& base, Piece* piece) {
+    piece->whole = true;
+    piece->triangle = base;
+    piece->surface.push_back(triangleOf(base));
+    piece->exact_surface.push_back({base[0], base[1], base[2]});
+    piece->area = triangleArea(piece->surface.front());
 }
 
-// Adds the components to the piece with their triangulations, except those inside a closed
-// solid (probed only when something was cut away: a whole triangle is never inside one).
-// Returns how many were dropped.
-uint32_t addComponents(std::vector<PolygonWH> components, bool cut, const ClassifiedMesh& mesh,
+// Adds the components of proj(T) minus its blockers (all blockers in one integer sweep; the new
+// corners land on the integer grid) to the piece with their triangulations, except those inside
+// a closed solid. Returns how many were dropped.
+uint32_t addComponents(const Polygon& base, const std::vector<Polygon>& blockers, const ClassifiedMesh& mesh,
                        const Grid& tri_grid, const ImportOptions& options, Piece* piece) {
     std::vector<uint32_t> probe_scratch;
     uint32_t dropped = 0;
-    for (PolygonWH& component : components) {
-        std::vector<Triangle2> surface;
+    for (PolygonWH& component : integerDifference(base, blockers)) {
         std::vector<ExactTriangle> exact_surface;
-        if (!cut) {
-            const Polygon& ring = component.outer_boundary();
-            surface.push_back(triangleOf(ring));
-            exact_surface.push_back({ring[0], ring[1], ring[2]});
-        } else {
-            surface = triangulate(component, &exact_surface);
-        }
+        const std::vector<Triangle2> surface = triangulate(component, &exact_surface);
         if (surface.empty()) continue;
-        if (cut) {
-            // Probe from the centre of the component's largest triangle.
-            const Vec2 c = largestTriangleCentre(surface);
-            const Vec3 probe{c.x, c.y,
-                             mesh.planes[piece->tri].at(c.x, c.y) +
-                                 (options.max_step + options.agent_height) / 2};
-            if (insideSolid(probe, mesh.tris, tri_grid, probe_scratch)) {
-                ++dropped;
-                continue;
-            }
+        // Probe from the centre of the component's largest triangle.
+        const Vec2 c = largestTriangleCentre(surface);
+        const Vec3 probe{
+            c.x, c.y, mesh.planes[piece->tri].at(c.x, c.y) + (options.max_step + options.agent_height) / 2};
+        if (insideSolid(probe, mesh.tris, tri_grid, probe_scratch)) {
+            ++dropped;
+            continue;
         }
         for (const Triangle2& s : surface)
             piece->area += triangleArea(s);
@@ -228,19 +215,26 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         piece.tri = ti;
         for (int c = 0; c < 3; ++c)
             piece.corners[c] = {tris[ti].p[c].x, tris[ti].p[c].y};
-        dropped[k] =
-            addComponents(freeComponents(base, blockers), !blockers.empty(), mesh, tri_grid, options, &piece);
-        if (piece.polys.empty()) return;
+        if (blockers.empty())
+            setWholeTriangle(base, &piece);
+        else
+            dropped[k] = addComponents(base, blockers, mesh, tri_grid, options, &piece);
+        if (piece.empty()) return;
         setBounds(piece);
         freeze(piece);
     });
-    std::vector<Piece>& pieces = *out;
-    size_t dropped_in_solid = 0;
+    // Kept pieces close ranks in place: a second vector growing beside the slots would hold
+    // every piece twice at its peak (and copy them, as a CGAL polygon's move may throw).
+    size_t dropped_in_solid = 0, kept = 0;
     for (size_t k = 0; k < slots.size(); ++k) {
         dropped_in_solid += dropped[k];
-        if (!slots[k].polys.empty()) pieces.push_back(std::move(slots[k]));
+        if (slots[k].empty()) continue;
+        if (kept != k) slots[kept] = std::move(slots[k]);
+        ++kept;
     }
-    slots.clear();
+    slots.resize(kept);
+    std::vector<Piece>& pieces = *out;
+    pieces = std::move(slots);
     if (pieces.empty())
         return {ErrorCode::NoWalkableSurface,
                 name + ": no walkable surface (every walkable triangle lacks agent-height clearance)"};
