@@ -475,7 +475,7 @@ TEST_CASE("follower slows for a narrow stretch ahead: tracking error narrow_time
     FollowerSettings settings = followerDefaults();
     settings.search_window = 200.0; // a first step projects the vehicle anywhere on the path
     CHECK(settings.narrow_time == 0.5);
-    CHECK(targetAt(settings, 10, margins.data()) == doctest::Approx(10));                  // 40 m away
+    CHECK(targetAt(settings, 10, margins.data()) == doctest::Approx(10));                   // 40 m away
     CHECK(targetAt(settings, 45, margins.data()) == doctest::Approx(std::sqrt(1 + 4 * 5))); // brakes for it
     CHECK(targetAt(settings, 52, margins.data()) == doctest::Approx(1));                    // inside it
     CHECK(targetAt(settings, 57, margins.data()) == doctest::Approx(10));                   // past it

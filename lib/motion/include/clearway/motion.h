@@ -106,6 +106,7 @@ Status pathToPolyline(const PathPiece* pieces, uint32_t count, double spacing, V
 // ===== end curves =====
 
 // ===== follower: Bezier target speed, PI speed control, pure pursuit, stuck manager (de Schaetzen and Sestini 2023) =====
+//
 // Drives a vehicle along a polyline path: the game reads its vehicle state each frame, calls followerStep
 // and applies the throttle and steering it returns. Settings: plain structs, a defaults function each.
 
@@ -217,12 +218,11 @@ struct FollowerSettings {
     // lock for stuck.reverse_time, long before the stuck window runs out. The stuck window keeps running
     // meanwhile, so a back-off that gains nothing still ends in a stuck event. 0 disables it (the baseline).
     double blocked_time;
-    // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown
-    // (the baseline). Used three ways: the look-ahead distance is at least turning_lookahead of it (pure
-    // pursuit on a nearer point asks for more than full lock at every small heading error, so a wide vehicle
-    // turns in too late); while pure pursuit asks for more than full lock the target speed is at most
-    // saturated_speed (no speed follows that path: run wide slowly instead of into a wall); and
-    // steering at full lock is not taken for a slide by the grip learning.
+    // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown (the
+    // baseline). Used three ways: the look-ahead is at least turning_lookahead of it (pure pursuit on a
+    // nearer point asks for more than full lock at every small heading error: a wide vehicle turns in too
+    // late); asking for more than full lock, the target speed is at most saturated_speed (no speed follows
+    // that path: run wide slowly, not into a wall); grip learning caps the asked turn at full lock.
     double turning_radius;
     double saturated_speed; // m/s, 0 = no cap
     // The look-ahead floor as a fraction of turning_radius (0.75). A path planned for the turning
@@ -240,7 +240,7 @@ struct FollowerSettings {
     // arrive_distance of it (instead of backing off).
     double cusp_distance; // m
     double cusp_speed;    // m/s
-    double narrow_time; // s, narrow corridors (not in the paper): see FollowerState::margins; 0 = off
+    double narrow_time;   // s, narrow corridors (not in the paper): see FollowerState::margins; 0 = off
 };
 // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius unknown
 // (saturated speed 3 m/s once set, look-ahead floor 0.75 of it), initial a_lat 0.1, cusps 0.5 m and
@@ -281,9 +281,9 @@ struct FollowerState {
     uint32_t piece_first, piece_last; // its first and last segment
     double piece_begin, piece_end;    // their arc lengths along the whole path
     uint32_t gear_changes;            // cusps passed since followerStart
-    // Optional, set after a start (count entries, caller-owned): room to stray sideways at path[i] before
-    // touching a wall (wall distance - radius). Tracking error ~ narrow_time x speed (steering lag, slides):
-    // the target is capped to max(min_speed, margin / narrow_time) ahead, braking at stop_decel. Null: none.
+    // Optional, set after a start (count entries, caller-owned): room to stray sideways at path[i] (wall
+    // distance - radius). Tracking error ~ narrow_time x speed (steering lag, slides): the target is at most
+    // max(min_speed, margin / narrow_time) at each point ahead, braking at stop_decel to it. Null: none.
     const float* margins;
 };
 // Resets the state for a new path (a path that changes must be started again).
