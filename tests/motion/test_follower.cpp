@@ -453,6 +453,39 @@ TEST_CASE("follower looks at least 0.75 turning radii ahead when the turning rad
     CHECK(targetX(40, 0) == doctest::Approx(40));       // 30 m: above the 20 m maximum too
 }
 
+TEST_CASE("follower slows for a narrow stretch ahead: tracking error narrow_time x speed fits the margin") {
+    // Straight path, a point every metre; 10 m of margin (no cap at 10 m/s) except 0.25 m at x = 50..55:
+    // there the target is max(min_speed 1, 0.25 / 0.5 s) = 1 m/s, reached braking at 2 m/s^2 before it.
+    std::vector<Vec2f> path;
+    std::vector<float> margins;
+    for (int i = 0; i <= 100; ++i) {
+        path.push_back(Vec2f{float(i), 0.0f});
+        margins.push_back(i >= 50 && i <= 55 ? 0.25f : 10.0f);
+    }
+    const uint32_t n = uint32_t(path.size());
+    auto targetAt = [&](const FollowerSettings& settings, double x, const float* m) {
+        FollowerState state{};
+        REQUIRE(followerStart(path.data(), n, &state) == Status::Ok);
+        state.margins = m;
+        FollowerCommand cmd{};
+        REQUIRE(followerStep(settings, path.data(), n, FollowerVehicle{x, 0, 0, 0}, 0.05, &state, &cmd) ==
+                Status::Ok);
+        return cmd.target_speed;
+    };
+    FollowerSettings settings = followerDefaults();
+    settings.search_window = 200.0; // a first step projects the vehicle anywhere on the path
+    CHECK(settings.narrow_time == 0.5);
+    CHECK(targetAt(settings, 10, margins.data()) == doctest::Approx(10));                   // 40 m away
+    CHECK(targetAt(settings, 45, margins.data()) == doctest::Approx(std::sqrt(1 + 4 * 5))); // brakes for it
+    CHECK(targetAt(settings, 52, margins.data()) == doctest::Approx(1));                    // inside it
+    CHECK(targetAt(settings, 57, margins.data()) == doctest::Approx(10));                   // past it
+    CHECK(targetAt(settings, 45, nullptr) == doctest::Approx(10));                          // margins unknown
+    FollowerSettings off = settings;
+    off.narrow_time = 0.0;
+    CHECK(targetAt(off, 52, margins.data()) == doctest::Approx(10));
+    CHECK(followerBaselineDefaults().narrow_time == 0.0); // the paper's baseline does not slow
+}
+
 namespace {
 // Drives `settings` along three laps of a 25 m circle with a bicycle whose tyres hold `grip_g`.
 void driveCircle(const FollowerSettings& settings, double grip_g, double max_steer, double seconds,

@@ -297,6 +297,7 @@ FollowerSettings followerDefaults() {
     s.turning_lookahead = 0.75;
     s.cusp_distance = 0.5;
     s.cusp_speed = 0.1;
+    s.narrow_time = 0.5;
     return s;
 }
 
@@ -308,6 +309,7 @@ FollowerSettings followerBaselineDefaults() {
     s.blocked_time = 0.0;
     s.initial_lateral_accel = 0.0;
     s.saturated_speed = 0.0;
+    s.narrow_time = 0.0;
     return s;
 }
 
@@ -512,6 +514,24 @@ void pursue(const FollowerSettings& settings, const Vec2f* path, uint32_t piece_
     cmd->steer = steeringCommand(steer, cmd->curvature);
 }
 
+// Narrow corridors: the target speed at which the expected tracking error (narrow_time x speed) fits
+// each margin ahead on the piece, reached braking at stop_decel. Points further than the braking
+// distance from `target` cannot lower it, so the scan stops there.
+double narrowCorridorSpeed(const FollowerSettings& settings, const Vec2f* path, uint32_t piece_count,
+                           const float* margins, const Cursor& here, double target) {
+    const double floor = settings.target_speed.min_speed, brake = 2.0 * settings.stop_decel;
+    double cap = target;
+    double ahead = -here.offset; // arc length from the vehicle to path[i]
+    for (uint32_t i = here.segment; i < piece_count; ++i) {
+        if (i > here.segment) ahead += segmentLength(path, i - 1);
+        const double d = std::fmax(0.0, ahead);
+        if (brake * d >= cap * cap) break;
+        const double fits = std::fmax(floor, double(margins[i]) / settings.narrow_time);
+        cap = std::fmin(cap, std::sqrt(fits * fits + brake * d));
+    }
+    return cap;
+}
+
 // Pushing without moving: after blocked_time, back off (or, close to a cusp, take the next gear).
 void watchBlocked(const FollowerSettings& settings, const int8_t* gears, bool final_piece, double remaining,
                   const FollowerVehicle& vehicle, double gear, double dt, FollowerState* state,
@@ -612,6 +632,8 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
         target = baselineSpeedAt(settings.baseline_speed, path, piece_count, pose, here);
     const double remaining = std::fmax(0.0, state->piece_end - state->progress);
     target = std::fmin(target, std::sqrt(2.0 * settings.stop_decel * remaining));
+    if (state->margins && settings.narrow_time > 0.0)
+        target = narrowCorridorSpeed(settings, path, piece_count, state->margins, here, target);
     cmd.arrived = final_piece && remaining <= settings.arrive_distance;
     const bool at_cusp = !final_piece && remaining <= settings.cusp_distance;
     if (cmd.arrived || at_cusp) target = 0.0;

@@ -7,11 +7,14 @@ namespace clearway::drive {
 void finishTrack(const WallGrid& walls, double radius, Track* t) {
     t->cumulative.assign(t->points.size(), 0.0);
     t->half_width.assign(t->points.size(), 0.0);
+    t->margins.assign(t->points.size(), 0.0f);
     for (size_t i = 0; i < t->points.size(); ++i) {
         if (i > 0)
             t->cumulative[i] = t->cumulative[i - 1] + std::hypot(t->points[i].x - t->points[i - 1].x,
                                                                  t->points[i].y - t->points[i - 1].y);
-        t->half_width[i] = std::max(0.25, walls.distance(t->points[i].x, t->points[i].y, 20.0) - radius);
+        const double margin = walls.distance(t->points[i].x, t->points[i].y, 20.0) - radius;
+        t->margins[i] = float(margin);
+        t->half_width[i] = std::max(0.25, margin);
     }
 }
 
@@ -63,6 +66,7 @@ Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const
     const int8_t* gears = track.gears.empty() ? nullptr : track.gears.data();
     FollowerState state;
     if (followerStartGears(track.points.data(), gears, n, &state) != Status::Ok) return trial;
+    state.margins = track.margins.data(); // read only by a follower with narrow_time (not the baseline)
     double x = start.x, y = start.y, heading = start.heading, speed = 0, steer = 0;
     const double limit = sim.time_base + sim.time_per_metre * track.cumulative.back();
     size_t near = 0;

@@ -68,6 +68,7 @@ struct Track {
     double min_radius = INFINITY;   // tightest arc of the findPath route, m
     std::vector<double> cumulative; // arc length at each point
     std::vector<double> half_width; // corridor: path clearance - vehicle radius (>= 0.25 m)
+    std::vector<float> margins;     // path clearance - vehicle radius, for the follower (may be <= 0)
 };
 
 // Fills the track's arc lengths and corridor half-widths.

@@ -107,9 +107,8 @@ Status pathToPolyline(const PathPiece* pieces, uint32_t count, double spacing, V
 
 // ===== follower: Bezier target speed, PI speed control, pure pursuit, stuck manager (de Schaetzen and Sestini 2023) =====
 //
-// Drives a vehicle along a polyline path: the game reads its vehicle state each frame, calls
-// followerStep and applies the throttle and steering it returns. Settings are plain structs with
-// a defaults function each (the paper's values where it gives them).
+// Drives a vehicle along a polyline path: the game reads its vehicle state each frame, calls followerStep
+// and applies the throttle and steering it returns. Settings: plain structs, a defaults function each.
 
 struct Point2d {
     double x, y;
@@ -133,12 +132,11 @@ TargetSpeedSettings targetSpeedDefaults(); // 0.4, 9.81, 6 m, 5, 1 m/s, 10 m/s
 // (collinear points with p2 beyond an end).
 double bezierMaxCurvature(Point2d p1, Point2d p2, Point2d p3);
 
-// Algorithm 1: resample `path` from the vehicle position every `spacing` metres (each point the
-// first one further along the path at that straight-line distance from the previous), take the
-// largest Bezier curvature over consecutive triples and return sqrt(a_lat * g / kappa) clamped to
-// [min_speed, max_speed]. `progress` is the vehicle's arc-length position on the path (metres from
-// path[0]); the search starts there. Near the end fewer points fit; fewer than 3 gives max_speed.
-// `max_curvature` may be null.
+// Algorithm 1: resample `path` from the vehicle position every `spacing` metres (each point the first one
+// further along the path at that straight-line distance from the previous), take the largest Bezier
+// curvature over consecutive triples and return sqrt(a_lat * g / kappa) clamped to [min_speed, max_speed].
+// `progress` is the vehicle's arc-length position on the path (metres from path[0]); the search starts
+// there. Near the end fewer points fit; fewer than 3 gives max_speed. `max_curvature` may be null.
 Status targetSpeed(const TargetSpeedSettings& settings, const Vec2f* path, uint32_t count, Point2d vehicle,
                    double progress, double* speed, double* max_curvature);
 
@@ -185,10 +183,10 @@ double purePursuitCurvature(const Pose2d& vehicle, Point2d target);
 // Front-wheel angle for a curvature, as a normalised steering command in [-1, 1].
 double steeringCommand(const SteeringSettings& settings, double curvature);
 
-// Stuck manager: no `min_progress` metres of progress along the path within `window` seconds is a
-// stuck event. The first `reverse_attempts` events in a row reverse the throttle for
-// `reverse_time`; the next one asks the game to teleport the vehicle `teleport_ahead` metres
-// further along the path. Progress past the point of the first event resets the series.
+// Stuck manager: no `min_progress` metres of progress along the path within `window` seconds is a stuck
+// event. The first `reverse_attempts` events in a row reverse the throttle for `reverse_time`; the next
+// asks the game to teleport the vehicle `teleport_ahead` metres further along the path. Progress past the
+// point of the first event resets the series.
 struct StuckSettings {
     double window;           // s
     double min_progress;     // m
@@ -216,38 +214,37 @@ struct FollowerSettings {
     // what it reached (as a_lat: half of it, see initial_lateral_accel).
     // One set of defaults then fits a hovercraft and a kart alike (the paper tunes a_lat per vehicle).
     bool learn_lateral_accel;
-    // Seconds pressing the throttle without moving (against a wall) before backing off with
-    // opposite lock for stuck.reverse_time, long before the stuck window runs out. The stuck window
-    // keeps running meanwhile, so a back-off that gains nothing still ends in a stuck event.
-    // 0 disables it (the baseline).
+    // Seconds pressing the throttle without moving (against a wall) before backing off with opposite
+    // lock for stuck.reverse_time, long before the stuck window runs out. The stuck window keeps running
+    // meanwhile, so a back-off that gains nothing still ends in a stuck event. 0 disables it (the baseline).
     double blocked_time;
-    // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown
-    // (the baseline). Used three ways: the look-ahead distance is at least turning_lookahead of it (pure
-    // pursuit on a nearer point asks for more than full lock at every small heading error, so a wide vehicle
-    // turns in too late); while pure pursuit asks for more than full lock the target speed is at most
-    // saturated_speed (no speed follows that path: run wide slowly instead of into a wall); and
-    // steering at full lock is not taken for a slide by the grip learning.
+    // The vehicle's minimum turning radius, m (wheelbase / tan(max steer) for a bicycle); 0 = unknown (the
+    // baseline). Used three ways: the look-ahead is at least turning_lookahead of it (pure pursuit on a
+    // nearer point asks for more than full lock at every small heading error: a wide vehicle turns in too
+    // late); asking for more than full lock, the target speed is at most saturated_speed (no speed follows
+    // that path: run wide slowly, not into a wall); grip learning caps the asked turn at full lock.
     double turning_radius;
     double saturated_speed; // m/s, 0 = no cap
     // The look-ahead floor as a fraction of turning_radius (0.75). A path planned for the turning
     // radius (Directional A*) is drivable as it is: a lower floor (cw-drive: 0.5) cuts its turns less.
     double turning_lookahead;
     // a_lat assumed before the vehicle has shown any grip (<= target_speed.lateral_accel; 0 = trust
-    // lateral_accel at once). Turning without sliding raises it to 1.5x the lateral acceleration held
-    // (as a_lat, see the next line), up to lateral_accel: a low-traction vehicle meets its first
-    // bends slowly instead of finding its grip in a slide that ends at a wall.
-    // Grip is measured as true lateral acceleration; Algorithm 1's Bezier through 6 m chords has about
-    // half an arc's curvature, so a grip of G g corresponds to a_lat = G / 2 (learned and shown alike).
+    // lateral_accel at once). Turning without sliding raises it to 1.5x the lateral acceleration held (as
+    // a_lat, see the next line), up to lateral_accel: a low-traction vehicle meets its first bends slowly
+    // instead of finding its grip in a slide that ends at a wall. Grip is measured as true lateral
+    // acceleration; Algorithm 1's Bezier through 6 m chords has about half an arc's curvature, so a grip
+    // of G g corresponds to a_lat = G / 2 (learned and shown alike).
     double initial_lateral_accel;
-    // Paths with gears (followerStartGears): the vehicle brakes to a stop at each cusp (gear change),
-    // and switches gear once it is within cusp_distance of it below cusp_speed, or when it is pressed
-    // against something within arrive_distance of it (instead of backing off).
+    // Paths with gears (followerStartGears): the vehicle brakes to a stop at each cusp (gear change), and
+    // switches gear within cusp_distance of it below cusp_speed, or pressed against something within
+    // arrive_distance of it (instead of backing off).
     double cusp_distance; // m
     double cusp_speed;    // m/s
+    double narrow_time;   // s, narrow corridors (not in the paper): see FollowerState::margins; 0 = off
 };
-// Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius
-// unknown (saturated speed 3 m/s once it is set, look-ahead floor 0.75 of it), initial a_lat 0.1,
-// cusps 0.5 m and 0.1 m/s.
+// Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius unknown
+// (saturated speed 3 m/s once set, look-ahead floor 0.75 of it), initial a_lat 0.1, cusps 0.5 m and
+// 0.1 m/s, narrow_time 0.5 s.
 FollowerSettings followerDefaults();
 FollowerSettings followerBaselineDefaults(); // the paper's baseline: angle heuristic, P-only control
 
@@ -284,16 +281,19 @@ struct FollowerState {
     uint32_t piece_first, piece_last; // its first and last segment
     double piece_begin, piece_end;    // their arc lengths along the whole path
     uint32_t gear_changes;            // cusps passed since followerStart
+    // Optional, set after a start (count entries, caller-owned): room to stray sideways at path[i] (wall
+    // distance - radius). Tracking error ~ narrow_time x speed (steering lag, slides): the target is at most
+    // max(min_speed, margin / narrow_time) at each point ahead, braking at stop_decel to it. Null: none.
+    const float* margins;
 };
 // Resets the state for a new path (a path that changes must be started again).
 Status followerStart(const Vec2f* path, uint32_t count, FollowerState* state);
-// A path with gears, e.g. a Directional A* path with reverse moves: gears[i] is the gear of the
-// segment path[i] -> path[i + 1] (count - 1 entries; < 0 reverse, otherwise forward; null = all
-// forward, the same as followerStart). Runs of one gear are pieces; the follower drives each in its
-// gear (pure pursuit on the reversed pose while reversing), stops at every cusp before switching,
-// and never projects the vehicle onto another piece. Progress is arc length along the whole path,
-// so driving a reverse piece is progress for the stuck manager. While reversing on plan, the stuck
-// manager and the back-off escape forwards.
+// A path with gears, e.g. a Directional A* path with reverse moves: gears[i] is the gear of the segment
+// path[i] -> path[i + 1] (count - 1 entries; < 0 reverse, otherwise forward; null = all forward, the same as
+// followerStart). Runs of one gear are pieces; the follower drives each in its gear (pure pursuit on the
+// reversed pose while reversing), stops at every cusp before switching, and never projects the vehicle onto
+// another piece. Progress is arc length along the whole path, so driving a reverse piece is progress for the
+// stuck manager. While reversing on plan, the stuck manager and the back-off escape forwards.
 Status followerStartGears(const Vec2f* path, const int8_t* gears, uint32_t count, FollowerState* state);
 
 struct FollowerVehicle {
