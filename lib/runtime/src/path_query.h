@@ -63,6 +63,14 @@ struct Emitter {
 // length bound the roadmap paper sets for paths kept at twice the radius (Nieuwenhuisen et al. 2004).
 constexpr double kDetourFactor = 1.10;
 
+// How one findPath stretch treats off-mesh links (path_links.cpp). `allowed`: A* may cross them;
+// when the route found crosses one, the first it crosses (link, entered at vertex `from`, left at
+// `to`) is set and nothing is emitted: findPathLinked plans the stretch before it without links.
+struct LinkUse {
+    bool allowed;
+    uint32_t link, from, to;
+};
+
 // One findPath query: its arguments, what the ends allow of the straight line, and what each
 // step hands on to the next (the snapped ends, the A* result, the corner list).
 struct PathQuery {
@@ -105,6 +113,7 @@ struct PathQuery {
     double* turns;
     PieceGeom* pieces;
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
+    LinkUse* links = nullptr;             // null: the asset has no links
 
     PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
               double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
@@ -144,6 +153,18 @@ void phaseMark(Phase phase);
 void phaseCount(PathKind kind);
 // The route points (portals or corners) a query used, for PathPhaseTimes::max_route_points.
 void phaseRoutePoints(uint32_t points);
+
+// path.cpp: findPath over one stretch (links: null, or how it treats off-mesh links).
+Status findPathStretch(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                       double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                       uint32_t max_segments, const ActiveFilter* filter, LinkUse* links);
+// path_links.cpp: findPath on an asset with links: stretches without links joined by Link segments.
+Status findPathLinked(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                      double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                      uint32_t max_segments, const ActiveFilter* filter);
+// A* from vertex v (cost gv): relaxes the links leaving it that the query may cross; `scale`: the
+// filter's heuristic scale.
+void relaxLinks(PathQuery& q, uint32_t v, double gv, double scale);
 
 // path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
 // (nothing emitted) when the asset has no corridor sides or the route leaves one layer.

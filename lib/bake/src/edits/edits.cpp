@@ -1,6 +1,6 @@
 // Designer edits (Nieuwenhuisen et al. 2004 "Conclusions": fake obstacles, manual nodes and edges, weights): the
 // sidecar parser, obstacles cut from the footprint, manual nodes/edges and weighted areas added to
-// the roadmap. README "Designer edits" documents the format.
+// the roadmap, off-mesh links between nodes. docs/formats.md "Designer edits" documents the format.
 #include <clearway/bake.h>
 
 #include <clearway/bake/geometry.h>
@@ -189,26 +189,74 @@ bool parsePolygon(const std::vector<std::string>& tokens, size_t first, uint32_t
     return problem->empty();
 }
 
-// An area's optional "type T" (0 .. 63) and "flags F" (1 .. 65535, decimal or 0x hex) after its
-// weight, for query filters; *next moves past them to the first point.
+// "type T" (0 .. 63) or "flags F" (1 .. 65535, decimal or 0x hex) at tokens[i], for query filters.
+bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out, uint16_t* flags_out,
+                      std::string* problem) {
+    const bool type = tokens[i] == "type";
+    const unsigned long max = type ? 63 : 65535;
+    const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
+        *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
+                        : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
+        return false;
+    }
+    if (type)
+        *type_out = uint8_t(v);
+    else
+        *flags_out = uint16_t(v);
+    return true;
+}
+
+// An area's optional "type T" and "flags F" after its weight; *next moves past them to the first
+// point.
 bool parseAreaTags(const std::vector<std::string>& tokens, size_t* next, EditArea* area,
                    std::string* problem) {
-    for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2) {
-        const bool type = tokens[i] == "type";
-        const unsigned long max = type ? 63 : 65535;
+    for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2)
+        if (!parseTypeOrFlags(tokens, i, &area->type, &area->flags, problem)) return false;
+    return true;
+}
+
+// A link's options after its two ends: oneway, kind K, cost C (>= 0), width W (> 0), flags F, type T.
+bool parseLinkOptions(const std::vector<std::string>& tokens, EditLink* link, std::string* problem) {
+    static const char* const kinds[] = {"jump", "ladder", "door", "teleport", "custom"};
+    for (size_t i = 3; i < tokens.size(); i += 2) {
+        const std::string& word = tokens[i];
+        if (word == "oneway") {
+            link->bidirectional = false;
+            --i; // takes no value
+            continue;
+        }
+        if (word == "type" || word == "flags") {
+            if (!parseTypeOrFlags(tokens, i, &link->type, &link->flags, problem)) return false;
+            continue;
+        }
         const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
-        errno = 0;
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
-        if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
-            *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
-                            : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
+        if (word == "kind") {
+            const auto* found = std::find(std::begin(kinds), std::end(kinds), value);
+            if (found == std::end(kinds)) {
+                *problem = "kind must be jump, ladder, door, teleport or custom, got '" + value + "'";
+                return false;
+            }
+            link->kind = LinkKind(found - std::begin(kinds));
+        } else if (word == "cost" || word == "width") {
+            double v = 0;
+            if (!parseNumber(value, &v, problem)) {
+                *problem = word + ": " + *problem;
+                return false;
+            }
+            if (word == "cost" ? !(v >= 0) : !(v > 0)) {
+                *problem = word == "cost" ? "cost must be >= 0 (metres added to the link's length), got " + value
+                                          : "width must be > 0, got " + value;
+                return false;
+            }
+            (word == "cost" ? link->cost : link->width) = v;
+        } else {
+            *problem = "unknown option '" + word + "' (expected oneway, kind, cost, width, flags or type)";
             return false;
         }
-        if (type)
-            area->type = uint8_t(v);
-        else
-            area->flags = uint16_t(v);
     }
     return true;
 }
@@ -592,7 +640,47 @@ Error placeAll(const Footprint& fp, const LevelEdits& edits, std::vector<PlacedN
     for (const EditEdge& edge : edits.edges)
         if (Error e = checkEdge(fp, edits.source, edits, edge, (*placed)[edge.a], (*placed)[edge.b]))
             return e;
+    for (const EditLink& link : edits.links) {
+        const PlacedNode &a = (*placed)[link.a], &b = (*placed)[link.b];
+        if (a.layer == b.layer && a.p.x == b.p.x && a.p.y == b.p.y && a.z == b.z)
+            return editError(edits.source, link.line,
+                             "link from " + nodeLabel(edits.nodes[link.a]) + " to " +
+                                 nodeLabel(edits.nodes[link.b]) + " has zero length");
+    }
     return {};
+}
+
+// An edge's or link's two ends (tokens 1 and 2): node names, or x,y,z points that become unnamed
+// nodes on this line.
+bool parseEnds(const std::vector<std::string>& tokens, uint32_t line, const std::map<std::string, uint32_t>& names,
+               LevelEdits* edits, uint32_t* a, uint32_t* b, std::string* problem) {
+    uint32_t ends[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::string& operand = tokens[1 + k];
+        if (operand.find(',') != std::string::npos) {
+            double xyz[3];
+            if (!parseTuple(operand, 3, xyz, problem)) return false;
+            EditNode node;
+            node.line = line;
+            node.world = {xyz[0], xyz[1], xyz[2]};
+            ends[k] = uint32_t(edits->nodes.size());
+            edits->nodes.push_back(node);
+        } else {
+            const auto it = names.find(operand);
+            if (it == names.end()) {
+                *problem = "unknown node '" + operand + "' (define it with 'node " + operand +
+                           " x,y,z' on an earlier line)";
+                return false;
+            }
+            ends[k] = it->second;
+        }
+    }
+    if (ends[0] == ends[1]) {
+        *problem = "both ends are node '" + tokens[1] + "'";
+        return false;
+    }
+    *a = ends[0], *b = ends[1];
+    return true;
 }
 
 } // namespace
@@ -683,30 +771,19 @@ Error parseEdits(const std::string& text, const std::string& source, LevelEdits*
             if (tokens.size() != 3) return fail("edge: expected 'edge A B' (node names or x,y,z points)");
             EditEdge edge;
             edge.line = line;
-            uint32_t ends[2];
-            for (int k = 0; k < 2; ++k) {
-                const std::string& operand = tokens[1 + k];
-                if (operand.find(',') != std::string::npos) {
-                    double xyz[3];
-                    if (!parseTuple(operand, 3, xyz, &problem)) return fail("edge: " + problem);
-                    EditNode node;
-                    node.line = line;
-                    node.world = {xyz[0], xyz[1], xyz[2]};
-                    ends[k] = uint32_t(edits.nodes.size());
-                    edits.nodes.push_back(node);
-                } else {
-                    const auto it = names.find(operand);
-                    if (it == names.end())
-                        return fail("edge: unknown node '" + operand + "' (define it with 'node " + operand +
-                                    " x,y,z' on an earlier line)");
-                    ends[k] = it->second;
-                }
-            }
-            if (ends[0] == ends[1]) return fail("edge: both ends are node '" + tokens[1] + "'");
-            edge.a = ends[0], edge.b = ends[1];
+            if (!parseEnds(tokens, line, names, &edits, &edge.a, &edge.b, &problem)) return fail("edge: " + problem);
             edits.edges.push_back(edge);
+        } else if (keyword == "link") {
+            if (tokens.size() < 3)
+                return fail("link: expected 'link A B [oneway] [kind K] [cost C] [width W] [flags F] [type T]'");
+            EditLink link;
+            link.line = line;
+            if (!parseEnds(tokens, line, names, &edits, &link.a, &link.b, &problem) ||
+                !parseLinkOptions(tokens, &link, &problem))
+                return fail("link: " + problem);
+            edits.links.push_back(link);
         } else {
-            return fail("unknown statement '" + keyword + "' (expected obstacle, area, node or edge)");
+            return fail("unknown statement '" + keyword + "' (expected obstacle, area, node, edge or link)");
         }
     }
     if (!have_version)
@@ -820,6 +897,10 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         const PlacedNode& a = placed[edge.a];
         addEdge(vertex_of[edge.a], vertex_of[edge.b], segmentToWalls(solid[a.layer], a.p, placed[edge.b].p));
     }
+    rm.links.clear();
+    for (const EditLink& link : edits.links)
+        rm.links.push_back({vertex_of[link.a], vertex_of[link.b], link.cost, link.width / 2, link.flags, link.type,
+                            link.kind, link.bidirectional});
 
     // Areas, per layer they apply to, then every edge's cost per metre.
     rm.areas.clear();
