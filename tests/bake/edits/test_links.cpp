@@ -117,7 +117,7 @@ TEST_SUITE("designer edits: off-mesh links") {
                   "level.cwedit:3: point 50,0,-2 lies outside every walkable layer");
             CHECK(placementError("clearway-edits 1\nlink 11,0,-2 13,0,-2\n", gapLevel()) ==
                   "level.cwedit:2: point 11,0,-2 lies outside every walkable layer");
-            CHECK(placementError("clearway-edits 1\nnode edge 10,0,-2\nlink edge 13,0,-2\n", gapLevel()) ==
+            CHECK(placementError("clearway-edits 1\nnode edge 12,0,-2\nlink edge 15,0,-2\n", gapLevel()) ==
                   "level.cwedit:2: node 'edge' lies on a wall");
             CHECK(placementError("clearway-edits 1\nlink 5,0,-2 5,0,-2\n", gapLevel()) ==
                   "level.cwedit:2: link from point 5,0,-2 to point 5,0,-2 has zero length");
