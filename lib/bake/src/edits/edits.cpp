@@ -36,29 +36,6 @@ bool insideRing(const Ring& ring, Vec2 p) {
     return inside;
 }
 
-} // namespace edits_detail
-
-namespace {
-
-using edits_detail::insideRing;
-
-using namespace geometry;
-using K = CGAL::Exact_predicates_exact_constructions_kernel;
-using Point = K::Point_2;
-using CgalPolygon = CGAL::Polygon_2<K>;
-using CgalPolygonWH = CGAL::Polygon_with_holes_2<K>;
-using PolygonSet = CGAL::Polygon_set_2<K>;
-
-constexpr const char* kVersionLine = "clearway-edits";
-constexpr int kVersion = 1;
-
-Error editError(const std::string& source, uint32_t line, const std::string& what) {
-    return {ErrorCode::ReadFailed, source + ":" + std::to_string(line) + ": " + what};
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parsing
-
 bool parseNumber(const std::string& text, double* out, std::string* problem) {
     if (text.empty()) {
         *problem = "a number is missing";
@@ -78,6 +55,60 @@ bool parseNumber(const std::string& text, double* out, std::string* problem) {
     *out = v;
     return true;
 }
+
+// "type T" (0 .. 63) or "flags F" (1 .. 65535, decimal or 0x hex) at tokens[i], for query filters.
+bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out, uint16_t* flags_out,
+                      std::string* problem) {
+    const bool type = tokens[i] == "type";
+    const unsigned long max = type ? 63 : 65535;
+    const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
+        *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
+                        : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
+        return false;
+    }
+    if (type)
+        *type_out = uint8_t(v);
+    else
+        *flags_out = uint16_t(v);
+    return true;
+}
+
+double segmentToWalls(const std::vector<WallSegment>& walls, Vec2 a, Vec2 b) {
+    double best = INFINITY;
+    for (const WallSegment& w : walls)
+        best = std::min(best, geometry::segmentSegmentDistance(a, b, w.a, w.b));
+    return best;
+}
+
+} // namespace edits_detail
+
+namespace {
+
+using edits_detail::insideRing;
+using edits_detail::parseNumber;
+using edits_detail::parseTypeOrFlags;
+using edits_detail::segmentToWalls;
+
+using namespace geometry;
+using K = CGAL::Exact_predicates_exact_constructions_kernel;
+using Point = K::Point_2;
+using CgalPolygon = CGAL::Polygon_2<K>;
+using CgalPolygonWH = CGAL::Polygon_with_holes_2<K>;
+using PolygonSet = CGAL::Polygon_set_2<K>;
+
+constexpr const char* kVersionLine = "clearway-edits";
+constexpr int kVersion = 1;
+
+Error editError(const std::string& source, uint32_t line, const std::string& what) {
+    return {ErrorCode::ReadFailed, source + ":" + std::to_string(line) + ": " + what};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
 
 // "a,b" or "a,b,c" -> `count` finite numbers.
 bool parseTuple(const std::string& token, size_t count, double* out, std::string* problem) {
@@ -189,75 +220,12 @@ bool parsePolygon(const std::vector<std::string>& tokens, size_t first, uint32_t
     return problem->empty();
 }
 
-// "type T" (0 .. 63) or "flags F" (1 .. 65535, decimal or 0x hex) at tokens[i], for query filters.
-bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out, uint16_t* flags_out,
-                      std::string* problem) {
-    const bool type = tokens[i] == "type";
-    const unsigned long max = type ? 63 : 65535;
-    const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
-    errno = 0;
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
-    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
-        *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
-                        : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
-        return false;
-    }
-    if (type)
-        *type_out = uint8_t(v);
-    else
-        *flags_out = uint16_t(v);
-    return true;
-}
-
 // An area's optional "type T" and "flags F" after its weight; *next moves past them to the first
 // point.
 bool parseAreaTags(const std::vector<std::string>& tokens, size_t* next, EditArea* area,
                    std::string* problem) {
     for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2)
         if (!parseTypeOrFlags(tokens, i, &area->type, &area->flags, problem)) return false;
-    return true;
-}
-
-// A link's options after its two ends: oneway, kind K, cost C (>= 0), width W (> 0), flags F, type T.
-bool parseLinkOptions(const std::vector<std::string>& tokens, EditLink* link, std::string* problem) {
-    static const char* const kinds[] = {"jump", "ladder", "door", "teleport", "custom"};
-    for (size_t i = 3; i < tokens.size(); i += 2) {
-        const std::string& word = tokens[i];
-        if (word == "oneway") {
-            link->bidirectional = false;
-            --i; // takes no value
-            continue;
-        }
-        if (word == "type" || word == "flags") {
-            if (!parseTypeOrFlags(tokens, i, &link->type, &link->flags, problem)) return false;
-            continue;
-        }
-        const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
-        if (word == "kind") {
-            const auto* found = std::find(std::begin(kinds), std::end(kinds), value);
-            if (found == std::end(kinds)) {
-                *problem = "kind must be jump, ladder, door, teleport or custom, got '" + value + "'";
-                return false;
-            }
-            link->kind = LinkKind(found - std::begin(kinds));
-        } else if (word == "cost" || word == "width") {
-            double v = 0;
-            if (!parseNumber(value, &v, problem)) {
-                *problem = word + ": " + *problem;
-                return false;
-            }
-            if (word == "cost" ? !(v >= 0) : !(v > 0)) {
-                *problem = word == "cost" ? "cost must be >= 0 (metres added to the link's length), got " + value
-                                          : "width must be > 0, got " + value;
-                return false;
-            }
-            (word == "cost" ? link->cost : link->width) = v;
-        } else {
-            *problem = "unknown option '" + word + "' (expected oneway, kind, cost, width, flags or type)";
-            return false;
-        }
-    }
     return true;
 }
 
@@ -592,13 +560,6 @@ struct PlacedNode {
     uint32_t layer = 0;
 };
 
-double segmentToWalls(const std::vector<WallSegment>& walls, Vec2 a, Vec2 b) {
-    double best = INFINITY;
-    for (const WallSegment& w : walls)
-        best = std::min(best, segmentSegmentDistance(a, b, w.a, w.b));
-    return best;
-}
-
 // The layer a node stands on: among the layers containing it, the surface nearest its height.
 Error placeNode(const Footprint& fp, const std::string& source, const EditNode& node, PlacedNode* out) {
     const Vec3 local = localOf(fp, node.world.x, fp.options.up == UpAxis::Y ? node.world.z : node.world.y,
@@ -779,7 +740,7 @@ Error parseEdits(const std::string& text, const std::string& source, LevelEdits*
             EditLink link;
             link.line = line;
             if (!parseEnds(tokens, line, names, &edits, &link.a, &link.b, &problem) ||
-                !parseLinkOptions(tokens, &link, &problem))
+                !edits_detail::parseLinkOptions(tokens, &link, &problem))
                 return fail("link: " + problem);
             edits.links.push_back(link);
         } else {
@@ -863,6 +824,9 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         rm.edges.push_back(e);
     };
     std::vector<uint32_t> vertex_of(edits.nodes.size());
+    std::vector<bool> link_end(edits.nodes.size(), false);
+    for (const EditLink& link : edits.links)
+        link_end[link.a] = link_end[link.b] = true;
     for (size_t i = 0; i < edits.nodes.size(); ++i) {
         const PlacedNode& node = placed[i];
         RoadmapVertex v;
@@ -871,6 +835,10 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         v.clearance = distanceToWalls(solid[node.layer], node.p);
         vertex_of[i] = uint32_t(rm.vertices.size());
         rm.vertices.push_back(v);
+        // A link's end joins the nearest edge it sees (links.cpp), other nodes as below.
+        if (link_end[i] &&
+            edits_detail::joinAtNearestEdge(&rm, vertex_of[i], fp, solid[node.layer], rings[node.layer]))
+            continue;
         // Linked like a portal (roadmap/joins.cpp joinLayers): the nearest medial-axis vertex in
         // sight with clearance > 0, else the nearest in sight.
         std::vector<std::pair<double, uint32_t>> order;
