@@ -174,12 +174,9 @@ TEST_SUITE("runtime/allocation") {
         REQUIRE(roadmapLink(view, 0, &ladder) == Status::Ok);
         REQUIRE(roadmapLink(view, 1, &jump) == Status::Ok);
         REQUIRE(ladder.layer_a != ladder.layer_b);
-        // From the link ends themselves: a designer node joins the roadmap at the nearest vertex it
-        // sees, so a point beside one may snap onto another node's spur (runtime.md "Off-mesh links").
-        const PathEndpoint ladder_foot{ladder.start.x, ladder.start.y, ladder.layer_a};
+        const PathEndpoint ground{ladder.start.x + 1.0, ladder.start.y, ladder.layer_a};
         const PathEndpoint deck{ladder.end.x + 1.0, ladder.end.y, ladder.layer_b};
-        const PathEndpoint jump_from{jump.start.x, jump.start.y, jump.layer_a};
-        const PathEndpoint jump_to{jump.end.x, jump.end.y, jump.layer_b};
+        const PathEndpoint deck_by_jump{jump.start.x - 0.5, jump.start.y, jump.layer_a};
         std::vector<PathSegment> up(64), down(64), closed(64);
         std::vector<PathPose> poses(512);
         uint32_t up_count = 0, down_count = 0, closed_count = 0, sampled = 0;
@@ -188,10 +185,10 @@ TEST_SUITE("runtime/allocation") {
         QueryFilter no_jumps = defaultQueryFilter();
         no_jumps.exclude_flags = 2;
         const long allocations = test::allocationsDuring([&] {
-            up_status = findPath(view, level.scratch, ladder_foot, deck, 0.3, 0.3, up.data(), &up_count, 64);
+            up_status = findPath(view, level.scratch, ground, deck, 0.3, 0.3, up.data(), &up_count, 64);
             down_status =
-                findPath(view, level.scratch, jump_from, jump_to, 0.3, INFINITY, down.data(), &down_count, 64);
-            closed_status = findPathFiltered(view, level.scratch, jump_from, ladder_foot, 0.3, 0.3, no_jumps,
+                findPath(view, level.scratch, deck_by_jump, ground, 0.3, INFINITY, down.data(), &down_count, 64);
+            closed_status = findPathFiltered(view, level.scratch, deck_by_jump, ground, 0.3, 0.3, no_jumps,
                                              closed.data(), &closed_count, 64);
             sample_status = pathSample(view, up.data(), up_count, 0.25, poses.data(), &sampled, 512);
         });
