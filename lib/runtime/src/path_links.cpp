@@ -3,9 +3,15 @@
 // shortened) without links, joined by Link segments.
 #include "path_query.h"
 
+#include <cstddef>
 #include <cstring>
 
 namespace clearway {
+
+// Paths are compared byte for byte (findPathPartial's answers against findPath's): no padding.
+static_assert(sizeof(PathSegment) == offsetof(PathSegment, end_layer) + sizeof(uint32_t),
+              "PathSegment ends without padding");
+
 namespace detail {
 
 namespace {
@@ -41,6 +47,7 @@ PathSegment linkSegment(const fb::Roadmap& rm, const LinkUse& use) {
     seg.end = Vec2d{b.x, b.y};
     seg.length = linkLength(rm, *rm.links()->Get(use.link));
     seg.link = use.link;
+    seg.end_layer = b.layer;
     return seg;
 }
 

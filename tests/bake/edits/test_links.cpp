@@ -300,6 +300,7 @@ TEST_SUITE("designer edits: off-mesh links") {
         CHECK(up.segments[0].layer == 0);
         CHECK(up.segments[1].type == cw::PathSegmentType::Link);
         CHECK(up.segments[1].layer == 0);
+        CHECK(up.segments[1].end_layer == 1);
         CHECK(up.segments[1].length == 4);
         checkLine(up.segments[2], 2, 2, 8, 8);
         CHECK(up.segments[2].layer == 1);

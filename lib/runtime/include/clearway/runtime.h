@@ -304,7 +304,8 @@ struct PathSegment {
     double radius; // Arc only, > 0
     double sweep;  // Arc only: signed angle, > 0 counter-clockwise
     double length; // Link: the straight 3D distance between its ends
-    uint32_t link; // Link only: the link's index (roadmapLink); 0 otherwise
+    uint32_t link;      // Link only: the link's index (roadmapLink); 0 otherwise
+    uint32_t end_layer; // Link only: the layer its end lies on (the next segment's); 0 otherwise
 };
 
 // Path from start to goal keeping clearance >= radius from the layer walls (every ring of the
