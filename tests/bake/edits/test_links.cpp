@@ -18,12 +18,8 @@
 
 namespace cw = clearway;
 using namespace clearway::bake;
+using namespace clearway::test; // footprintOf, rect, bakeEdited, parseError, contains
 using cw::Status;
-using cw::test::bakeEdited;
-using cw::test::contains;
-using cw::test::footprintOf;
-using cw::test::parseError;
-using cw::test::rect;
 
 namespace {
 
