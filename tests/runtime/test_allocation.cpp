@@ -186,8 +186,8 @@ TEST_SUITE("runtime/allocation") {
         no_jumps.exclude_flags = 2;
         const long allocations = test::allocationsDuring([&] {
             up_status = findPath(view, level.scratch, ground, deck, 0.3, 0.3, up.data(), &up_count, 64);
-            down_status =
-                findPath(view, level.scratch, deck_by_jump, ground, 0.3, INFINITY, down.data(), &down_count, 64);
+            down_status = findPath(view, level.scratch, deck_by_jump, ground, 0.3, INFINITY, down.data(),
+                                   &down_count, 64);
             closed_status = findPathFiltered(view, level.scratch, deck_by_jump, ground, 0.3, 0.3, no_jumps,
                                              closed.data(), &closed_count, 64);
             sample_status = pathSample(view, up.data(), up_count, 0.25, poses.data(), &sampled, 512);

@@ -454,7 +454,10 @@ std::string queryJson(const QueryResult& r) {
     j += ", \"segments\": [";
     for (size_t i = 0; i < r.segments.size(); ++i) {
         const QuerySegment& s = r.segments[i];
-        j += std::string(i ? ", " : "") + "{\"type\": \"" + (s.arc ? "arc" : s.link ? "link" : "line") +
+        j += std::string(i ? ", " : "") + "{\"type\": \"" +
+             (s.arc    ? "arc"
+              : s.link ? "link"
+                       : "line") +
              "\", \"layer\": " + std::to_string(s.layer) + ", \"start\": " + point3(s.start) +
              ", \"end\": " + point3(s.end) + ", \"length\": " + num(s.length);
         if (s.arc)

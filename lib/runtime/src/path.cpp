@@ -204,9 +204,12 @@ void searchRoadmap(PathQuery& q) {
     // Off-mesh links shorten graph distances the landmarks do not know: then none is used.
     double goal_cost[kLandmarks];
     for (uint32_t l = 0; l < kLandmarks; ++l)
-        goal_cost[l] = s.link_count ? kInf : minOf(
-            s.landmark_dist[size_t(eg.a()) * kLandmarks + l] + g_along * s.edge_weight[q.qg.edge],
-            s.landmark_dist[size_t(eg.b()) * kLandmarks + l] + (len_g - g_along) * s.edge_weight[q.qg.edge]);
+        goal_cost[l] =
+            s.link_count
+                ? kInf
+                : minOf(s.landmark_dist[size_t(eg.a()) * kLandmarks + l] + g_along * s.edge_weight[q.qg.edge],
+                        s.landmark_dist[size_t(eg.b()) * kLandmarks + l] +
+                            (len_g - g_along) * s.edge_weight[q.qg.edge]);
     auto landmarks = [&](uint32_t v, double bound) {
         const double* d = s.landmark_dist + size_t(v) * kLandmarks;
         for (uint32_t l = 0; l < kLandmarks; ++l)

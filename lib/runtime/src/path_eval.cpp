@@ -71,7 +71,8 @@ struct Surface {
     double linkHeight(const PathSegment& seg, double f) const {
         RoadmapLinkInfo link;
         if (roadmapLink(roadmap, seg.link, &link) != Status::Ok) return 0.0;
-        const bool forward = seg.start.x == link.start.x && seg.start.y == link.start.y && seg.layer == link.layer_a;
+        const bool forward =
+            seg.start.x == link.start.x && seg.start.y == link.start.y && seg.layer == link.layer_a;
         const double z0 = forward ? link.start.z : link.end.z, z1 = forward ? link.end.z : link.start.z;
         return z0 + (z1 - z0) * f;
     }

@@ -40,7 +40,8 @@ struct Baked {
     clearway::PathScratch* scratch = nullptr;
 };
 
-inline std::unique_ptr<Baked> bakeEdited(bake::Footprint fp, const std::string& text, bake::RoadmapOptions options = {}) {
+inline std::unique_ptr<Baked> bakeEdited(bake::Footprint fp, const std::string& text,
+                                         bake::RoadmapOptions options = {}) {
     auto baked = std::make_unique<Baked>();
     bake::LevelEdits edits;
     if (!text.empty()) {
@@ -54,7 +55,8 @@ inline std::unique_ptr<Baked> bakeEdited(bake::Footprint fp, const std::string& 
     const bake::Error added = bake::applyRoadmapEdits(edits, &baked->roadmap, bake::silentLog());
     REQUIRE_MESSAGE(!added, added.message);
     baked->bytes = bake::serializeRoadmap(baked->roadmap);
-    REQUIRE(clearway::loadRoadmap(baked->bytes.data(), baked->bytes.size(), &baked->view) == clearway::Status::Ok);
+    REQUIRE(clearway::loadRoadmap(baked->bytes.data(), baked->bytes.size(), &baked->view) ==
+            clearway::Status::Ok);
     size_t size = 0;
     REQUIRE(clearway::pathScratchSize(baked->view, &size) == clearway::Status::Ok);
     baked->scratch_memory.resize(size);

@@ -25,13 +25,13 @@
 namespace cw = clearway;
 using namespace clearway::bake;
 using cw::Status;
-using cw::test::footprintOf;
-using cw::test::rect;
-using cw::test::reversed;
 using cw::test::Baked;
 using cw::test::bakeEdited;
 using cw::test::contains;
+using cw::test::footprintOf;
 using cw::test::parseError;
+using cw::test::rect;
+using cw::test::reversed;
 
 namespace {
 

@@ -94,7 +94,8 @@ TEST_SUITE("designer edits: off-mesh links") {
     TEST_CASE("bad link lines are errors naming the file, the line and the problem") {
         CHECK(contains(parseError("clearway-edits 1\nlink a\n", 2), "expected 'link A B"));
         CHECK(contains(parseError("clearway-edits 1\nnode a 1,0,-1\nlink a b\n", 3), "unknown node 'b'"));
-        CHECK(contains(parseError("clearway-edits 1\nnode a 1,0,-1\nlink a a\n", 3), "both ends are node 'a'"));
+        CHECK(
+            contains(parseError("clearway-edits 1\nnode a 1,0,-1\nlink a a\n", 3), "both ends are node 'a'"));
         const std::string ends = "clearway-edits 1\nlink 1,0,-1 2,0,-1 ";
         CHECK(contains(parseError(ends + "cost -1\n", 2), "cost must be >= 0"));
         CHECK(contains(parseError(ends + "cost nan\n", 2), "not a finite number"));
@@ -149,7 +150,8 @@ TEST_SUITE("designer edits: off-mesh links") {
         const double r = 0.5;
         // Cost 0: from (5,2) to (17,2) the jump (4 m) beats the 20.9 m walk round: a straight line to
         // the link, the link, a straight line on.
-        const auto free_jump = bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump type 7\n");
+        const auto free_jump =
+            bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump type 7\n");
         REQUIRE(free_jump->roadmap.links.size() == 1);
         CHECK(free_jump->roadmap.links[0].kind == LinkKind::Jump);
         REQUIRE(cw::roadmapLinkCount(free_jump->view) == 1);
@@ -191,7 +193,8 @@ TEST_SUITE("designer edits: off-mesh links") {
         CHECK(top.length == doctest::Approx(roundTheGap(9, r)).epsilon(1e-6));
 
         // Cost 50: the jump costs 54, the walk round about 21 (roadmap) — walk.
-        const auto dear_jump = bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump cost 50\n");
+        const auto dear_jump =
+            bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump cost 50\n");
         const Plan walk = plan(*dear_jump, {5, 2, 0}, {17, 2, 0}, r);
         REQUIRE(walk.status == Status::Ok);
         CHECK(walk.links == 0);
@@ -213,7 +216,8 @@ TEST_SUITE("designer edits: off-mesh links") {
     }
 
     TEST_CASE("a link's width: agents wider than it walk round") {
-        const auto narrow = bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump width 0.6\n");
+        const auto narrow =
+            bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind jump width 0.6\n");
         CHECK(narrow->roadmap.links[0].max_radius == doctest::Approx(0.3));
         CHECK(plan(*narrow, {5, 2, 0}, {17, 2, 0}, 0.25).links == 1);
         const Plan wide = plan(*narrow, {5, 2, 0}, {17, 2, 0}, 0.5);
@@ -224,7 +228,8 @@ TEST_SUITE("designer edits: off-mesh links") {
     TEST_CASE("a door link closed by a filter's exclude flag forces the long way, or NotFound") {
         const double r = 0.5;
         // Both ways, flags walk | 8.
-        const auto door = bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind door flags 0x9\n");
+        const auto door =
+            bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 kind door flags 0x9\n");
         cw::QueryFilter closed = cw::defaultQueryFilter();
         closed.exclude_flags = 8;
         CHECK(plan(*door, {5, 2, 0}, {17, 2, 0}, r).links == 1);
@@ -241,7 +246,8 @@ TEST_SUITE("designer edits: off-mesh links") {
         CHECK(plan(*door, {5, 2, 0}, {17, 2, 0}, r, &other).status == Status::NotFound);
 
         // One way: from west to east through the door, back round the gap.
-        const auto oneway = bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 oneway kind door\n");
+        const auto oneway =
+            bakeEdited(gapLevel(), "clearway-edits 1\nlink 9,0,-2 13,0,-2 oneway kind door\n");
         CHECK(plan(*oneway, {5, 2, 0}, {17, 2, 0}, r).links == 1);
         const Plan back = plan(*oneway, {17, 2, 0}, {5, 2, 0}, r);
         REQUIRE(back.status == Status::Ok);

@@ -1,6 +1,6 @@
-// Designer edits (Nieuwenhuisen et al. 2004 "Conclusions": fake obstacles, manual nodes and edges, weights): the
-// sidecar parser, obstacles cut from the footprint, manual nodes/edges and weighted areas added to
-// the roadmap, off-mesh links between nodes. docs/formats.md "Designer edits" documents the format.
+// Designer edits (Nieuwenhuisen et al. 2004 "Conclusions": fake obstacles, manual nodes and edges, weights):
+// the sidecar parser, obstacles cut from the footprint, manual nodes/edges and weighted areas added to the
+// roadmap, off-mesh links between nodes. docs/formats.md "Designer edits" documents the format.
 #include <clearway/bake.h>
 
 #include <clearway/bake/geometry.h>
@@ -57,8 +57,8 @@ bool parseNumber(const std::string& text, double* out, std::string* problem) {
 }
 
 // "type T" (0 .. 63) or "flags F" (1 .. 65535, decimal or 0x hex) at tokens[i], for query filters.
-bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out, uint16_t* flags_out,
-                      std::string* problem) {
+bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out,
+                      uint16_t* flags_out, std::string* problem) {
     const bool type = tokens[i] == "type";
     const unsigned long max = type ? 63 : 65535;
     const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
@@ -613,8 +613,9 @@ Error placeAll(const Footprint& fp, const LevelEdits& edits, std::vector<PlacedN
 
 // An edge's or link's two ends (tokens 1 and 2): node names, or x,y,z points that become unnamed
 // nodes on this line.
-bool parseEnds(const std::vector<std::string>& tokens, uint32_t line, const std::map<std::string, uint32_t>& names,
-               LevelEdits* edits, uint32_t* a, uint32_t* b, std::string* problem) {
+bool parseEnds(const std::vector<std::string>& tokens, uint32_t line,
+               const std::map<std::string, uint32_t>& names, LevelEdits* edits, uint32_t* a, uint32_t* b,
+               std::string* problem) {
     uint32_t ends[2];
     for (int k = 0; k < 2; ++k) {
         const std::string& operand = tokens[1 + k];
@@ -732,11 +733,13 @@ Error parseEdits(const std::string& text, const std::string& source, LevelEdits*
             if (tokens.size() != 3) return fail("edge: expected 'edge A B' (node names or x,y,z points)");
             EditEdge edge;
             edge.line = line;
-            if (!parseEnds(tokens, line, names, &edits, &edge.a, &edge.b, &problem)) return fail("edge: " + problem);
+            if (!parseEnds(tokens, line, names, &edits, &edge.a, &edge.b, &problem))
+                return fail("edge: " + problem);
             edits.edges.push_back(edge);
         } else if (keyword == "link") {
             if (tokens.size() < 3)
-                return fail("link: expected 'link A B [oneway] [kind K] [cost C] [width W] [flags F] [type T]'");
+                return fail(
+                    "link: expected 'link A B [oneway] [kind K] [cost C] [width W] [flags F] [type T]'");
             EditLink link;
             link.line = line;
             if (!parseEnds(tokens, line, names, &edits, &link.a, &link.b, &problem) ||
@@ -867,8 +870,8 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
     }
     rm.links.clear();
     for (const EditLink& link : edits.links)
-        rm.links.push_back({vertex_of[link.a], vertex_of[link.b], link.cost, link.width / 2, link.flags, link.type,
-                            link.kind, link.bidirectional});
+        rm.links.push_back({vertex_of[link.a], vertex_of[link.b], link.cost, link.width / 2, link.flags,
+                            link.type, link.kind, link.bidirectional});
 
     // Areas, per layer they apply to, then every edge's cost per metre.
     rm.areas.clear();

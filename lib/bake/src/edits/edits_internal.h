@@ -26,8 +26,8 @@ double segmentToWalls(const std::vector<WallSegment>& walls, Vec2 a, Vec2 b);
 // links.cpp: joins vertex `vertex` (a link's end) to the roadmap at the nearest point of an edge
 // of its layer that it sees (`rings`: every ring edge, for sight; `solid`: the clearances), splitting
 // that edge there. False (nothing changed) when it sees none.
-bool joinAtNearestEdge(Roadmap* rm, uint32_t vertex, const Footprint& fp, const std::vector<WallSegment>& solid,
-                       const std::vector<WallSegment>& rings);
+bool joinAtNearestEdge(Roadmap* rm, uint32_t vertex, const Footprint& fp,
+                       const std::vector<WallSegment>& solid, const std::vector<WallSegment>& rings);
 
 // Every edge's cost per metre (rm->edge_weights) and its spans by area type and flags
 // (rm->edge_span_starts, rm->edge_spans) from rm->areas; nothing when there are no areas.

@@ -38,10 +38,11 @@ double polylineClearance(const RoadmapEdge& edge) {
     if (edge.site == ClearanceSite::Walls) return edge.min_clearance;
     double least = INFINITY;
     for (size_t k = 0; k + 1 < edge.points.size(); ++k)
-        least = std::min(least, edge.site == ClearanceSite::Point
-                                    ? geometry::pointSegmentDistance(edge.site_p0, edge.points[k], edge.points[k + 1])
-                                    : geometry::segmentSegmentDistance(edge.points[k], edge.points[k + 1],
-                                                                       edge.site_p0, edge.site_p1));
+        least = std::min(
+            least, edge.site == ClearanceSite::Point
+                       ? geometry::pointSegmentDistance(edge.site_p0, edge.points[k], edge.points[k + 1])
+                       : geometry::segmentSegmentDistance(edge.points[k], edge.points[k + 1], edge.site_p0,
+                                                          edge.site_p1));
     return least;
 }
 
@@ -56,7 +57,8 @@ void splitEdge(Roadmap& rm, const EdgeSpot& spot, uint32_t v) {
     const Vec2 p0 = first.points[k], p1 = first.points[k + 1];
     const double len = dist(p0, p1), t = len > 0 ? dist(p0, spot.q) / len : 0.0;
     const bool tracked = first.sides.size() == first.points.size();
-    const WallSides at = tracked ? lerpSides(first.sides[k], first.sides[k + 1], t) : WallSides{spot.q, spot.q};
+    const WallSides at =
+        tracked ? lerpSides(first.sides[k], first.sides[k + 1], t) : WallSides{spot.q, spot.q};
     first.points.resize(k + 1);
     first.points.push_back(spot.q);
     second.points.erase(second.points.begin(), second.points.begin() + long(k + 1));
@@ -129,8 +131,8 @@ bool parseLinkOptions(const std::vector<std::string>& tokens, EditLink* link, st
     return true;
 }
 
-bool joinAtNearestEdge(Roadmap* roadmap, uint32_t vertex, const Footprint& fp, const std::vector<WallSegment>& solid,
-                       const std::vector<WallSegment>& rings) {
+bool joinAtNearestEdge(Roadmap* roadmap, uint32_t vertex, const Footprint& fp,
+                       const std::vector<WallSegment>& solid, const std::vector<WallSegment>& rings) {
     Roadmap& rm = *roadmap;
     const RoadmapVertex node = rm.vertices[vertex];
     const Vec2 p{node.position.x, node.position.y};
@@ -154,14 +156,15 @@ bool joinAtNearestEdge(Roadmap* roadmap, uint32_t vertex, const Footprint& fp, c
         if (spot.distance > 0 && segmentToWalls(rings, p, spot.q) <= 0) continue;
         const RoadmapEdge& edge = rm.edges[spot.edge];
         // At an end of the edge: join that vertex; else split the edge at the spot.
-        uint32_t at = dist(spot.q, edge.points.front()) == 0 ? edge.a
+        uint32_t at = dist(spot.q, edge.points.front()) == 0  ? edge.a
                       : dist(spot.q, edge.points.back()) == 0 ? edge.b
                                                               : UINT32_MAX;
         if (at == UINT32_MAX) {
             at = spot.distance > 0 ? uint32_t(rm.vertices.size()) : vertex;
             if (at != vertex) {
                 const FootprintLayer& layer = fp.layers[node.layer];
-                rm.vertices.push_back({{spot.q.x, spot.q.y, surfaceHeight(layer, spot.q)}, node.layer,
+                rm.vertices.push_back({{spot.q.x, spot.q.y, surfaceHeight(layer, spot.q)},
+                                       node.layer,
                                        distanceToWalls(solid, spot.q)});
             }
             splitEdge(rm, spot, at);

@@ -221,16 +221,16 @@ Status roadmapBlend(const RoadmapView& view, uint32_t index, RoadmapBlend* out);
 // ends), for agents of radius <= max_radius, and emits it as a PathSegmentType::Link segment.
 enum class LinkKind : uint8_t { Jump = 0, Ladder = 1, Door = 2, Teleport = 3, Custom = 4 };
 struct RoadmapLinkInfo {
-    uint32_t a, b;          // roadmap vertices: the start and the end
-    Vec3f start, end;       // their local positions
+    uint32_t a, b;    // roadmap vertices: the start and the end
+    Vec3f start, end; // their local positions
     uint32_t layer_a, layer_b;
-    float cost;             // >= 0, added to length
-    float max_radius;       // > 0, +infinity: any agent
-    uint16_t flags;         // what query filters test (as an area's flags)
-    uint8_t area_type;      // 0 .. 63: which QueryFilter::area_cost multiplies its cost
+    float cost;        // >= 0, added to length
+    float max_radius;  // > 0, +infinity: any agent
+    uint16_t flags;    // what query filters test (as an area's flags)
+    uint8_t area_type; // 0 .. 63: which QueryFilter::area_cost multiplies its cost
     LinkKind kind;
-    bool bidirectional;     // else only a -> b
-    double length;          // straight 3D distance from start to end
+    bool bidirectional; // else only a -> b
+    double length;      // straight 3D distance from start to end
 };
 // 0 for an asset without links (or an empty view).
 uint32_t roadmapLinkCount(const RoadmapView& view);
@@ -304,7 +304,7 @@ struct PathSegment {
     double radius; // Arc only, > 0
     double sweep;  // Arc only: signed angle, > 0 counter-clockwise
     double length; // Link: the straight 3D distance between its ends
-    uint32_t link;      // Link only: the link's index (roadmapLink); 0 otherwise
+    uint32_t link; // Link only: the link's index (roadmapLink); 0 otherwise
     uint32_t end_layer; // Link only: the layer its end lies on (the next segment's); 0 otherwise
 };
 

@@ -40,10 +40,10 @@ struct EditLink {
     uint32_t a = 0, b = 0; // indices into LevelEdits::nodes: the start and the end
     bool bidirectional = true;
     LinkKind kind = LinkKind::Custom;
-    double cost = 0;          // >= 0, added to the straight 3D distance between the ends
-    double width = INFINITY;  // > 0; agents wider than this cannot take it
-    uint16_t flags = 1;       // for query filters; 1: walk
-    uint8_t type = 0;         // area type 0 .. 63, for query filters
+    double cost = 0;         // >= 0, added to the straight 3D distance between the ends
+    double width = INFINITY; // > 0; agents wider than this cannot take it
+    uint16_t flags = 1;      // for query filters; 1: walk
+    uint8_t type = 0;        // area type 0 .. 63, for query filters
 };
 struct LevelEdits {
     std::string source; // the file, for messages; empty: no edits
