@@ -195,10 +195,8 @@ void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScra
     CLEARWAY_FUZZ_REQUIRE(m == Status::Ok || m == Status::PortalReached || m == Status::Blocked ||
                           m == Status::NotFound || m == Status::InvalidArgument);
     if (m == Status::Blocked) CLEARWAY_FUZZ_REQUIRE(moved.x == start.x && moved.y == start.y);
-    // Not yet asserted: that the end keeps the radius. Two open findings (tests/fuzz/open/roadmap,
-    // tests/fuzz/README.md) end 0.06-0.52 m inside it: the disc sweep misses a wall end while the
-    // disc overlaps that wall's line. Put the check back with the fix.
-    if (m == Status::Ok || m == Status::PortalReached) CLEARWAY_FUZZ_REQUIRE(finite(moved));
+    if (m == Status::Ok || m == Status::PortalReached)
+        CLEARWAY_FUZZ_REQUIRE(finite(moved) && keepsRadius(view, scratch, layer, moved, radius));
 
     const Vec3d point{start.x, start.y, args.value(a.position.z + args.uniform(-1, 2))};
     const double step_up = args.value(args.uniform(0, 1));
