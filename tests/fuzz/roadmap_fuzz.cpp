@@ -1,8 +1,9 @@
 // libFuzzer target: roadmap assets (.cwrm). Any bytes end in a status from loadRoadmap; bytes it
 // accepts must survive every accessor and the queries a game makes (nearest point, findPath with
 // finite and infinite preferred clearance, pose sampling along the result), and the character
-// queries (raycast, moveAlongSurface, nearestValidPosition, findPathPartial) on arguments drawn from
-// the input's hash, NaN, infinities, huge and negative values among them. Built with
+// queries (raycast, moveAlongSurface, nearestValidPosition, findPathPartial with and without a query
+// filter) on arguments drawn from the input's hash, NaN, infinities, huge and negative values among
+// them. Built with
 // -DCLEARWAY_FUZZ=ON (scripts/fuzz).
 #include <clearway/runtime.h>
 
@@ -216,9 +217,23 @@ void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScra
     const PathEndpoint from{start.x, start.y, layer}, to{end.x, end.y, b.layer};
     const double preferred = args.value(args.uniform(0, 3));
     const uint32_t max_segments = args.next() % 4 == 0 ? uint32_t(args.next() % 3) : kMaxSegments;
-    const Status f =
-        findPathPartial(view, scratch, from, to, radius, preferred, segments, &count, max_segments);
-    CLEARWAY_FUZZ_REQUIRE((f == Status::InvalidArgument) == (!valid || std::isnan(preferred)));
+    // Half the queries under a query filter drawn from the input (random flags, a few multipliers,
+    // some of them NaN, infinite, 0 or negative), the default one included.
+    const bool filtered = args.next() % 2 == 0;
+    QueryFilter filter = defaultQueryFilter();
+    if (filtered && args.next() % 4 != 0) {
+        filter.include_flags = uint16_t(args.next());
+        filter.exclude_flags = args.next() % 3 == 0 ? uint16_t(args.next()) : 0;
+        for (int k = 0; k < 3; ++k)
+            filter.area_cost[args.next() % kAreaTypeCount] = float(args.value(args.uniform(0.1, 4)));
+    }
+    const bool valid_filter = !filtered || checkQueryFilter(filter) == Status::Ok;
+    const Status f = filtered ? findPathPartialFiltered(view, scratch, from, to, radius, preferred, filter,
+                                                        segments, &count, max_segments)
+                              : findPathPartial(view, scratch, from, to, radius, preferred, segments, &count,
+                                                max_segments);
+    CLEARWAY_FUZZ_REQUIRE((f == Status::InvalidArgument) ==
+                          (!valid || std::isnan(preferred) || !valid_filter));
     CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::Partial || f == Status::NotFound ||
                           f == Status::BufferTooSmall || f == Status::InvalidArgument);
     // An empty path: the start already is the goal (Ok) or the reachable point nearest it (Partial).
