@@ -40,7 +40,7 @@ double linkLength(const fb::Roadmap& rm, const fb::RoadmapLink& link) {
 // The Link segment for crossing `use.link` from use.from to use.to.
 PathSegment linkSegment(const fb::Roadmap& rm, const LinkUse& use) {
     const PathEndpoint a = endpointAt(rm, use.from), b = endpointAt(rm, use.to);
-    PathSegment seg{};
+    PathSegment seg = zeroSegment();
     seg.type = PathSegmentType::Link;
     seg.layer = a.layer;
     seg.start = Vec2d{a.x, a.y};

@@ -5,6 +5,7 @@
 #include "path_internal.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace clearway {
 namespace detail {
@@ -20,9 +21,16 @@ inline double turnAngle(P u, P w) {
     return std::atan2(cross(u, w), dot(u, w));
 }
 
+// A segment with every byte zero, padding included: callers compare paths byte for byte.
+inline PathSegment zeroSegment() {
+    PathSegment seg;
+    std::memset(&seg, 0, sizeof seg);
+    return seg;
+}
+
 // A line from a to b on `layer` (`portal`: along a connection between layers).
 inline PathSegment lineSegment(P a, P b, uint32_t layer, bool portal = false) {
-    PathSegment seg{};
+    PathSegment seg = zeroSegment();
     seg.type = PathSegmentType::Line;
     seg.portal = portal;
     seg.layer = layer;
@@ -34,7 +42,7 @@ inline PathSegment lineSegment(P a, P b, uint32_t layer, bool portal = false) {
 
 // An arc from a to b round `center` of radius r, turning by the signed angle `sweep`.
 inline PathSegment arcSegment(P a, P b, P center, double r, double sweep, uint32_t layer) {
-    PathSegment arc{};
+    PathSegment arc = zeroSegment();
     arc.type = PathSegmentType::Arc;
     arc.layer = layer;
     arc.start = Vec2d{a.x, a.y};
