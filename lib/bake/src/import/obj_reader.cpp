@@ -5,7 +5,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <locale.h>
 
 namespace clearway::bake::detail {
 
@@ -101,11 +103,19 @@ std::string quoted(const char* begin, const char* end) {
     return text + (end - begin > ptrdiff_t(kShown) ? "...'" : "'");
 }
 
-// A number the way from_chars reads it (correctly rounded), and a leading '+' as well.
+// A number the way from_chars reads it (correctly rounded), and a leading '+' as well. Beyond
+// double's range it is infinite (the caller refuses it) or, below it, rounds to 0 as strtod does.
 bool parseDouble(const char* begin, const char* end, double* out) {
     if (end - begin > 1 && *begin == '+' && begin[1] != '-') ++begin;
     const auto [stop, error] = std::from_chars(begin, end, *out);
-    return error == std::errc() && stop == end;
+    if (stop != end) return false;
+    if (error == std::errc::result_out_of_range) {
+        static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", locale_t(0));
+        const std::string text(begin, end);
+        *out = strtod_l(text.c_str(), nullptr, c_locale);
+        return true;
+    }
+    return error == std::errc();
 }
 
 // Faces collected while reading; triangulated once every vertex is known (a face may name a
