@@ -55,7 +55,7 @@ class LineReader {
     }
 
   private:
-    // Moves past the next line and its '\n'; returns the line's end (before any '\r').
+    // Moves past the next line and its '\n'; returns the line's end (a '\r' before it is a blank).
     const char* physicalLine() {
         const char* newline = static_cast<const char*>(std::memchr(at_, '\n', size_t(end_ - at_)));
         const char* stop = newline ? newline : end_;
