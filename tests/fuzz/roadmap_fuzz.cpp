@@ -193,9 +193,9 @@ void avoidingQuery(const RoadmapView& view, const RoadmapInfo& info, PathScratch
                        Vec2d{args.value(args.uniform(0, 1)), args.value(args.uniform(0, 1))},
                        args.value(args.uniform(0, 1)), args.value(args.uniform(-4, 4))};
         uint32_t id = 0;
-        const bool valid = finite(o.centre) &&
-                           (o.box ? finite(o.half) && o.half.x >= 0 && o.half.y >= 0 && finite(o.angle)
-                                  : finite(o.radius) && o.radius >= 0);
+        auto size = [](double v) { return v >= 0 && v <= 1e6; };
+        const bool valid = std::fabs(o.centre.x) <= 1e9 && std::fabs(o.centre.y) <= 1e9 &&
+                           (o.box ? size(o.half.x) && size(o.half.y) && finite(o.angle) : size(o.radius));
         const Status a = o.box ? obstacleAddBox(set, o.layer, o.centre, o.half, o.angle, &id)
                                : obstacleAddDisc(set, o.layer, o.centre, o.radius, &id);
         CLEARWAY_FUZZ_REQUIRE(a == (!valid ? Status::InvalidArgument : n == 4 ? Status::CapacityReached : Status::Ok));

@@ -51,6 +51,16 @@ double arcToSegment(P center, double radius, P start, P end, double sweep, P c, 
     return best;
 }
 
+// Obstacles stay within these (metres): far beyond any level, yet the exact tests' products of
+// coordinates stay far from overflow and their rounding far below the slop.
+constexpr double kMaxObstacleCoordinate = 1e9, kMaxObstacleSize = 1e6;
+bool placeable(Vec2d p) {
+    return std::fabs(p.x) <= kMaxObstacleCoordinate && std::fabs(p.y) <= kMaxObstacleCoordinate;
+}
+bool sizeable(double v) {
+    return v >= 0.0 && v <= kMaxObstacleSize;
+}
+
 ObstacleSet* checkedSet(ObstacleSet* set) {
     return set && set->magic == kSetMagic ? set : nullptr;
 }
@@ -189,8 +199,7 @@ Status obstacleSetInit(void* memory, size_t bytes, uint32_t capacity, ObstacleSe
 }
 
 Status obstacleAddDisc(ObstacleSet* set, uint32_t layer, Vec2d centre, double radius, uint32_t* id) {
-    if (!detail::finiteD(centre.x) || !detail::finiteD(centre.y) || !detail::finiteD(radius) || !(radius >= 0.0))
-        return Status::InvalidArgument;
+    if (!detail::placeable(centre) || !detail::sizeable(radius)) return Status::InvalidArgument;
     detail::Obstacle o{};
     o.layer = layer;
     o.centre = detail::P{centre.x, centre.y};
@@ -201,9 +210,8 @@ Status obstacleAddDisc(ObstacleSet* set, uint32_t layer, Vec2d centre, double ra
 Status obstacleAddBox(ObstacleSet* set, uint32_t layer, Vec2d centre, Vec2d half_extents, double angle,
                       uint32_t* id) {
     using detail::P;
-    if (!detail::finiteD(centre.x) || !detail::finiteD(centre.y) || !detail::finiteD(half_extents.x) ||
-        !detail::finiteD(half_extents.y) || !detail::finiteD(angle) || !(half_extents.x >= 0.0) ||
-        !(half_extents.y >= 0.0))
+    if (!detail::placeable(centre) || !detail::sizeable(half_extents.x) || !detail::sizeable(half_extents.y) ||
+        !detail::finiteD(angle))
         return Status::InvalidArgument;
     detail::Obstacle o{};
     o.box = true;

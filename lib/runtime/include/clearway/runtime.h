@@ -398,7 +398,8 @@ size_t obstacleSetBytes(uint32_t capacity);
 Status obstacleSetInit(void* memory, size_t bytes, uint32_t capacity, ObstacleSet** out);
 // A disc of radius `radius` >= 0 round `centre` on `layer` (local ground plane); *id names it for
 // obstacleRemove. CapacityReached when the set is full (nothing added); InvalidArgument for null
-// pointers, non-finite numbers or a negative radius. The layer is checked by the queries (an
+// pointers, a non-finite angle, a negative radius, sizes above 1e6 m or a centre beyond 1e9 m
+// (NaN included). The layer is checked by the queries (an
 // obstacle on a layer the roadmap does not have is never met).
 Status obstacleAddDisc(ObstacleSet* set, uint32_t layer, Vec2d centre, double radius, uint32_t* id);
 // A box: `half_extents` (>= 0) along its own axes, turned by `angle` radians counter-clockwise.
