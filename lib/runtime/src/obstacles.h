@@ -30,7 +30,7 @@ double obstacleArcDistance(const Obstacle& o, P center, double radius, P start, 
 double obstaclePointDistance(const Obstacle& o, P p);
 
 // The obstacles a rerouted query closes the roadmap round (findPathAvoiding's later rounds).
-constexpr uint32_t kMaxForcedObstacles = 8;
+constexpr uint32_t kMaxForcedObstacles = 16;
 struct ObstacleRoute {
     const ObstacleSet* set;
     const fb::Roadmap* rm;
