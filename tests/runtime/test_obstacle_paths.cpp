@@ -1,0 +1,116 @@
+// findPathAvoiding on the baked sample levels (tests/fuzz/seeds): discs and turned boxes dropped
+// on findPath's paths; every path it returns keeps the radius from the walls and from every
+// obstacle (dense samples), and the obstacles' removal gives findPath's path back bit for bit.
+#include <clearway/runtime.h>
+
+#include <doctest/doctest.h>
+
+#include "loaded_roadmap.h"
+#include "test_files.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace clearway;
+
+namespace {
+
+const std::string kSeeds = std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/";
+
+struct Dropped {
+    bool box;
+    uint32_t layer;
+    Vec2d centre;
+    double size, angle; // disc radius or box half extents (size, size / 2)
+};
+
+double distanceTo(const Dropped& o, Vec3d p) {
+    const double dx = p.x - o.centre.x, dy = p.y - o.centre.y;
+    if (!o.box) return std::hypot(dx, dy) - o.size;
+    const double c = std::cos(o.angle), s = std::sin(o.angle);
+    const double u = std::fabs(dx * c + dy * s) - o.size, v = std::fabs(-dx * s + dy * c) - 0.5 * o.size;
+    return std::hypot(std::fmax(u, 0.0), std::fmax(v, 0.0));
+}
+
+} // namespace
+
+TEST_SUITE("runtime/obstacles") {
+
+    TEST_CASE("findPathAvoiding keeps the radius from walls and obstacles on the sample levels") {
+        int checked = 0, changed = 0;
+        for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
+            const std::string level_name = name;
+            CAPTURE(level_name);
+            const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/" + level_name + ".cwrm"));
+            RoadmapInfo info;
+            REQUIRE(roadmapInfo(level.view, &info) == Status::Ok);
+            std::vector<uint8_t> memory(obstacleSetBytes(4));
+            ObstacleSet* set = nullptr;
+            REQUIRE(obstacleSetInit(memory.data(), memory.size(), 4, &set) == Status::Ok);
+            std::vector<PathSegment> plain(512), path(512);
+            std::vector<PathPose> poses(4096);
+            for (uint32_t i = 0; i < 60; ++i) {
+                RoadmapVertexInfo a, b;
+                roadmapVertex(level.view, (i * 13) % info.vertex_count, &a);
+                roadmapVertex(level.view, (i * 7 + 3) % info.vertex_count, &b);
+                const PathEndpoint from{a.position.x, a.position.y, a.layer}, to{b.position.x, b.position.y, b.layer};
+                const double radius = 0.15 + 0.05 * (i % 4), preferred = i % 3 == 2 ? 2 * radius : radius;
+                uint32_t plain_count = 0;
+                if (findPath(level.view, level.scratch, from, to, radius, preferred, plain.data(), &plain_count, 512) !=
+                        Status::Ok ||
+                    plain_count == 0)
+                    continue;
+                // One or two obstacles on the path's pieces.
+                std::vector<Dropped> dropped;
+                std::vector<uint32_t> ids;
+                for (uint32_t k = 0; k < 1 + i % 2; ++k) {
+                    const PathSegment& seg = plain[(plain_count * (k + 1)) / (i % 2 + 2)];
+                    Dropped o{(i + k) % 2 == 1, seg.layer, {0.5 * (seg.start.x + seg.end.x), 0.5 * (seg.start.y + seg.end.y)},
+                              0.1 + 0.1 * (i % 3), 0.7 * i};
+                    uint32_t id = 0;
+                    REQUIRE((o.box ? obstacleAddBox(set, o.layer, o.centre, {o.size, 0.5 * o.size}, o.angle, &id)
+                                   : obstacleAddDisc(set, o.layer, o.centre, o.size, &id)) == Status::Ok);
+                    dropped.push_back(o);
+                    ids.push_back(id);
+                }
+                uint32_t count = 0;
+                const Status st = findPathAvoiding(level.view, level.scratch, from, to, radius, preferred, nullptr, set,
+                                                   path.data(), &count, 512);
+                CHECK((st == Status::Ok || st == Status::NotFound));
+                if (st == Status::Ok) {
+                    ++checked;
+                    changed += count != plain_count ||
+                               std::memcmp(path.data(), plain.data(), count * sizeof(PathSegment)) != 0;
+                    for (uint32_t k = 0; k + 1 < count; ++k) {
+                        CHECK(path[k].end.x == path[k + 1].start.x);
+                        CHECK(path[k].end.y == path[k + 1].start.y);
+                    }
+                    uint32_t n = 0;
+                    const double total = pathTotalLength(path.data(), count);
+                    REQUIRE(pathSample(level.view, path.data(), count, total / 2000 + 1e-6, poses.data(), &n, 4096) ==
+                            Status::Ok);
+                    for (uint32_t k = 0; k < n; ++k) {
+                        const PathSegment& seg = path[poses[k].segment];
+                        if (seg.portal) continue;
+                        double wall = 0;
+                        REQUIRE(wallDistance(level.view, level.scratch, seg.layer, poses[k].position.x,
+                                             poses[k].position.y, &wall, nullptr) == Status::Ok);
+                        CHECK(wall >= radius - 1e-6);
+                        for (const Dropped& o : dropped)
+                            if (o.layer == seg.layer) CHECK(distanceTo(o, poses[k].position) >= radius - 1e-6);
+                    }
+                }
+                for (const uint32_t id : ids)
+                    REQUIRE(obstacleRemove(set, id) == Status::Ok);
+                REQUIRE(findPathAvoiding(level.view, level.scratch, from, to, radius, preferred, nullptr, set,
+                                         path.data(), &count, 512) == Status::Ok);
+                CHECK(count == plain_count);
+                CHECK(std::memcmp(path.data(), plain.data(), plain_count * sizeof(PathSegment)) == 0);
+            }
+        }
+        MESSAGE(checked, " paths round obstacles checked, ", changed, " of them bent by the obstacles");
+        CHECK(changed > 20);
+    }
+}
