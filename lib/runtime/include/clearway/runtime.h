@@ -413,14 +413,16 @@ uint32_t obstacleCount(const ObstacleSet* set);
 // findPath (findPathFiltered with a non-null filter) whose path also keeps clearance >= radius from
 // every obstacle of `obstacles` on the segment's layer (to rounding, 1e-9 m): a disc's centre at
 // least its radius + `radius` away, a box at least `radius`. The obstacle-free path is computed
-// first and kept, bit for bit, when it clears every obstacle (always with a null or empty set).
-// Else the stretch of it that meets an obstacle is replaced by the shortest way round the obstacle
-// grown by the radius (lines tangent to arcs of the grown shape; a kink may remain where the
-// replaced stretch began and ended), checked against the walls and the other obstacles; where no
-// way round fits, A* runs again with the edges that obstacle reaches closed. NotFound as findPath,
-// and when the start or goal lies within the radius of an obstacle or the reroute fails too (the
-// rounds are bounded: see docs). BufferTooSmall: *out_count is at least the number needed (the
-// way round an obstacle is known only once the path is complete: retry with that many).
+// first and kept, bit for bit, when it clears every obstacle (always with a null or empty set, so
+// removing the obstacles restores findPath's path). Else, obstacle by obstacle along the path, the
+// stretch that meets one is replaced by the shortest way round it grown by the radius (lines
+// tangent to its arcs; a kink where the way leaves and rejoins the path), checked against the walls
+// and every obstacle; obstacles that block each other's ways are passed as one (the convex hull of
+// up to 4, every disc grown to the largest). Where no way round fits, A* runs again with the edges
+// those obstacles reach closed, then once more for the medial-axis path (which keeps to the edges).
+// NotFound as findPath, and when the start or goal lies within the radius of an obstacle or every
+// reroute still meets one. BufferTooSmall: *out_count is at least the number needed (the ways round
+// are known only once the whole path is: retry with that many). Never allocates.
 Status findPathAvoiding(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                         double radius, double preferred_clearance, const QueryFilter* filter,
                         const ObstacleSet* obstacles, PathSegment* out, uint32_t* out_count,
