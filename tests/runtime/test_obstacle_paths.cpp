@@ -1,4 +1,4 @@
-// findPathAvoiding on the baked sample levels (tests/fuzz/seeds): discs and turned boxes dropped
+// findPathAvoiding on every baked sample level (tests/fuzz/seeds/roadmap): discs and turned boxes dropped
 // on findPath's paths; every path it returns keeps the radius from the walls and from every
 // obstacle (dense samples), and the obstacles' removal gives findPath's path back bit for bit.
 #include <clearway/runtime.h>
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace clearway;
@@ -40,10 +41,9 @@ TEST_SUITE("runtime/obstacles") {
 
     TEST_CASE("findPathAvoiding keeps the radius from walls and obstacles on the sample levels") {
         int checked = 0, changed = 0;
-        for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
-            const std::string level_name = name;
-            CAPTURE(level_name);
-            const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/" + level_name + ".cwrm"));
+        for (test::NamedFile& file : test::readFilesIn(kSeeds + "roadmap")) { // every baked sample level
+            CAPTURE(file.name);
+            const test::LoadedRoadmap level(std::move(file.bytes));
             RoadmapInfo info;
             REQUIRE(roadmapInfo(level.view, &info) == Status::Ok);
             std::vector<uint8_t> memory(obstacleSetBytes(4));

@@ -61,21 +61,24 @@ bool sameBits(const Path& a, const Path& b) {
            std::memcmp(a.seg.data(), b.seg.data(), a.seg.size() * sizeof(PathSegment)) == 0;
 }
 
-// Least distance from the path's poses (every 1 cm, plus each arc's exact radius round `centre`) to
-// `centre`; and consecutive segments meet.
-double leastDistance(cw::test::BakedRoadmap& level, const Path& p, cw::Vec2d centre) {
+// Least `distance` from the path's poses (every 1 cm); and consecutive segments meet.
+template <class Distance> double leastDistance(cw::test::BakedRoadmap& level, const Path& p, Distance distance) {
     std::vector<cw::PathPose> poses(100000);
     uint32_t n = 0;
     REQUIRE(cw::pathSample(level.view, p.seg.data(), uint32_t(p.seg.size()), 0.01, poses.data(), &n, 100000) ==
             Status::Ok);
     double least = INFINITY;
     for (uint32_t k = 0; k < n; ++k)
-        least = std::fmin(least, std::hypot(poses[k].position.x - centre.x, poses[k].position.y - centre.y));
+        least = std::fmin(least, distance(cw::Vec2d{poses[k].position.x, poses[k].position.y}));
     for (size_t k = 0; k + 1 < p.seg.size(); ++k) {
         CHECK(p.seg[k].end.x == p.seg[k + 1].start.x);
         CHECK(p.seg[k].end.y == p.seg[k + 1].start.y);
     }
     return least;
+}
+
+double centreDistance(cw::Vec2d p, cw::Vec2d centre) {
+    return std::hypot(p.x - centre.x, p.y - centre.y);
 }
 
 // Distance from p to the axis-aligned box centre +- half.
@@ -109,7 +112,7 @@ TEST_SUITE("runtime/obstacles") {
         // tangent from the start to the disc at (2, 8) is sqrt(43) long, and it turns by theta.
         const double theta = std::atan2(6.5, 1.0) + std::asin(0.5 / std::sqrt(43.25));
         CHECK(blocked.length() == doctest::Approx(2 * std::sqrt(43.0) + 2 * 0.5 * theta + 16.0).epsilon(1e-9));
-        CHECK(leastDistance(level, blocked, {10, 1.5}) >= 1.5);
+        CHECK(leastDistance(level, blocked, [](cw::Vec2d p) { return centreDistance(p, {10, 1.5}); }) >= 1.5);
 
         REQUIRE(cw::obstacleRemove(set.set, id) == Status::Ok);
         CHECK(sameBits(avoiding(level, s, g, radius, set.set), before));
@@ -131,8 +134,9 @@ TEST_SUITE("runtime/obstacles") {
             arc_round_disc |= seg.type == cw::PathSegmentType::Arc && seg.center.x == centre.x &&
                               seg.center.y == centre.y && seg.radius == grown;
         CHECK(arc_round_disc);
-        CHECK(leastDistance(level, p, centre) >= grown - 1e-9);
-        CHECK(leastDistance(level, p, centre) <= grown + 1e-6);
+        const double least = leastDistance(level, p, [&](cw::Vec2d q) { return centreDistance(q, centre); });
+        CHECK(least >= grown - 1e-9);
+        CHECK(least <= grown + 1e-6);
         // A disc on another layer is not met; removal restores the straight line bit for bit.
         REQUIRE(cw::obstacleRemove(set.set, id) == Status::Ok);
         REQUIRE(cw::obstacleAddDisc(set.set, 1, centre, disc, &id) == Status::Ok);
@@ -152,17 +156,30 @@ TEST_SUITE("runtime/obstacles") {
         // down; each arc turns by theta.
         const double theta = std::atan2(0.5, 7.0) + std::asin(0.5 / std::sqrt(49.25));
         CHECK(p.length() == doctest::Approx(16.0 + 2 * 0.5 * theta).epsilon(1e-12));
-        std::vector<cw::PathPose> poses(10000);
-        uint32_t n = 0;
-        REQUIRE(cw::pathSample(level.view, p.seg.data(), uint32_t(p.seg.size()), 0.01, poses.data(), &n, 10000) ==
-                Status::Ok);
-        double least = INFINITY;
-        for (uint32_t k = 0; k < n; ++k)
-            least = std::fmin(least, boxDistance({poses[k].position.x, poses[k].position.y}, centre, half));
+        double least = leastDistance(level, p, [&](cw::Vec2d q) { return boxDistance(q, centre, half); });
         CHECK(least >= radius - 1e-9);
         CHECK(least <= radius + 1e-6);
         REQUIRE(cw::obstacleRemove(set.set, id) == Status::Ok);
         CHECK(sameBits(avoiding(level, s, g, radius, set.set), plain(level, s, g, radius)));
+        // Turned by 90 degrees: the box stands across the line, 2 m tall; the path passes a corner
+        // pair at exactly the clearance again.
+        REQUIRE(cw::obstacleAddBox(set.set, 0, centre, half, std::acos(0.0), &id) == Status::Ok);
+        const Path turned = avoiding(level, s, g, radius, set.set);
+        REQUIRE(turned.status == Status::Ok);
+        least = leastDistance(level, turned, [&](cw::Vec2d q) { return boxDistance(q, centre, {half.y, half.x}); });
+        CHECK(least >= radius - 1e-9);
+        CHECK(least <= radius + 1e-6);
+        // Too small an output buffer: BufferTooSmall with at least the number needed, then the path.
+        std::vector<PathSegment> few(2);
+        uint32_t needed = 0;
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, nullptr,
+                                   set.set, few.data(), &needed, 2) == Status::BufferTooSmall);
+        CHECK(needed > 2);
+        few.resize(needed);
+        uint32_t count = 0;
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, nullptr,
+                                   set.set, few.data(), &count, needed) == Status::Ok);
+        CHECK(count == turned.seg.size());
     }
 
     TEST_CASE("an end within the clearance of an obstacle is NotFound, null and empty sets answer as findPath") {
@@ -171,6 +188,18 @@ TEST_SUITE("runtime/obstacles") {
         const Path plain_path = plain(level, {2, 10}, {18, 12}, 0.5);
         CHECK(sameBits(avoiding(level, {2, 10}, {18, 12}, 0.5, nullptr), plain_path));
         CHECK(sameBits(avoiding(level, {2, 10}, {18, 12}, 0.5, set.set), plain_path));
+        const cw::QueryFilter filter = cw::defaultQueryFilter();
+        Path filtered;
+        filtered.seg.resize(256);
+        uint32_t count = 0;
+        filtered.status = cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5, &filter,
+                                               set.set, filtered.seg.data(), &count, 256);
+        filtered.seg.resize(count);
+        CHECK(sameBits(filtered, plain_path));
+        cw::QueryFilter bad = filter;
+        bad.area_cost[3] = NAN;
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5, &bad, set.set,
+                                   filtered.seg.data(), &count, 256) == Status::InvalidArgument);
         uint32_t id = 0;
         REQUIRE(cw::obstacleAddDisc(set.set, 0, {2.5, 10}, 0.2, &id) == Status::Ok);
         CHECK(avoiding(level, {2, 10}, {18, 12}, 0.5, set.set).status == Status::NotFound);
