@@ -1,8 +1,9 @@
 // libFuzzer target: roadmap assets (.cwrm). Any bytes end in a status from loadRoadmap; bytes it
 // accepts must survive every accessor and the queries a game makes (nearest point, findPath with
 // finite and infinite preferred clearance, pose sampling along the result), and the character
-// queries (raycast, moveAlongSurface, nearestValidPosition, findPathPartial) on arguments drawn from
-// the input's hash, NaN, infinities, huge and negative values among them. Built with
+// queries (raycast, moveAlongSurface, nearestValidPosition, findPathPartial with and without a query
+// filter) on arguments drawn from the input's hash, NaN, infinities, huge and negative values among
+// them. Built with
 // -DCLEARWAY_FUZZ=ON (scripts/fuzz).
 #include <clearway/runtime.h>
 
@@ -259,10 +260,8 @@ void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScra
     CLEARWAY_FUZZ_REQUIRE(m == Status::Ok || m == Status::PortalReached || m == Status::Blocked ||
                           m == Status::NotFound || m == Status::InvalidArgument);
     if (m == Status::Blocked) CLEARWAY_FUZZ_REQUIRE(moved.x == start.x && moved.y == start.y);
-    // Not yet asserted: that the end keeps the radius. Two open findings (tests/fuzz/open/roadmap,
-    // tests/fuzz/README.md) end 0.06-0.52 m inside it: the disc sweep misses a wall end while the
-    // disc overlaps that wall's line. Put the check back with the fix.
-    if (m == Status::Ok || m == Status::PortalReached) CLEARWAY_FUZZ_REQUIRE(finite(moved));
+    if (m == Status::Ok || m == Status::PortalReached)
+        CLEARWAY_FUZZ_REQUIRE(finite(moved) && keepsRadius(view, scratch, layer, moved, radius));
 
     const Vec3d point{start.x, start.y, args.value(a.position.z + args.uniform(-1, 2))};
     const double step_up = args.value(args.uniform(0, 1));
@@ -282,9 +281,23 @@ void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScra
     const PathEndpoint from{start.x, start.y, layer}, to{end.x, end.y, b.layer};
     const double preferred = args.value(args.uniform(0, 3));
     const uint32_t max_segments = args.next() % 4 == 0 ? uint32_t(args.next() % 3) : kMaxSegments;
-    const Status f =
-        findPathPartial(view, scratch, from, to, radius, preferred, segments, &count, max_segments);
-    CLEARWAY_FUZZ_REQUIRE((f == Status::InvalidArgument) == (!valid || std::isnan(preferred)));
+    // Half the queries under a query filter drawn from the input (random flags, a few multipliers,
+    // some of them NaN, infinite, 0 or negative), the default one included.
+    const bool filtered = args.next() % 2 == 0;
+    QueryFilter filter = defaultQueryFilter();
+    if (filtered && args.next() % 4 != 0) {
+        filter.include_flags = uint16_t(args.next());
+        filter.exclude_flags = args.next() % 3 == 0 ? uint16_t(args.next()) : 0;
+        for (int k = 0; k < 3; ++k)
+            filter.area_cost[args.next() % kAreaTypeCount] = float(args.value(args.uniform(0.1, 4)));
+    }
+    const bool valid_filter = !filtered || checkQueryFilter(filter) == Status::Ok;
+    const Status f = filtered ? findPathPartialFiltered(view, scratch, from, to, radius, preferred, filter,
+                                                        segments, &count, max_segments)
+                              : findPathPartial(view, scratch, from, to, radius, preferred, segments, &count,
+                                                max_segments);
+    CLEARWAY_FUZZ_REQUIRE((f == Status::InvalidArgument) ==
+                          (!valid || std::isnan(preferred) || !valid_filter));
     CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::Partial || f == Status::NotFound ||
                           f == Status::BufferTooSmall || f == Status::InvalidArgument);
     // An empty path: the start already is the goal (Ok) or the reachable point nearest it (Partial).

@@ -136,6 +136,7 @@ TEST_SUITE("runtime/designer areas") {
         CHECK(with([](AreaSpec& s) { s.areas[0] = fb::WeightedArea(0, 2.0f, 0xffffffffu, 4); }) ==
               Status::CorruptAsset);
         CHECK(with([](AreaSpec& s) { s.area_vertices[2] = fb::Vec2(NAN, 1); }) == Status::CorruptAsset);
+        CHECK(with([](AreaSpec& s) { s.area_vertices[2] = fb::Vec2(1, 9e15f); }) == Status::CorruptAsset);
     }
 
     TEST_CASE("A* pays each edge's weight per metre: a weighted bottom edge sends the path over the top") {

@@ -548,6 +548,22 @@ TEST_SUITE("runtime/footprint") {
         }
     }
 
+    TEST_CASE("rejects positions more than 2^24 m from the origin, which no bake writes") {
+        // A 9e15 m wall cost the character queries metres of rounding (roadmap fuzzer).
+        constexpr float kLimit = 16777216.0f, kBeyond = 16777218.0f; // 2^24 and the next float
+        AssetSpec spec = validSpec();
+        spec.layers[0].boundary[5] = fb::Vec2(4, kLimit);
+        CHECK(loadSpec(spec) == Status::Ok);
+        spec.layers[0].boundary[5] = fb::Vec2(4, -kBeyond);
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+        spec = validSpec();
+        spec.layers[1].surface[2] = fb::Vec3(kBeyond, 4, 0);
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+        spec = validSpec();
+        spec.layers[1].surface[2] = fb::Vec3(14, 4, 3e38f);
+        CHECK(loadSpec(spec) == Status::CorruptAsset);
+    }
+
     TEST_CASE("rejects null pointers and misaligned buffers as invalid arguments") {
         const auto bytes = build(validSpec());
         FootprintView view;

@@ -37,7 +37,24 @@ struct DoorLevel {
                                            {2.0f, kAreaFlagWalk | kDoor, kDoorType}};
     std::vector<uint8_t> area_types = {kDoorType};
     std::vector<uint16_t> area_flags = {kAreaFlagWalk | kDoor};
+    std::vector<fb::WeightedArea> areas = {fb::WeightedArea(0, 0.5f, 0, 4)};
+    std::vector<fb::Vec2> area_vertices = {{3, 1}, {7, 1}, {7, 3}, {3, 3}};
 };
+
+// The door level with a second door over e1 (x 7 .. 9, y 3 .. 7, weight 1: for filters alone):
+// closing both cuts the corner (8,2) off from the rest of the loop.
+DoorLevel twoDoors() {
+    DoorLevel d;
+    d.span_starts = {0, 2, 5, 5, 5};
+    d.spans.push_back({1.0f, kAreaFlagWalk, 0});
+    d.spans.push_back({4.0f, kAreaFlagWalk | kDoor, kDoorType});
+    d.spans.push_back({1.0f, kAreaFlagWalk, 0});
+    d.area_types.push_back(kDoorType);
+    d.area_flags.push_back(kAreaFlagWalk | kDoor);
+    d.areas.push_back(fb::WeightedArea(0, 1.0f, 4, 4));
+    d.area_vertices.insert(d.area_vertices.end(), {{7, 3}, {9, 3}, {9, 7}, {7, 7}});
+    return d;
+}
 
 std::vector<uint8_t> build(const DoorLevel& d) {
     flatbuffers::FlatBufferBuilder b;
@@ -51,12 +68,10 @@ std::vector<uint8_t> build(const DoorLevel& d) {
                                          0.25, b.CreateVector(layers));
     const test::PillarLoopRoadmap loop = test::pillarLoopRoadmap(b);
     const std::vector<float> weights = {4.0f / 6.0f, 1, 1, 1};
-    const std::vector<fb::WeightedArea> areas = {fb::WeightedArea(0, 0.5f, 0, 4)};
-    const std::vector<fb::Vec2> area_vertices = {{3, 1}, {7, 1}, {7, 3}, {3, 3}};
     auto root = fb::CreateRoadmap(b, kRoadmapFormatVersion, b.CreateString("0.1.0"), 1, 2, loop.options,
                                   footprint, loop.vertices, loop.edges, loop.points, loop.blends, loop.grid,
-                                  b.CreateVector(weights), b.CreateVectorOfStructs(areas),
-                                  b.CreateVectorOfStructs(area_vertices), 0, 0, 0, 0, 0,
+                                  b.CreateVector(weights), b.CreateVectorOfStructs(d.areas),
+                                  b.CreateVectorOfStructs(d.area_vertices), 0, 0, 0, 0, 0,
                                   d.area_types.empty() ? 0 : b.CreateVector(d.area_types),
                                   d.area_flags.empty() ? 0 : b.CreateVector(d.area_flags),
                                   d.span_starts.empty() ? 0 : b.CreateVector(d.span_starts),
@@ -273,12 +288,51 @@ TEST_SUITE("runtime/query filter") {
         CHECK(with([](DoorLevel& d) { d.span_starts.pop_back(); }) == Status::CorruptAsset);
     }
 
-    TEST_CASE("a filtered findPath never allocates") {
+    TEST_CASE("a partial path under a filter ends where the doors it closes cut the way") {
+        // Both doors closed, the goal by the corner (8,2) is cut off: from (2,5) on e3 the start
+        // reaches e3 and e2, whose point nearest to the goal is the corner (2,2) (6.22 m off, (8,8)
+        // is 6.50 m): the path ends there, 3 m of e3 straight down.
+        test::LoadedRoadmap level(build(twoDoors()));
+        const PathEndpoint from{2, 5, 0}, to{8.2, 1.5, 0};
+        std::vector<PathSegment> path(256), plain(256);
+        uint32_t count = 0, plain_count = 0;
+        const QueryFilter defaults = defaultQueryFilter();
+        REQUIRE(findPathPartialFiltered(level.view, level.scratch, from, to, 0.5, 0.5, defaults, path.data(),
+                                        &count, 256) == Status::Ok);
+        REQUIRE(findPathPartial(level.view, level.scratch, from, to, 0.5, 0.5, plain.data(), &plain_count,
+                                256) == Status::Ok);
+        path.resize(count), plain.resize(plain_count);
+        CHECK(test::sameBits(test::PathAnswer{Status::Ok, path}, test::PathAnswer{Status::Ok, plain}));
+
+        QueryFilter closed = defaultQueryFilter();
+        closed.exclude_flags = kDoor;
+        // findPath finds no way: the goal's line onto the roadmap may not cross a closed door either
+        // (before the fix the goal snapped to (2,2) through door one and the path ran through it).
+        CHECK(plan(level, from, to, 0.5, 0.5, &closed).status == Status::NotFound);
+        for (const double preferred : {0.5, double(INFINITY)}) {
+            CAPTURE(preferred);
+            path.assign(256, PathSegment{});
+            REQUIRE(findPathPartialFiltered(level.view, level.scratch, from, to, 0.5, preferred, closed,
+                                            path.data(), &count, 256) == Status::Partial);
+            CHECK(path[count - 1].end.x == doctest::Approx(2).epsilon(1e-9));
+            CHECK(path[count - 1].end.y == doctest::Approx(2).epsilon(1e-9));
+            CHECK(pathTotalLength(path.data(), count) == doctest::Approx(3).epsilon(1e-9));
+        }
+        // Without the filter the partial path is findPath's own: the door is open.
+        CHECK(findPathPartial(level.view, level.scratch, from, to, 0.5, 0.5, path.data(), &count, 256) ==
+              Status::Ok);
+        closed.area_cost[3] = NAN;
+        CHECK(findPathPartialFiltered(level.view, level.scratch, from, to, 0.5, 0.5, closed, path.data(),
+                                      &count, 256) == Status::InvalidArgument);
+    }
+
+    TEST_CASE("a filtered findPath and a filtered partial path never allocate") {
         test::LoadedRoadmap level(build(DoorLevel{}));
+        test::LoadedRoadmap doors(build(twoDoors()));
         std::vector<PathSegment> out(64);
         QueryFilter closed = doorCost(3.0f);
         closed.exclude_flags = kDoor;
-        Status statuses[3];
+        Status statuses[4];
         uint32_t count = 0;
         const long allocations = test::allocationsDuring([&] {
             statuses[0] = findPathFiltered(level.view, level.scratch, {2, 5, 0}, {8, 5, 0}, 0.5, INFINITY,
@@ -287,9 +341,12 @@ TEST_SUITE("runtime/query filter") {
                                            closed, out.data(), &count, 64);
             statuses[2] = findPathFiltered(level.view, level.scratch, {2, 5, 0}, {8, 5, 0}, 0.5, 0.5,
                                            doorCost(0.5f), out.data(), &count, 64);
+            statuses[3] = findPathPartialFiltered(doors.view, doors.scratch, {2, 5, 0}, {8.2, 1.5, 0}, 0.5,
+                                                  0.5, closed, out.data(), &count, 64);
         });
         CHECK(allocations == 0);
-        for (const Status s : statuses)
-            CHECK(s == Status::Ok);
+        for (int i = 0; i < 3; ++i)
+            CHECK(statuses[i] == Status::Ok);
+        CHECK(statuses[3] == Status::Partial);
     }
 }

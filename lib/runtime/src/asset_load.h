@@ -18,6 +18,14 @@ inline bool finite(float v) {
 inline bool finite(double v) {
     return std::isfinite(v);
 }
+// Positions lie within 2^24 m of the asset's origin (NaN and infinity fail too). No bake writes
+// more: its precision check refuses levels whose float coordinates are coarser than a quarter of
+// --epsilon, and floats are 1 m apart at 2^24. Walls longer than that would also cost the double
+// geometry of the character queries the 1e-9 m it promises (roadmap fuzzer: a 9e15 m wall).
+constexpr double kMaxLocalCoordinate = 16777216.0;
+inline bool localCoordinate(double v) {
+    return std::fabs(v) <= kMaxLocalCoordinate;
+}
 template <typename T> uint32_t sizeOf(const flatbuffers::Vector<T>* v) {
     return v ? v->size() : 0;
 }

@@ -29,6 +29,7 @@ constexpr uintptr_t kBufferAlignment = 8;
 constexpr double kInsideEpsilon = 1e-7;
 
 using detail::finite;
+using detail::localCoordinate;
 using detail::rangeWithin;
 using detail::sizeOf;
 
@@ -39,7 +40,7 @@ bool checkLayer(const fb::Layer& layer) {
     const uint32_t boundary_count = sizeOf(boundary);
     for (uint32_t i = 0; i < boundary_count; ++i) {
         const fb::Vec2* v = boundary->Get(i);
-        if (!finite(v->x()) || !finite(v->y())) return false;
+        if (!localCoordinate(v->x()) || !localCoordinate(v->y())) return false;
     }
 
     const auto* rings = layer.rings();
@@ -60,7 +61,7 @@ bool checkLayer(const fb::Layer& layer) {
     const uint32_t vert_count = sizeOf(verts);
     for (uint32_t i = 0; i < vert_count; ++i) {
         const fb::Vec3* v = verts->Get(i);
-        if (!finite(v->x()) || !finite(v->y()) || !finite(v->z())) return false;
+        if (!localCoordinate(v->x()) || !localCoordinate(v->y()) || !localCoordinate(v->z())) return false;
     }
 
     const auto* tris = layer.surface_triangles();

@@ -78,6 +78,16 @@ void prepareAreas(const fb::Roadmap& rm, PathScratch* s, const ActiveFilter* fil
     }
 }
 
+bool closedAreasAllow(const fb::Roadmap& rm, const ActiveFilter& filter, uint32_t layer, P end, P onto) {
+    const auto* flags = rm.area_flags();
+    for (uint32_t i = 0, n = sizeOf(rm.areas()); i < n; ++i) {
+        const fb::WeightedArea& area = *rm.areas()->Get(i);
+        if (area.layer() != layer || flagsPass(filter, flags ? flags->Get(i) : kAreaFlagWalk)) continue;
+        if (touchesArea(rm, area, end, onto) && !touchesArea(rm, area, end, end)) return false;
+    }
+    return true;
+}
+
 } // namespace detail
 
 QueryFilter defaultQueryFilter() {

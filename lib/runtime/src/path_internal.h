@@ -552,6 +552,12 @@ void clearAreaMarks(PathScratch* s);
 void markAreas(const fb::Roadmap& rm, PathScratch* s, uint32_t layer, P a, P b);
 // No unmarked avoided area of `layer` touches a-b.
 bool areasAllow(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P a, P b);
+// Segment a-b (a point when a == b) touches area polygon `area`: an end inside, or a boundary edge
+// meeting it (shorten.cpp).
+bool touchesArea(const fb::Roadmap& rm, const fb::WeightedArea& area, P a, P b);
+// An end's line onto the roadmap under `filter`: it touches no area on `layer` whose flags the
+// filter fails, except one the end itself lies in (a unit standing in a closed door walks out).
+bool closedAreasAllow(const fb::Roadmap& rm, const ActiveFilter& filter, uint32_t layer, P end, P onto);
 
 // corridor_funnel.cpp: the Explicit Corridor Map's funnel (Geraerts 2010). A portal joins the
 // nearest wall points left and right of one route point (direction of travel); the path keeps

@@ -25,10 +25,10 @@ struct StandIn {
     }
 };
 
-// Marks every vertex the start reaches over edges usable at `radius` (the A* state's stamps, the
-// heap array as the queue) and offers each usable edge's point nearest to the goal.
+// Marks every vertex the start reaches over edges usable at `radius` and passed by `filter` (the A*
+// state's stamps, the heap array as the queue) and offers each usable edge's point nearest to the goal.
 void floodFromStart(const fb::Roadmap& rm, PathScratch& s, const RoadmapPoint& start_snap, uint8_t directions,
-                    P goal, uint32_t goal_layer, double radius, StandIn* best) {
+                    P goal, uint32_t goal_layer, double radius, const ActiveFilter* filter, StandIn* best) {
     if (++s.generation == 0) {
         for (uint32_t v = 0; v < s.vertex_count; ++v)
             s.nodes[v].stamp = 0;
@@ -48,6 +48,8 @@ void floodFromStart(const fb::Roadmap& rm, PathScratch& s, const RoadmapPoint& s
         for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
             const AdjEntry& a = s.adj[k];
             if (double(a.min_clearance) < radius || !(a.cost < kInf)) continue; // as A* skips them
+            double cost;
+            if (filter && !filteredCost(rm, *filter, a, &cost)) continue;
             const uint32_t layer = s.edge_snap[a.edge].layer;
             if (layer != kNone) best->consider(closestOnEdge(rm, a.edge, goal), layer, goal_layer);
             reach(a.other);
@@ -57,21 +59,37 @@ void floodFromStart(const fb::Roadmap& rm, PathScratch& s, const RoadmapPoint& s
 
 // The stand-in goal for findPathPartial; false when the start itself has no way onto the roadmap.
 bool nearestReachable(const fb::Roadmap& rm, PathScratch& s, PathEndpoint start, PathEndpoint goal,
-                      double radius, bool medial, PathEndpoint* out) {
+                      double radius, bool medial, const ActiveFilter* filter, PathEndpoint* out) {
     const P ps{start.x, start.y}, pg{goal.x, goal.y};
     RoadmapPoint start_snap;
     uint8_t directions;
     if (!wallsInside(rm, s, start.layer, ps) ||
-        !snap(rm, s, start.layer, ps, radius, medial, &start_snap, &directions))
+        !snap(rm, s, start.layer, ps, radius, medial, &start_snap, &directions, filter))
         return false;
     StandIn best{};
     // The snap point itself: the start's edge may be usable only in part.
     RoadmapPoint at_snap = start_snap;
     at_snap.distance = norm(P{start_snap.position.x, start_snap.position.y} - pg);
     best.consider(at_snap, start.layer, goal.layer);
-    floodFromStart(rm, s, start_snap, directions, pg, goal.layer, radius, &best);
+    floodFromStart(rm, s, start_snap, directions, pg, goal.layer, radius, filter, &best);
     *out = PathEndpoint{best.point.position.x, best.point.position.y, best.layer};
     return best.found;
+}
+
+// findPathPartial under a prepared filter (null: none).
+Status findPathPartialWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                           PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
+                           uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter) {
+    const Status status = findPathWith(view, scratch, start, goal, radius, preferred_clearance, out,
+                                       out_count, max_segments, filter);
+    if (status != Status::NotFound) return status; // findPath validated the arguments
+    PathEndpoint stand_in;
+    if (!nearestReachable(*root(view), *scratch, start, goal, radius, !(preferred_clearance < kInf), filter,
+                          &stand_in))
+        return Status::NotFound;
+    const Status partial = findPathWith(view, scratch, start, stand_in, radius, preferred_clearance, out,
+                                        out_count, max_segments, filter);
+    return partial == Status::Ok ? Status::Partial : partial;
 }
 
 } // namespace
@@ -79,16 +97,18 @@ bool nearestReachable(const fb::Roadmap& rm, PathScratch& s, PathEndpoint start,
 Status findPathPartial(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                        double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                        uint32_t max_segments) {
-    const Status status =
-        findPath(view, scratch, start, goal, radius, preferred_clearance, out, out_count, max_segments);
-    if (status != Status::NotFound) return status; // findPath validated the arguments
-    PathEndpoint stand_in;
-    if (!nearestReachable(*root(view), *scratch, start, goal, radius, !(preferred_clearance < kInf),
-                          &stand_in))
-        return Status::NotFound;
-    const Status partial =
-        findPath(view, scratch, start, stand_in, radius, preferred_clearance, out, out_count, max_segments);
-    return partial == Status::Ok ? Status::Partial : partial;
+    return findPathPartialWith(view, scratch, start, goal, radius, preferred_clearance, out, out_count,
+                               max_segments, nullptr);
+}
+
+Status findPathPartialFiltered(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                               PathEndpoint goal, double radius, double preferred_clearance,
+                               const QueryFilter& filter, PathSegment* out, uint32_t* out_count,
+                               uint32_t max_segments) {
+    if (checkQueryFilter(filter) != Status::Ok) return Status::InvalidArgument;
+    ActiveFilter active;
+    return findPathPartialWith(view, scratch, start, goal, radius, preferred_clearance, out, out_count,
+                               max_segments, prepareFilter(filter, &active));
 }
 
 } // namespace clearway

@@ -281,13 +281,18 @@ bool snap(const fb::Roadmap& rm, const PathScratch& scratch, uint32_t layer, P p
           bool retract_first, RoadmapPoint* out, uint8_t* directions, const ActiveFilter* filter) {
     RoadmapPoint candidates[kSnapCandidates];
     const LayerWalls walls{rm, scratch, layer};
+    // Under a filter the line onto the roadmap, like the edges, keeps out of the areas it closes.
+    auto open = [&](const RoadmapPoint& c) {
+        return !filter || closedAreasAllow(rm, *filter, layer, p, P{c.position.x, c.position.y});
+    };
     auto retracted = [&] {
         return retractionSnap(rm, walls, p, radius, out, directions) &&
-               (!filter || edgePasses(rm, *filter, out->edge));
+               (!filter || edgePasses(rm, *filter, out->edge)) && open(*out);
     };
     if (retract_first && retracted()) return true;
     auto visible = [&](const RoadmapPoint& c) {
-        return c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius);
+        return (c.distance <= kSamePoint || segmentClear(walls, p, P{c.position.x, c.position.y}, radius)) &&
+               open(c);
     };
     // The nearest usable edge first: it is the first of the kSnapCandidates nearest (a later one
     // at the same distance sorts after it) and usually in view, and finding it alone visits fewer

@@ -30,6 +30,7 @@ static_assert(sizeof(RoadmapCorridorPoint) == sizeof(fb::CorridorPoint) &&
 static_assert(FLATBUFFERS_LITTLEENDIAN, "zero-copy accessors assume a little-endian host");
 
 using detail::finite;
+using detail::localCoordinate;
 using detail::rangeWithin;
 using detail::sizeOf;
 
@@ -81,7 +82,7 @@ bool checkAreas(const fb::Roadmap& rm, uint32_t edge_count, uint32_t layer_count
     const auto* vertices = rm.area_vertices();
     const uint32_t vertex_count = sizeOf(vertices);
     for (uint32_t i = 0; i < vertex_count; ++i)
-        if (!finite(vertices->Get(i)->x()) || !finite(vertices->Get(i)->y())) return false;
+        if (!localCoordinate(vertices->Get(i)->x()) || !localCoordinate(vertices->Get(i)->y())) return false;
     const auto* areas = rm.areas();
     for (uint32_t i = 0, n = sizeOf(areas); i < n; ++i) {
         const fb::WeightedArea* a = areas->Get(i);
@@ -138,8 +139,8 @@ bool checkCorridors(const fb::Roadmap& rm, uint32_t edge_count) {
         if (kind == fb::EdgeCorridor::Chain ? count < 2 : count != 0) return false;
     }
     for (const fb::CorridorPoint* c : *samples)
-        if (!finite(c->x()) || !finite(c->y()) || !finite(c->left_x()) || !finite(c->left_y()) ||
-            !finite(c->right_x()) || !finite(c->right_y()))
+        if (!localCoordinate(c->x()) || !localCoordinate(c->y()) || !localCoordinate(c->left_x()) ||
+            !localCoordinate(c->left_y()) || !localCoordinate(c->right_x()) || !localCoordinate(c->right_y()))
             return false;
     return true;
 }
@@ -163,7 +164,8 @@ Status checkSemantics(const fb::Roadmap& rm) {
     const uint32_t vertex_count = sizeOf(vertices);
     for (uint32_t i = 0; i < vertex_count; ++i) {
         const fb::RoadmapVertex* v = vertices->Get(i);
-        if (!finite(v->x()) || !finite(v->y()) || !finite(v->z()) || !finite(v->clearance()))
+        if (!localCoordinate(v->x()) || !localCoordinate(v->y()) || !localCoordinate(v->z()) ||
+            !finite(v->clearance()))
             return Status::CorruptAsset;
         if (v->layer() >= layer_count) return Status::CorruptAsset;
     }
@@ -172,15 +174,15 @@ Status checkSemantics(const fb::Roadmap& rm) {
     const uint32_t point_count = sizeOf(points);
     for (uint32_t i = 0; i < point_count; ++i) {
         const fb::Vec2* p = points->Get(i);
-        if (!finite(p->x()) || !finite(p->y())) return Status::CorruptAsset;
+        if (!localCoordinate(p->x()) || !localCoordinate(p->y())) return Status::CorruptAsset;
     }
 
     // Wall sides: optional (older assets), else one finite entry per point.
     if (const auto* sides = rm.point_sides()) {
         if (sides->size() != point_count) return Status::CorruptAsset;
         for (const fb::PointSides* s : *sides)
-            if (!finite(s->left_x()) || !finite(s->left_y()) || !finite(s->right_x()) ||
-                !finite(s->right_y()))
+            if (!localCoordinate(s->left_x()) || !localCoordinate(s->left_y()) ||
+                !localCoordinate(s->right_x()) || !localCoordinate(s->right_y()))
                 return Status::CorruptAsset;
     }
 

@@ -242,6 +242,8 @@ double runLength(const Corner* c, uint32_t first, uint32_t last) {
     return length;
 }
 
+} // namespace
+
 // Segment a-b (a point when a == b) touches area polygon `area`: an end inside, or a boundary
 // edge meeting it. Boundary contact counts, so a route grazing an area marks it.
 bool touchesArea(const fb::Roadmap& rm, const fb::WeightedArea& area, P a, P b) {
@@ -256,6 +258,8 @@ bool touchesArea(const fb::Roadmap& rm, const fb::WeightedArea& area, P a, P b) 
     }
     return inside;
 }
+
+namespace {
 
 // One run of the corner list (consecutive pieces on one layer, route corners i0..i1) being
 // shortened into output slots first..last; the steps below are the file comment's 1-4.

@@ -31,6 +31,10 @@ CLI::App* addBakeCommand(CLI::App& app, BenchArgs& args) {
     cmd->add_option("--cell-size", args.cell_size, "Recast cell size, metres (RecastDemo default 0.3)")
         ->check(CLI::Range(0.01, 10.0))
         ->capture_default_str();
+    cmd->add_option("--fine-cell-size", args.fine_cell_size,
+                    "Recast's second, finer cell size, metres (nearer clearway's accuracy)")
+        ->check(CLI::Range(0.01, 10.0))
+        ->capture_default_str();
     cmd->add_option("--max-step", args.max_step, "clearway max step, metres (Recast's climb is 0.9)")
         ->check(CLI::Range(0.0, 100.0))
         ->capture_default_str();

@@ -30,6 +30,7 @@ struct BenchArgs {
     uint64_t seed = 1;
     int runs = 3;
     double cell_size = 0.3, max_step = 0.9;
+    double fine_cell_size = 0.1; // Recast again at voxels nearer clearway's centimetre accuracy
     bool json = false;
 };
 int runBake(const BenchArgs& args);

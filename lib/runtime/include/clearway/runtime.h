@@ -348,9 +348,10 @@ QueryFilter defaultQueryFilter();
 Status checkQueryFilter(const QueryFilter& filter);
 
 // findPath under `filter`: A* skips the edges it excludes and multiplies each stretch's cost by its
-// type's multiplier; the ends snap only onto edges it passes; straight lines and the shortening keep
-// out of areas it excludes (unless an end lies in one) and out of areas it makes avoided (baked
-// weight times multiplier > 1) that the route does not enter. InvalidArgument as findPath, and for a
+// type's multiplier; the ends snap only onto edges it passes, by lines that enter no area it
+// excludes (unless the end lies in it); straight lines and the shortening keep out of areas it
+// excludes (unless an end lies in one) and out of areas it makes avoided (baked weight times
+// multiplier > 1) that the route does not enter. InvalidArgument as findPath, and for a
 // filter checkQueryFilter rejects. With defaultQueryFilter() every answer is findPath's.
 // (Its own name, not a findPath overload: code that takes findPath's address keeps compiling.)
 Status findPathFiltered(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
@@ -385,6 +386,13 @@ PathPhaseTimes pathPhaseTimesTake();
 Status findPathPartial(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                        double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
                        uint32_t max_segments);
+// findPathPartial under a query filter: the stand-in goal lies on an edge the filter passes, reached
+// over edges it passes (a door it closes cuts off the rooms behind it), and both findPath calls are
+// findPathFiltered's. With defaultQueryFilter() every answer is findPathPartial's.
+Status findPathPartialFiltered(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                               PathEndpoint goal, double radius, double preferred_clearance,
+                               const QueryFilter& filter, PathSegment* out, uint32_t* out_count,
+                               uint32_t max_segments);
 
 // Temporary obstacles (Detour TileCache's obstacles, without a re-bake): discs and oriented boxes
 // added and removed at run time in a set that lives in caller memory. findPathAvoiding keeps a
