@@ -55,11 +55,12 @@ TEST_SUITE("runtime/obstacles") {
                 RoadmapVertexInfo a, b;
                 roadmapVertex(level.view, (i * 13) % info.vertex_count, &a);
                 roadmapVertex(level.view, (i * 7 + 3) % info.vertex_count, &b);
-                const PathEndpoint from{a.position.x, a.position.y, a.layer}, to{b.position.x, b.position.y, b.layer};
+                const PathEndpoint from{a.position.x, a.position.y, a.layer},
+                    to{b.position.x, b.position.y, b.layer};
                 const double radius = 0.15 + 0.05 * (i % 4), preferred = i % 3 == 2 ? 2 * radius : radius;
                 uint32_t plain_count = 0;
-                if (findPath(level.view, level.scratch, from, to, radius, preferred, plain.data(), &plain_count, 512) !=
-                        Status::Ok ||
+                if (findPath(level.view, level.scratch, from, to, radius, preferred, plain.data(),
+                             &plain_count, 512) != Status::Ok ||
                     plain_count == 0)
                     continue;
                 // One or two obstacles on the path's pieces.
@@ -67,17 +68,21 @@ TEST_SUITE("runtime/obstacles") {
                 std::vector<uint32_t> ids;
                 for (uint32_t k = 0; k < 1 + i % 2; ++k) {
                     const PathSegment& seg = plain[(plain_count * (k + 1)) / (i % 2 + 2)];
-                    Dropped o{(i + k) % 2 == 1, seg.layer, {0.5 * (seg.start.x + seg.end.x), 0.5 * (seg.start.y + seg.end.y)},
-                              0.1 + 0.1 * (i % 3), 0.7 * i};
+                    Dropped o{(i + k) % 2 == 1,
+                              seg.layer,
+                              {0.5 * (seg.start.x + seg.end.x), 0.5 * (seg.start.y + seg.end.y)},
+                              0.1 + 0.1 * (i % 3),
+                              0.7 * i};
                     uint32_t id = 0;
-                    REQUIRE((o.box ? obstacleAddBox(set, o.layer, o.centre, {o.size, 0.5 * o.size}, o.angle, &id)
-                                   : obstacleAddDisc(set, o.layer, o.centre, o.size, &id)) == Status::Ok);
+                    REQUIRE(
+                        (o.box ? obstacleAddBox(set, o.layer, o.centre, {o.size, 0.5 * o.size}, o.angle, &id)
+                               : obstacleAddDisc(set, o.layer, o.centre, o.size, &id)) == Status::Ok);
                     dropped.push_back(o);
                     ids.push_back(id);
                 }
                 uint32_t count = 0;
-                const Status st = findPathAvoiding(level.view, level.scratch, from, to, radius, preferred, nullptr, set,
-                                                   path.data(), &count, 512);
+                const Status st = findPathAvoiding(level.view, level.scratch, from, to, radius, preferred,
+                                                   nullptr, set, path.data(), &count, 512);
                 CHECK((st == Status::Ok || st == Status::NotFound));
                 if (st == Status::Ok) {
                     ++checked;
@@ -89,8 +94,8 @@ TEST_SUITE("runtime/obstacles") {
                     }
                     uint32_t n = 0;
                     const double total = pathTotalLength(path.data(), count);
-                    REQUIRE(pathSample(level.view, path.data(), count, total / 2000 + 1e-6, poses.data(), &n, 4096) ==
-                            Status::Ok);
+                    REQUIRE(pathSample(level.view, path.data(), count, total / 2000 + 1e-6, poses.data(), &n,
+                                       4096) == Status::Ok);
                     for (uint32_t k = 0; k < n; ++k) {
                         const PathSegment& seg = path[poses[k].segment];
                         if (seg.portal) continue;
@@ -99,7 +104,8 @@ TEST_SUITE("runtime/obstacles") {
                                              poses[k].position.y, &wall, nullptr) == Status::Ok);
                         CHECK(wall >= radius - 1e-6);
                         for (const Dropped& o : dropped)
-                            if (o.layer == seg.layer) CHECK(distanceTo(o, poses[k].position) >= radius - 1e-6);
+                            if (o.layer == seg.layer)
+                                CHECK(distanceTo(o, poses[k].position) >= radius - 1e-6);
                     }
                 }
                 for (const uint32_t id : ids)

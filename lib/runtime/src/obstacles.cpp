@@ -105,7 +105,8 @@ double obstacleArcDistance(const Obstacle& o, P center, double radius, P start, 
     if (insideBox(o, start)) return 0.0;
     double best = kInf;
     for (uint32_t k = 0; k < 4; ++k)
-        best = minOf(best, arcToSegment(center, radius, start, end, sweep, o.corners[k], o.corners[(k + 1) & 3]));
+        best = minOf(best,
+                     arcToSegment(center, radius, start, end, sweep, o.corners[k], o.corners[(k + 1) & 3]));
     return best;
 }
 
@@ -133,7 +134,9 @@ bool stretchClosed(const ObstacleRoute& o, uint32_t edge, uint32_t piece, double
         P from = at(piece, t);
         for (uint32_t k = piece;;) {
             const bool last = k == until_piece;
-            const P to = last ? at(k, until_t) : step > 0 ? pt(points->Get(first + k + 1)) : pt(points->Get(first + k));
+            const P to = last       ? at(k, until_t)
+                         : step > 0 ? pt(points->Get(first + k + 1))
+                                    : pt(points->Get(first + k));
             if (obstacleSegmentDistance(ob, from, to) < o.radius + kObstacleSlop) return true;
             if (last) break;
             from = to;
@@ -152,8 +155,8 @@ bool obstacleClosesEdge(const ObstacleRoute& o, uint32_t edge) {
     for (uint32_t f = 0; f < o.forced_count && !near; ++f) {
         const Obstacle& ob = *o.forced[f];
         const double reach = ob.bound + o.radius;
-        near = ob.centre.x + reach >= box.x0 && ob.centre.x - reach <= box.x1 && ob.centre.y + reach >= box.y0 &&
-               ob.centre.y - reach <= box.y1;
+        near = ob.centre.x + reach >= box.x0 && ob.centre.x - reach <= box.x1 &&
+               ob.centre.y + reach >= box.y0 && ob.centre.y - reach <= box.y1;
     }
     if (!near) return false;
     const uint32_t pieces = o.rm->edges()->Get(edge)->point_count() - 1;
@@ -191,7 +194,8 @@ Status obstacleSetInit(void* memory, size_t bytes, uint32_t capacity, ObstacleSe
     uintptr_t at = reinterpret_cast<uintptr_t>(memory);
     at = (at + alignof(ObstacleSet) - 1) & ~uintptr_t(alignof(ObstacleSet) - 1);
     ObstacleSet* set = reinterpret_cast<ObstacleSet*>(at);
-    at = (at + sizeof(ObstacleSet) + alignof(detail::Obstacle) - 1) & ~uintptr_t(alignof(detail::Obstacle) - 1);
+    at = (at + sizeof(ObstacleSet) + alignof(detail::Obstacle) - 1) &
+         ~uintptr_t(alignof(detail::Obstacle) - 1);
     *set = ObstacleSet{detail::kSetMagic, capacity, 0, 0, reinterpret_cast<detail::Obstacle*>(at)};
     std::memset(static_cast<void*>(set->slots), 0, size_t(capacity) * sizeof(detail::Obstacle));
     *out = set;
@@ -210,8 +214,8 @@ Status obstacleAddDisc(ObstacleSet* set, uint32_t layer, Vec2d centre, double ra
 Status obstacleAddBox(ObstacleSet* set, uint32_t layer, Vec2d centre, Vec2d half_extents, double angle,
                       uint32_t* id) {
     using detail::P;
-    if (!detail::placeable(centre) || !detail::sizeable(half_extents.x) || !detail::sizeable(half_extents.y) ||
-        !detail::finiteD(angle))
+    if (!detail::placeable(centre) || !detail::sizeable(half_extents.x) ||
+        !detail::sizeable(half_extents.y) || !detail::finiteD(angle))
         return Status::InvalidArgument;
     detail::Obstacle o{};
     o.box = true;

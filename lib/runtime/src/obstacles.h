@@ -13,10 +13,10 @@ struct Obstacle {
     uint32_t layer;
     bool box;
     P centre;
-    double radius;  // disc
-    P half, u, v;   // box: half extents, its unit axes
-    P corners[4];   // box
-    double bound;   // radius of the circle round the centre holding the whole obstacle
+    double radius; // disc
+    P half, u, v;  // box: half extents, its unit axes
+    P corners[4];  // box
+    double bound;  // radius of the circle round the centre holding the whole obstacle
 };
 
 // Obstacles closer than this to the required clearance still pass: the ways round them are built

@@ -17,7 +17,8 @@ void obstacleRestrictEnds(PathQuery& q) {
     if (obstacleStretchClosed(o, q.qs, true, nullptr)) q.dirs_s &= uint8_t(~kTowardsB);
     if (obstacleStretchClosed(o, q.qg, false, nullptr)) q.dirs_g &= uint8_t(~kTowardsA);
     if (obstacleStretchClosed(o, q.qg, true, nullptr)) q.dirs_g &= uint8_t(~kTowardsB);
-    if (q.qs.edge == q.qg.edge) q.shared_edge_closed = obstacleStretchClosed(o, q.qs, q.g_along >= q.s_along, &q.qg);
+    if (q.qs.edge == q.qg.edge)
+        q.shared_edge_closed = obstacleStretchClosed(o, q.qs, q.g_along >= q.s_along, &q.qg);
 }
 
 namespace {
@@ -184,7 +185,8 @@ bool segmentClearOfObstacles(const Avoidance& av, const PathSegment& seg, const 
         const Obstacle& o = av.slots[k];
         if (o.id == 0 || o.layer != seg.layer) continue;
         const double reach = o.bound + av.radius;
-        if (o.centre.x + reach < x0 || o.centre.x - reach > x1 || o.centre.y + reach < y0 || o.centre.y - reach > y1)
+        if (o.centre.x + reach < x0 || o.centre.x - reach > x1 || o.centre.y + reach < y0 ||
+            o.centre.y - reach > y1)
             continue;
         if (!meets(av, seg, o)) continue;
         const double order = arc ? angleAlong(c, a, seg.sweep, o.centre) : dot(o.centre - a, b - a);
@@ -206,7 +208,8 @@ bool detourClear(const Avoidance& av, const Detour& d, uint32_t from, uint32_t t
             if (!segmentClear(LayerWalls{av.rm, av.s, seg.layer}, a, b, av.radius) ||
                 !areasAllow(av.rm, av.s, seg.layer, a, b))
                 return false;
-        } else if (!wallsArcClear(av.rm, av.s, seg.layer, P{seg.center.x, seg.center.y}, a, seg.sweep, av.radius)) {
+        } else if (!wallsArcClear(av.rm, av.s, seg.layer, P{seg.center.x, seg.center.y}, a, seg.sweep,
+                                  av.radius)) {
             return false;
         }
     }
@@ -259,8 +262,8 @@ void bestDetour(const Avoidance& av, const Cluster& c, const PathSegment* out, u
 // round it; where another obstacle blocks every way, round both (a cluster of up to kMaxCluster).
 // Blocked (*c: the cluster) when no way round is clear or an end lies in the cluster.
 enum class Replace { Done, Blocked, TooSmall };
-Replace replaceStretch(const Avoidance& av, const Obstacle& o, uint32_t start, PathSegment* out, uint32_t* count,
-                       uint32_t max, Cluster* blocked) {
+Replace replaceStretch(const Avoidance& av, const Obstacle& o, uint32_t start, PathSegment* out,
+                       uint32_t* count, uint32_t max, Cluster* blocked) {
     Cluster& c = *blocked;
     c.n = 0;
     c.members[c.n++] = &o;

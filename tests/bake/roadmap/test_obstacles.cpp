@@ -31,17 +31,16 @@ struct Set {
 struct Path {
     Status status;
     std::vector<PathSegment> seg;
-    double length() const {
-        return cw::pathTotalLength(seg.data(), uint32_t(seg.size()));
-    }
+    double length() const { return cw::pathTotalLength(seg.data(), uint32_t(seg.size())); }
 };
 
-Path avoiding(cw::test::BakedRoadmap& level, cw::Vec2d s, cw::Vec2d g, double radius, const cw::ObstacleSet* set) {
+Path avoiding(cw::test::BakedRoadmap& level, cw::Vec2d s, cw::Vec2d g, double radius,
+              const cw::ObstacleSet* set) {
     Path p;
     p.seg.resize(256);
     uint32_t count = 0;
-    p.status = cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, nullptr,
-                                    set, p.seg.data(), &count, 256);
+    p.status = cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius,
+                                    nullptr, set, p.seg.data(), &count, 256);
     p.seg.resize(p.status == Status::Ok ? count : 0);
     return p;
 }
@@ -50,8 +49,8 @@ Path plain(cw::test::BakedRoadmap& level, cw::Vec2d s, cw::Vec2d g, double radiu
     Path p;
     p.seg.resize(256);
     uint32_t count = 0;
-    p.status = cw::findPath(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, p.seg.data(),
-                            &count, 256);
+    p.status = cw::findPath(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius,
+                            p.seg.data(), &count, 256);
     p.seg.resize(p.status == Status::Ok ? count : 0);
     return p;
 }
@@ -62,11 +61,12 @@ bool sameBits(const Path& a, const Path& b) {
 }
 
 // Least `distance` from the path's poses (every 1 cm); and consecutive segments meet.
-template <class Distance> double leastDistance(cw::test::BakedRoadmap& level, const Path& p, Distance distance) {
+template <class Distance>
+double leastDistance(cw::test::BakedRoadmap& level, const Path& p, Distance distance) {
     std::vector<cw::PathPose> poses(100000);
     uint32_t n = 0;
-    REQUIRE(cw::pathSample(level.view, p.seg.data(), uint32_t(p.seg.size()), 0.01, poses.data(), &n, 100000) ==
-            Status::Ok);
+    REQUIRE(cw::pathSample(level.view, p.seg.data(), uint32_t(p.seg.size()), 0.01, poses.data(), &n,
+                           100000) == Status::Ok);
     double least = INFINITY;
     for (uint32_t k = 0; k < n; ++k)
         least = std::fmin(least, distance(cw::Vec2d{poses[k].position.x, poses[k].position.y}));
@@ -92,10 +92,12 @@ double boxDistance(cw::Vec2d p, cw::Vec2d centre, cw::Vec2d half) {
 
 TEST_SUITE("runtime/obstacles") {
 
-    TEST_CASE("a disc that closes the bottom corridor reroutes over the block, and removing it restores the path") {
+    TEST_CASE(
+        "a disc that closes the bottom corridor reroutes over the block, and removing it restores the path") {
         // A 20 x 10 room round a block at 2..18 x 3..8: a 3 m corridor below, 2 m above and at the sides.
         using cw::test::rect;
-        cw::test::BakedRoadmap level(cw::test::footprintOf(rect(0, 0, 20, 10), {cw::test::reversed(rect(2, 3, 18, 8))}));
+        cw::test::BakedRoadmap level(
+            cw::test::footprintOf(rect(0, 0, 20, 10), {cw::test::reversed(rect(2, 3, 18, 8))}));
         const cw::Vec2d s{1, 1.5}, g{19, 1.5};
         const double radius = 0.5;
         Set set(4);
@@ -111,7 +113,8 @@ TEST_SUITE("runtime/obstacles") {
         // Up the left side wrapping (2, 8) at 0.5, 16 m along y = 8.5, down round (18, 8): the
         // tangent from the start to the disc at (2, 8) is sqrt(43) long, and it turns by theta.
         const double theta = std::atan2(6.5, 1.0) + std::asin(0.5 / std::sqrt(43.25));
-        CHECK(blocked.length() == doctest::Approx(2 * std::sqrt(43.0) + 2 * 0.5 * theta + 16.0).epsilon(1e-9));
+        CHECK(blocked.length() ==
+              doctest::Approx(2 * std::sqrt(43.0) + 2 * 0.5 * theta + 16.0).epsilon(1e-9));
         CHECK(leastDistance(level, blocked, [](cw::Vec2d p) { return centreDistance(p, {10, 1.5}); }) >= 1.5);
 
         REQUIRE(cw::obstacleRemove(set.set, id) == Status::Ok);
@@ -128,7 +131,9 @@ TEST_SUITE("runtime/obstacles") {
         const Path p = avoiding(level, s, g, radius, set.set);
         REQUIRE(p.status == Status::Ok);
         // Tangents sqrt(8^2 - 1.5^2) long, the arc between them turning by 2 asin(1.5 / 8).
-        CHECK(p.length() == doctest::Approx(2 * std::sqrt(64 - grown * grown) + grown * 2 * std::asin(grown / 8)).epsilon(1e-12));
+        CHECK(p.length() ==
+              doctest::Approx(2 * std::sqrt(64 - grown * grown) + grown * 2 * std::asin(grown / 8))
+                  .epsilon(1e-12));
         bool arc_round_disc = false;
         for (const PathSegment& seg : p.seg)
             arc_round_disc |= seg.type == cw::PathSegmentType::Arc && seg.center.x == centre.x &&
@@ -166,23 +171,26 @@ TEST_SUITE("runtime/obstacles") {
         REQUIRE(cw::obstacleAddBox(set.set, 0, centre, half, std::acos(0.0), &id) == Status::Ok);
         const Path turned = avoiding(level, s, g, radius, set.set);
         REQUIRE(turned.status == Status::Ok);
-        least = leastDistance(level, turned, [&](cw::Vec2d q) { return boxDistance(q, centre, {half.y, half.x}); });
+        least = leastDistance(level, turned, [&](cw::Vec2d q) {
+            return boxDistance(q, centre, {half.y, half.x});
+        });
         CHECK(least >= radius - 1e-9);
         CHECK(least <= radius + 1e-6);
         // Too small an output buffer: BufferTooSmall with at least the number needed, then the path.
         std::vector<PathSegment> few(2);
         uint32_t needed = 0;
-        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, nullptr,
-                                   set.set, few.data(), &needed, 2) == Status::BufferTooSmall);
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius,
+                                   nullptr, set.set, few.data(), &needed, 2) == Status::BufferTooSmall);
         CHECK(needed > 2);
         few.resize(needed);
         uint32_t count = 0;
-        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius, nullptr,
-                                   set.set, few.data(), &count, needed) == Status::Ok);
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {s.x, s.y, 0}, {g.x, g.y, 0}, radius, radius,
+                                   nullptr, set.set, few.data(), &count, needed) == Status::Ok);
         CHECK(count == turned.seg.size());
     }
 
-    TEST_CASE("an end within the clearance of an obstacle is NotFound, null and empty sets answer as findPath") {
+    TEST_CASE(
+        "an end within the clearance of an obstacle is NotFound, null and empty sets answer as findPath") {
         cw::test::BakedRoadmap level(cw::test::footprintOf(cw::test::rect(0, 0, 20, 20)));
         Set set(2);
         const Path plain_path = plain(level, {2, 10}, {18, 12}, 0.5);
@@ -192,14 +200,14 @@ TEST_SUITE("runtime/obstacles") {
         Path filtered;
         filtered.seg.resize(256);
         uint32_t count = 0;
-        filtered.status = cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5, &filter,
-                                               set.set, filtered.seg.data(), &count, 256);
+        filtered.status = cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5,
+                                               &filter, set.set, filtered.seg.data(), &count, 256);
         filtered.seg.resize(count);
         CHECK(sameBits(filtered, plain_path));
         cw::QueryFilter bad = filter;
         bad.area_cost[3] = NAN;
-        CHECK(cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5, &bad, set.set,
-                                   filtered.seg.data(), &count, 256) == Status::InvalidArgument);
+        CHECK(cw::findPathAvoiding(level.view, level.scratch, {2, 10, 0}, {18, 12, 0}, 0.5, 0.5, &bad,
+                                   set.set, filtered.seg.data(), &count, 256) == Status::InvalidArgument);
         uint32_t id = 0;
         REQUIRE(cw::obstacleAddDisc(set.set, 0, {2.5, 10}, 0.2, &id) == Status::Ok);
         CHECK(avoiding(level, {2, 10}, {18, 12}, 0.5, set.set).status == Status::NotFound);

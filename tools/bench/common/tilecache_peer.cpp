@@ -22,7 +22,8 @@ constexpr int kTileSize = 48, kMaxLayersPerTile = 32;
 
 struct CopyCompressor : dtTileCacheCompressor {
     int maxCompressedSize(const int size) override { return size; }
-    dtStatus compress(const unsigned char* in, const int size, unsigned char* out, const int, int* out_size) override {
+    dtStatus compress(const unsigned char* in, const int size, unsigned char* out, const int,
+                      int* out_size) override {
         std::memcpy(out, in, size_t(size));
         *out_size = size;
         return DT_SUCCESS;
@@ -102,10 +103,10 @@ bool addTileLayers(const ObjMesh& mesh, const rcConfig& base, int tx, int ty, He
     const int nt = int(tris.size() / 3);
     std::vector<unsigned char> areas(size_t(nt), 0);
     if (ok && nt > 0) {
-        rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, mesh.verts.data(), mesh.vertexCount(), tris.data(), nt,
-                                areas.data());
-        ok = rcRasterizeTriangles(&ctx, mesh.verts.data(), mesh.vertexCount(), tris.data(), areas.data(), nt, *solid,
-                                  cfg.walkableClimb);
+        rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, mesh.verts.data(), mesh.vertexCount(),
+                                tris.data(), nt, areas.data());
+        ok = rcRasterizeTriangles(&ctx, mesh.verts.data(), mesh.vertexCount(), tris.data(), areas.data(), nt,
+                                  *solid, cfg.walkableClimb);
     }
     if (ok && nt > 0) {
         rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
@@ -128,8 +129,8 @@ bool addTileLayers(const ObjMesh& mesh, const rcConfig& base, int tx, int ty, He
             header.hmin = (unsigned short)layer.hmin, header.hmax = (unsigned short)layer.hmax;
             unsigned char* data = nullptr;
             int size = 0;
-            ok = dtStatusSucceed(dtBuildTileCacheLayer(&h.comp, &header, layer.heights, layer.areas, layer.cons,
-                                                       &data, &size)) &&
+            ok = dtStatusSucceed(dtBuildTileCacheLayer(&h.comp, &header, layer.heights, layer.areas,
+                                                       layer.cons, &data, &size)) &&
                  dtStatusSucceed(cache.addTile(data, size, DT_COMPRESSEDTILE_FREE_DATA, nullptr));
             *layers += ok;
         }
@@ -142,7 +143,8 @@ bool addTileLayers(const ObjMesh& mesh, const rcConfig& base, int tx, int ty, He
 
 } // namespace
 
-bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max_obstacles, TileCacheResult* out) {
+bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max_obstacles,
+                           TileCacheResult* out) {
     const auto start = std::chrono::steady_clock::now();
     rcConfig cfg{};
     cfg.cs = s.cell_size, cfg.ch = s.cell_height;
@@ -168,12 +170,14 @@ bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max
     std::copy(cfg.bmin, cfg.bmin + 3, tcp.orig);
     tcp.cs = cfg.cs, tcp.ch = cfg.ch;
     tcp.width = tcp.height = kTileSize;
-    tcp.walkableHeight = s.agent_height, tcp.walkableRadius = s.agent_radius, tcp.walkableClimb = s.agent_max_climb;
+    tcp.walkableHeight = s.agent_height, tcp.walkableRadius = s.agent_radius,
+    tcp.walkableClimb = s.agent_max_climb;
     tcp.maxSimplificationError = s.edge_max_error;
     tcp.maxTiles = tw * th * kMaxLayersPerTile;
     tcp.maxObstacles = max_obstacles;
     out->cache.reset(dtAllocTileCache(), dtFreeTileCache);
-    if (!out->cache || dtStatusFailed(out->cache->init(&tcp, &helpers->alloc, &helpers->comp, &helpers->process)))
+    if (!out->cache ||
+        dtStatusFailed(out->cache->init(&tcp, &helpers->alloc, &helpers->comp, &helpers->process)))
         return failed("dtTileCache::init");
     dtNavMeshParams np{};
     std::copy(cfg.bmin, cfg.bmin + 3, np.orig);
@@ -188,7 +192,8 @@ bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max
     if (!out->navmesh || dtStatusFailed(out->navmesh->init(&np))) return failed("dtNavMesh::init");
     for (int y = 0; y < th; ++y)
         for (int x = 0; x < tw; ++x)
-            if (!addTileLayers(mesh, cfg, x, y, *helpers, *out->cache, &out->layers)) return failed("tile layers");
+            if (!addTileLayers(mesh, cfg, x, y, *helpers, *out->cache, &out->layers))
+                return failed("tile layers");
     for (int y = 0; y < th; ++y)
         for (int x = 0; x < tw; ++x)
             if (dtStatusFailed(out->cache->buildNavMeshTilesAt(x, y, out->navmesh.get())))

@@ -21,6 +21,7 @@ struct TileCacheResult {
 
 // RecastDemo's temp-obstacles sample: 48-cell tiles, every tile's layers added to the cache (no
 // compression: the comparison is about the update, not the memory), then every navmesh tile built.
-bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max_obstacles, TileCacheResult* out);
+bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max_obstacles,
+                           TileCacheResult* out);
 
 } // namespace clearway::bench

@@ -41,13 +41,14 @@ class ObstacleBench {
         clearway::PathEndpoint a{}, b{};
         clearway::locatePoint(view_, scratch_, {e.from.p.x, e.from.p.y, e.from.p.z}, args_.max_step, &a);
         clearway::locatePoint(view_, scratch_, {e.to.p.x, e.to.p.y, e.to.p.z}, args_.max_step, &b);
-        return clearway::findPathAvoiding(view_, scratch_, a, b, args_.radius, args_.radius, nullptr, set, out, count,
-                                          kMaxSegments);
+        return clearway::findPathAvoiding(view_, scratch_, a, b, args_.radius, args_.radius, nullptr, set,
+                                          out, count, kMaxSegments);
     }
     void addAll(clearway::ObstacleSet* set, std::vector<uint32_t>* ids) const {
         ids->resize(discs_.size());
         for (size_t k = 0; k < discs_.size(); ++k)
-            clearway::obstacleAddDisc(set, discs_[k].layer, discs_[k].centre, kBenchObstacleRadius, &(*ids)[k]);
+            clearway::obstacleAddDisc(set, discs_[k].layer, discs_[k].centre, kBenchObstacleRadius,
+                                      &(*ids)[k]);
     }
     void updateUntilDone() {
         bool done = false;
@@ -92,7 +93,8 @@ void ObstacleBench::placeDiscs() {
         if (path(pairs_[i], nullptr, segments.data(), &count) != clearway::Status::Ok || count == 0) continue;
         clearway::PathPose pose;
         const double length = clearway::pathTotalLength(segments.data(), count);
-        if (clearway::pathPoseAt(view_, segments.data(), count, 0.5 * length, &pose) != clearway::Status::Ok) continue;
+        if (clearway::pathPoseAt(view_, segments.data(), count, 0.5 * length, &pose) != clearway::Status::Ok)
+            continue;
         Disc d{{pose.position.x, pose.position.y}, pose.layer, {}};
         toDetour({pose.position.x, pose.position.y, pose.position.z - 0.5}, d.d);
         discs_.push_back(d);
@@ -166,8 +168,9 @@ void ObstacleBench::timeQueries(ObstacleQueries* out) {
         uint32_t a = 0, b = 0;
         const clearway::Status sa = path(pairs_[i], set_, with.data(), &a);
         const clearway::Status sb = path(pairs_[i], nullptr, without.data(), &b);
-        out->cw_changed += sa != sb || a != b ||
-                           std::memcmp(with.data(), without.data(), std::min(a, kMaxSegments) * sizeof(with[0])) != 0;
+        out->cw_changed +=
+            sa != sb || a != b ||
+            std::memcmp(with.data(), without.data(), std::min(a, kMaxSegments) * sizeof(with[0])) != 0;
         out->cw_ok += cw_ok[i], out->dt_ok += dt_ok[i];
     }
     out->cw_mean_us = mean(cw), out->cw_p99_us = percentile(cw, 0.99);
