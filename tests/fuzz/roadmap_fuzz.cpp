@@ -188,25 +188,29 @@ void avoidingQuery(const RoadmapView& view, const RoadmapInfo& info, PathScratch
     const uint32_t tries = uint32_t(args.next() % 6);
     for (uint32_t k = 0; k < tries; ++k) {
         const double t = args.uniform(0, 1);
-        FuzzObstacle o{args.next() % 2 == 0, args.next() % 4 == 0 ? to.layer : from.layer,
+        FuzzObstacle o{args.next() % 2 == 0,
+                       args.next() % 4 == 0 ? to.layer : from.layer,
                        Vec2d{args.value(from.x + t * (to.x - from.x) + args.uniform(-1, 1)),
                              args.value(from.y + t * (to.y - from.y) + args.uniform(-1, 1))},
                        Vec2d{args.value(args.uniform(0, 1)), args.value(args.uniform(0, 1))},
-                       args.value(args.uniform(0, 1)), args.value(args.uniform(-4, 4))};
+                       args.value(args.uniform(0, 1)),
+                       args.value(args.uniform(-4, 4))};
         uint32_t id = 0;
         auto size = [](double v) { return v >= 0 && v <= 1e6; };
         const bool valid = std::fabs(o.centre.x) <= 1e9 && std::fabs(o.centre.y) <= 1e9 &&
                            (o.box ? size(o.half.x) && size(o.half.y) && finite(o.angle) : size(o.radius));
         const Status a = o.box ? obstacleAddBox(set, o.layer, o.centre, o.half, o.angle, &id)
                                : obstacleAddDisc(set, o.layer, o.centre, o.radius, &id);
-        CLEARWAY_FUZZ_REQUIRE(a == (!valid ? Status::InvalidArgument : n == 4 ? Status::CapacityReached : Status::Ok));
+        CLEARWAY_FUZZ_REQUIRE(a == (!valid   ? Status::InvalidArgument
+                                    : n == 4 ? Status::CapacityReached
+                                             : Status::Ok));
         if (a == Status::Ok) kept[n++] = o;
     }
     constexpr uint32_t kMaxSegments = 64;
     PathSegment segments[kMaxSegments];
     uint32_t count = 0;
-    const Status f =
-        findPathAvoiding(view, scratch, from, to, radius, preferred, nullptr, set, segments, &count, kMaxSegments);
+    const Status f = findPathAvoiding(view, scratch, from, to, radius, preferred, nullptr, set, segments,
+                                      &count, kMaxSegments);
     CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::NotFound || f == Status::BufferTooSmall ||
                           f == Status::InvalidArgument || f == Status::ScratchTooSmall);
     if (f != Status::Ok || count == 0) return;
@@ -214,12 +218,14 @@ void avoidingQuery(const RoadmapView& view, const RoadmapInfo& info, PathScratch
     const double total = pathTotalLength(segments, count);
     static PathPose poses[402];
     uint32_t sampled = 0;
-    CLEARWAY_FUZZ_REQUIRE(pathSample(view, segments, count, total / 400 + 1e-9, poses, &sampled, 402) == Status::Ok);
+    CLEARWAY_FUZZ_REQUIRE(pathSample(view, segments, count, total / 400 + 1e-9, poses, &sampled, 402) ==
+                          Status::Ok);
     for (uint32_t k = 0; k < sampled; ++k)
         for (uint32_t o = 0; o < n; ++o) {
             const PathSegment& seg = segments[poses[k].segment];
             if (seg.portal || kept[o].layer != seg.layer || kept[o].layer >= info.layer_count) continue;
-            const double slack = 1e-6 * (1.0 + std::fabs(poses[k].position.x) + std::fabs(poses[k].position.y) + radius);
+            const double slack =
+                1e-6 * (1.0 + std::fabs(poses[k].position.x) + std::fabs(poses[k].position.y) + radius);
             CLEARWAY_FUZZ_REQUIRE(obstacleDistance(kept[o], poses[k]) >= radius - slack);
         }
 }

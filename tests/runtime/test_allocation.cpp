@@ -184,23 +184,26 @@ TEST_SUITE("runtime/allocation") {
                     RoadmapVertexInfo a, b;
                     roadmapVertex(level.view, i % info.vertex_count, &a);
                     roadmapVertex(level.view, (i * 7 + 3) % info.vertex_count, &b);
-                    const PathEndpoint from{a.position.x, a.position.y, a.layer}, to{b.position.x, b.position.y, b.layer};
+                    const PathEndpoint from{a.position.x, a.position.y, a.layer},
+                        to{b.position.x, b.position.y, b.layer};
                     const double radius = 0.2 + 0.05 * (i % 4);
                     uint32_t plain_count = 0, count = 0, id = 0;
-                    if (findPath(level.view, level.scratch, from, to, radius, radius, plain.data(), &plain_count, 512) !=
-                            Status::Ok ||
+                    if (findPath(level.view, level.scratch, from, to, radius, radius, plain.data(),
+                                 &plain_count, 512) != Status::Ok ||
                         plain_count == 0)
                         continue;
                     // On the path's middle piece: a disc, or a box turned by i radians.
                     const PathSegment& mid = plain[plain_count / 2];
                     const Vec2d at{0.5 * (mid.start.x + mid.end.x), 0.5 * (mid.start.y + mid.end.y)};
                     if (obstacleCount(set) == 8) obstacleRemove(set, id);
-                    const Status added = i % 2 ? obstacleAddBox(set, mid.layer, at, {0.3, 0.15}, double(i), &id)
-                                               : obstacleAddDisc(set, mid.layer, at, 0.25, &id);
+                    const Status added = i % 2
+                                             ? obstacleAddBox(set, mid.layer, at, {0.3, 0.15}, double(i), &id)
+                                             : obstacleAddDisc(set, mid.layer, at, 0.25, &id);
                     bad += added != Status::Ok;
                     for (double preferred : {radius, 2 * radius, double(INFINITY)}) {
-                        const Status fs = findPathAvoiding(level.view, level.scratch, from, to, radius, preferred,
-                                                           i % 3 ? nullptr : &filter, set, segments.data(), &count, 512);
+                        const Status fs =
+                            findPathAvoiding(level.view, level.scratch, from, to, radius, preferred,
+                                             i % 3 ? nullptr : &filter, set, segments.data(), &count, 512);
                         detoured += fs == Status::Ok && preferred == radius && count != plain_count;
                         unchanged += fs == Status::Ok && preferred == radius && count == plain_count;
                         not_found += fs == Status::NotFound;
