@@ -146,24 +146,11 @@ bool addTileLayers(const ObjMesh& mesh, const rcConfig& base, int tx, int ty, He
 bake::Error buildTileCache(const ObjMesh& mesh, const RecastSettings& s, int max_obstacles,
                            TileCacheResult* out) {
     const auto start = std::chrono::steady_clock::now();
-    rcConfig cfg{};
-    cfg.cs = s.cell_size, cfg.ch = s.cell_height;
-    cfg.walkableSlopeAngle = s.agent_max_slope;
-    cfg.walkableHeight = int(std::ceil(s.agent_height / cfg.ch));
-    cfg.walkableClimb = int(std::floor(s.agent_max_climb / cfg.ch));
-    cfg.walkableRadius = int(std::ceil(s.agent_radius / cfg.cs));
-    cfg.maxEdgeLen = int(s.edge_max_len / s.cell_size);
-    cfg.maxSimplificationError = s.edge_max_error;
-    cfg.minRegionArea = int(s.region_min_size * s.region_min_size);
-    cfg.mergeRegionArea = int(s.region_merge_size * s.region_merge_size);
-    cfg.maxVertsPerPoly = s.verts_per_poly;
+    rcConfig cfg = recastConfig(mesh, s); // the whole mesh's grid, then one tile's
+    const int tw = (cfg.width + kTileSize - 1) / kTileSize, th = (cfg.height + kTileSize - 1) / kTileSize;
     cfg.tileSize = kTileSize;
     cfg.borderSize = cfg.walkableRadius + 3;
     cfg.width = cfg.height = kTileSize + 2 * cfg.borderSize;
-    rcCalcBounds(mesh.verts.data(), mesh.vertexCount(), cfg.bmin, cfg.bmax);
-    int gw = 0, gh = 0;
-    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &gw, &gh);
-    const int tw = (gw + kTileSize - 1) / kTileSize, th = (gh + kTileSize - 1) / kTileSize;
 
     auto helpers = std::make_shared<Helpers>();
     dtTileCacheParams tcp{};
