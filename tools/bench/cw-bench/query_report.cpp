@@ -235,13 +235,25 @@ void printCharacterTable(const QueryArgs& args, const std::vector<QueryMesh>& ro
         args.ray_length, args.repeats, args.radius);
 }
 
+// The obstacle table's columns.
+constexpr const char* kObstacleColumns[] = {"mesh",
+                                            "obstacles",
+                                            "TileCache tiles / layers (build s)",
+                                            "add µs per obstacle clearway / TileCache",
+                                            "ratio",
+                                            "remove µs per obstacle clearway / TileCache",
+                                            "pairs",
+                                            "paths clearway / TileCache (clearway changed by obstacles)",
+                                            "query µs mean / p99 clearway / TileCache",
+                                            "time ratio",
+                                            "clearway without obstacles µs mean"};
+
 // Temporary obstacles next to Detour TileCache's, on the same pairs.
 void printObstacleTable(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
-    std::printf(
-        "\n| mesh | obstacles | TileCache tiles / layers (build s) | add µs per obstacle clearway / "
-        "TileCache | ratio | remove µs per obstacle clearway / TileCache | pairs | paths clearway / "
-        "TileCache (clearway changed by obstacles) | query µs mean / p99 clearway / TileCache | time ratio | "
-        "clearway without obstacles µs mean |\n|---|---:|---|---|---:|---|---:|---|---|---:|---:|\n");
+    std::printf("\n|");
+    for (const char* column : kObstacleColumns)
+        std::printf(" %s |", column);
+    std::printf("\n|---|---:|---|---|---:|---|---:|---|---|---:|---:|\n");
     for (const QueryMesh& r : rows) {
         const ObstacleQueries& o = r.obstacles;
         std::printf("| %s | %zu | %d / %d (%s) | %s / %s | %s | %s / %s | %zu | %zu / %zu (%zu) | "
