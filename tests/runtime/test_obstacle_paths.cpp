@@ -8,8 +8,12 @@
 #include "loaded_roadmap.h"
 #include "test_files.h"
 
+// The exact distances from obstacles to path pieces, checked against dense samples.
+#include "../../lib/runtime/src/obstacles.h"
+
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,5 +122,45 @@ TEST_SUITE("runtime/obstacles") {
         }
         MESSAGE(checked, " paths round obstacles checked, ", changed, " of them bent by the obstacles");
         CHECK(changed > 20);
+    }
+
+    TEST_CASE("the exact distances from discs and boxes to lines and arcs match dense samples") {
+        std::vector<uint8_t> memory(obstacleSetBytes(2));
+        ObstacleSet* set = nullptr;
+        REQUIRE(obstacleSetInit(memory.data(), memory.size(), 2, &set) == Status::Ok);
+        std::mt19937_64 rng(5);
+        std::uniform_real_distribution<double> at(-3, 3), size(0, 1.5), angle(-4, 4);
+        int crossing = 0;
+        for (int trial = 0; trial < 400; ++trial) {
+            uint32_t id = 0;
+            REQUIRE((trial % 2
+                         ? obstacleAddBox(set, 0, {at(rng), at(rng)}, {size(rng), size(rng)}, angle(rng), &id)
+                         : obstacleAddDisc(set, 0, {at(rng), at(rng)}, size(rng), &id)) == Status::Ok);
+            uint32_t capacity = 0;
+            const detail::Obstacle* slots = detail::obstacleSlots(set, &capacity);
+            const detail::Obstacle& o = slots[id & 0xffffu];
+            // An arc round a random centre, and a segment.
+            const detail::P c{at(rng), at(rng)}, start{at(rng), at(rng)}, a{at(rng), at(rng)},
+                b{at(rng), at(rng)};
+            const double r = detail::norm(start - c), sweep = angle(rng);
+            const double arc = detail::obstacleArcDistance(o, c, r, start, sweep);
+            const double line = detail::obstacleSegmentDistance(o, a, b);
+            constexpr int kSamples = 20000;
+            double arc_least = INFINITY, line_least = INFINITY;
+            for (int k = 0; k <= kSamples; ++k) {
+                const double t = double(k) / kSamples;
+                arc_least = std::fmin(
+                    arc_least, detail::obstaclePointDistance(o, c + detail::rotate(start - c, t * sweep)));
+                line_least = std::fmin(line_least, detail::obstaclePointDistance(o, a + (b - a) * t));
+            }
+            // A disc's distances go negative inside it; the samples' the same way.
+            CHECK(arc <= arc_least + 1e-12);
+            CHECK(arc >= arc_least - r * std::fabs(sweep) / kSamples - 1e-12);
+            CHECK(line <= line_least + 1e-12);
+            CHECK(line >= line_least - detail::norm(b - a) / kSamples - 1e-12);
+            crossing += arc == 0.0;
+            REQUIRE(obstacleRemove(set, id) == Status::Ok);
+        }
+        CHECK(crossing > 10);
     }
 }

@@ -23,31 +23,41 @@ bool insideBox(const Obstacle& o, P p) {
     return std::fabs(dot(d, o.u)) <= o.half.x && std::fabs(dot(d, o.v)) <= o.half.y;
 }
 
-// Exact distance between the arc from `start` round `center` by `sweep` and segment c-d: 0 when
-// they cross, else the least of the end pairs and the segment's foot from the centre.
-double arcToSegment(P center, double radius, P start, P end, double sweep, P c, P d) {
-    const P dir = d - c;
-    const double len2 = dot(dir, dir);
-    if (len2 > 0.0) {
-        const P f = c - center;
-        const double b = dot(f, dir), q = dot(f, f) - radius * radius, disc = b * b - len2 * q;
-        if (disc >= 0.0) {
-            const double sq = std::sqrt(disc);
-            for (const double t : {(-b - sq) / len2, (-b + sq) / len2})
-                if (t >= 0.0 && t <= 1.0 && angleAlong(center, start, sweep, c + dir * t) <= std::fabs(sweep))
-                    return 0.0;
+// A point in the box's own frame (its axes, from its centre).
+P boxLocal(const Obstacle& o, P p) {
+    const P d = p - o.centre;
+    return P{dot(d, o.u), dot(d, o.v)};
+}
+
+// Distance from a point in the box's frame to the box.
+double boxLocalDistance(const Obstacle& o, P q) {
+    return std::hypot(maxOf(std::fabs(q.x) - o.half.x, 0.0), maxOf(std::fabs(q.y) - o.half.y, 0.0));
+}
+
+// Exact distance from the arc (start, sweep round `center`, all in the box's frame) to the box: 0
+// when the arc crosses one of its sides; else the nearest pair has an end of the arc, a corner of the
+// box, or one of the arc's points farthest along the box's axes (where it runs parallel to a side).
+double arcToBox(const Obstacle& o, P center, double radius, P start, P end, double sweep) {
+    auto onArc = [&](P p) { return angleAlong(center, start, sweep, p) <= std::fabs(sweep); };
+    for (uint32_t axis = 0; axis < 2; ++axis) {
+        const double side = axis ? o.half.y : o.half.x, across = axis ? o.half.x : o.half.y;
+        const double c_along = axis ? center.y : center.x, c_across = axis ? center.x : center.y;
+        for (const double at : {-side, side}) {
+            const double off = at - c_along;
+            if (std::fabs(off) > radius) continue;
+            const double h = std::sqrt(radius * radius - off * off);
+            for (const double w : {c_across - h, c_across + h})
+                if (std::fabs(w) <= across && onArc(axis ? P{w, at} : P{at, w})) return 0.0;
         }
     }
-    double best = minOf(pointArcDistance(center, radius, start, end, sweep, c),
-                        pointArcDistance(center, radius, start, end, sweep, d));
-    best = minOf(best, std::sqrt(pointSegment2(start, c, d, nullptr)));
-    best = minOf(best, std::sqrt(pointSegment2(end, c, d, nullptr)));
-    double t;
-    pointSegment2(center, c, d, &t);
-    const P foot = c + dir * t;
-    const double df = norm(foot - center);
-    if (t > 0.0 && t < 1.0 && df > radius && angleAlong(center, start, sweep, foot) <= std::fabs(sweep))
-        best = minOf(best, df - radius);
+    double best = minOf(boxLocalDistance(o, start), boxLocalDistance(o, end));
+    for (const P corner :
+         {P{-o.half.x, -o.half.y}, P{o.half.x, -o.half.y}, P{o.half.x, o.half.y}, P{-o.half.x, o.half.y}})
+        best = minOf(best, pointArcDistance(center, radius, start, end, sweep, corner));
+    for (const P dir : {P{1, 0}, P{0, 1}, P{-1, 0}, P{0, -1}}) {
+        const P extreme = center + dir * radius;
+        if (onArc(extreme)) best = minOf(best, boxLocalDistance(o, extreme));
+    }
     return best;
 }
 
@@ -102,12 +112,7 @@ double obstacleSegmentDistance(const Obstacle& o, P a, P b) {
 double obstacleArcDistance(const Obstacle& o, P center, double radius, P start, double sweep) {
     const P end = center + rotate(start - center, sweep);
     if (!o.box) return pointArcDistance(center, radius, start, end, sweep, o.centre) - o.radius;
-    if (insideBox(o, start)) return 0.0;
-    double best = kInf;
-    for (uint32_t k = 0; k < 4; ++k)
-        best = minOf(best,
-                     arcToSegment(center, radius, start, end, sweep, o.corners[k], o.corners[(k + 1) & 3]));
-    return best;
+    return arcToBox(o, boxLocal(o, center), radius, boxLocal(o, start), boxLocal(o, end), sweep);
 }
 
 const Obstacle* obstacleSlots(const ObstacleSet* set, uint32_t* capacity) {
