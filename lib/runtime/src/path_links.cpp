@@ -105,7 +105,7 @@ void relaxLinks(PathQuery& q, uint32_t v, double gv, double scale) {
 // any route (a shortest one crosses each link once at most).
 Status findPathLinked(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                       double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
-                      uint32_t max_segments, const ActiveFilter* filter) {
+                      uint32_t max_segments, const ActiveFilter* filter, const ObstacleRoute* obstacles) {
     if (!out_count) return Status::InvalidArgument;
     const fb::Roadmap& rm = *root(view);
     uint32_t total = 0;
@@ -115,7 +115,7 @@ Status findPathLinked(const RoadmapView& view, PathScratch* scratch, PathEndpoin
         const bool room = total < max_segments;
         const Status st = findPathStretch(view, scratch, from, to, radius, preferred_clearance,
                                           room ? out + total : nullptr, &count,
-                                          room ? max_segments - total : 0, filter, use);
+                                          room ? max_segments - total : 0, filter, obstacles, use);
         if (st == Status::Ok || st == Status::BufferTooSmall) total += count;
         return st == Status::BufferTooSmall ? Status::Ok : st;
     };

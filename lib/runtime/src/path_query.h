@@ -2,6 +2,7 @@
 // list, blends) and path_corridor.cpp (the corridor funnel's path).
 #pragma once
 
+#include "obstacles.h"
 #include "path_internal.h"
 
 #include <cmath>
@@ -121,7 +122,9 @@ struct PathQuery {
     double* turns;
     PieceGeom* pieces;
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
-    LinkUse* links = nullptr;             // null: the asset has no links
+    const ObstacleRoute* obstacles = nullptr; // findPathAvoiding's closed edges; null: none
+    bool shared_edge_closed = false;          // an obstacle lies between ends on one edge
+    LinkUse* links = nullptr;                 // null: the asset has no links
 
     PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
               double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
@@ -141,7 +144,8 @@ struct PathQuery {
     }
     bool lineAtRadius() const {
         return line_may_do && segmentClear(LayerWalls{rm, s, start.layer}, ps, pg, radius) &&
-               areasAllow(rm, s, start.layer, ps, pg);
+               areasAllow(rm, s, start.layer, ps, pg) &&
+               (!obstacles || obstacleLineClear(*obstacles, start.layer, ps, pg));
     }
     double turnAt(uint32_t i, P u, P w) { // u, w: the unit pieces into and out of corner i
         if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
@@ -165,11 +169,12 @@ void phaseRoutePoints(uint32_t points);
 // path.cpp: findPath over one stretch (links: null, or how it treats off-mesh links).
 Status findPathStretch(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                        double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
-                       uint32_t max_segments, const ActiveFilter* filter, LinkUse* links);
+                       uint32_t max_segments, const ActiveFilter* filter, const ObstacleRoute* obstacles,
+                       LinkUse* links);
 // path_links.cpp: findPath on an asset with links: stretches without links joined by Link segments.
 Status findPathLinked(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                       double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
-                      uint32_t max_segments, const ActiveFilter* filter);
+                      uint32_t max_segments, const ActiveFilter* filter, const ObstacleRoute* obstacles);
 // A* from vertex v (cost gv): relaxes the links leaving it that the query may cross; `scale`: the
 // filter's heuristic scale.
 void relaxLinks(PathQuery& q, uint32_t v, double gv, double scale);
@@ -177,6 +182,10 @@ void relaxLinks(PathQuery& q, uint32_t v, double gv, double scale);
 // path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
 // (nothing emitted) when the asset has no corridor sides or the route leaves one layer.
 bool corridorPath(PathQuery& q);
+
+// obstacles_route.cpp: under findPathAvoiding's closed edges, the ways along the snapped ends' own
+// edges that pass an obstacle are taken away (dirs_s, dirs_g, shared_edge_closed).
+void obstacleRestrictEnds(PathQuery& q);
 
 } // namespace detail
 } // namespace clearway
