@@ -208,6 +208,8 @@ TEST_SUITE("runtime/allocation") {
         // The poses climb the ladder: from the ground's height to the deck's.
         CHECK(poses[0].position.z == doctest::Approx(ladder.start.z).epsilon(1e-3));
         CHECK(poses[sampled - 1].position.z == doctest::Approx(ladder.end.z).epsilon(1e-3));
+    }
+
     // Temporary obstacles: the set's calls and findPathAvoiding with discs and boxes dropped on the
     // routes (detours, reroutes, NotFound) work in caller memory alone.
     TEST_CASE("the obstacle set and findPathAvoiding never allocate") {
