@@ -81,7 +81,7 @@ Targets targetsOf(const Suite& suite) {
 // One route group over the seeds: the clearway column's stuck ratio per seed that has trials in it.
 struct GroupSummary {
     const Column *baseline = nullptr, *clearway = nullptr;
-    uint32_t routes = 0, unclimbable = 0;
+    uint32_t routes = 0, no_route = 0, unclimbable = 0;
     size_t seeds = 0; // with trials in the group
     Spread ratio;
     double pooled_ratio = 0;
@@ -92,6 +92,7 @@ GroupSummary groupSummary(const Suite& suite, size_t gi) {
     g.baseline = &suite.pooled.groups[gi][0];
     g.clearway = &suite.pooled.groups[gi][1];
     g.routes = suite.pooled.group_routes[gi];
+    g.no_route = suite.pooled.no_route[gi];
     g.unclimbable = suite.pooled.unclimbable[gi];
     std::vector<double> ratios;
     for (const TableI& t : suite.tables)
@@ -140,8 +141,9 @@ void printGroupsJson(const Suite& suite) {
     std::printf("\"groups\": {");
     for (size_t gi = 0; gi < kRouteGroupCount; ++gi) {
         const GroupSummary g = groupSummary(suite, gi);
-        std::printf("%s\"%s\": {\"routes\": %u, \"unclimbable_vehicle_routes\": %u, \"seeds_with_trials\": %zu, ",
-                    gi ? ", " : "", kRouteGroupNames[gi], g.routes, g.unclimbable, g.seeds);
+        std::printf("%s\"%s\": {\"routes\": %u, \"no_route_vehicle_routes\": %u, \"unclimbable_vehicle_routes\": %u, "
+                    "\"seeds_with_trials\": %zu, ",
+                    gi ? ", " : "", kRouteGroupNames[gi], g.routes, g.no_route, g.unclimbable, g.seeds);
         for (const Column* c : {g.baseline, g.clearway})
             std::printf("\"%s\": {\"trials\": %u, \"stuck_events\": %u, \"stuck_trials\": %u, \"arrived\": %u, "
                         "\"time_mean\": %.3f, \"speed_mean\": %.4f}, ",
@@ -286,14 +288,15 @@ void printSeeds(const DriveOptions& options, const Suite& suite) {
 // One row per route group: routes, trials, both controllers' stuck events and the stuck ratio.
 void printGroups(const Suite& suite) {
     std::printf("\nRoute groups (flat: one height; slope: the ground rises or falls; cross_layer: crosses a "
-                "portal); unclimbable: vehicle routes not driven (steeper than the vehicle climbs)\n\n"
-                "| group | routes | unclimbable | trials | stuck events baseline | clearway | stuck ratio mean ± "
+                "portal); not driven: vehicle routes without a findPath route at the vehicle's radius / steeper "
+                "than the vehicle climbs\n\n"
+                "| group | routes | not driven | trials | stuck events baseline | clearway | stuck ratio mean ± "
                 "sd over seeds | worst | pooled | arrived baseline / clearway | time mean s baseline / clearway "
                 "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t gi = 0; gi < kRouteGroupCount; ++gi) {
         const GroupSummary g = groupSummary(suite, gi);
-        std::printf("| %s | %u | %u | %u | %u | %u | %.2f ± %.2f (%zu seeds) | %.2f | %.2f | %u / %u | %.1f / %.1f |\n",
-                    kRouteGroupNames[gi], g.routes, g.unclimbable, g.baseline->trials, g.baseline->stuck,
+        std::printf("| %s | %u | %u / %u | %u | %u | %u | %.2f ± %.2f (%zu seeds) | %.2f | %.2f | %u / %u | %.1f / %.1f |\n",
+                    kRouteGroupNames[gi], g.routes, g.no_route, g.unclimbable, g.baseline->trials, g.baseline->stuck,
                     g.clearway->stuck, g.ratio.mean, g.ratio.sd, g.seeds, g.ratio.max, g.pooled_ratio,
                     g.baseline->arrived, g.clearway->arrived, g.baseline->timeMean(), g.clearway->timeMean());
     }

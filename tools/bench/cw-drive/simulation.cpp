@@ -54,7 +54,7 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, uint32_t goal_l
         } else {
             smooth->points.push_back(Vec2f{float(s.end.x), float(s.end.y)});
             smooth->layers.push_back(end_layer);
-            if (s.portal) { // the raw polyline keeps the portal crossing (its ends' layers differ)
+            if (s.portal || end_layer != s.layer) { // the raw polyline keeps where the layer changes
                 raw->points.push_back(Vec2f{float(s.start.x), float(s.start.y)});
                 raw->layers.push_back(s.layer);
                 raw->points.push_back(smooth->points.back());

@@ -114,8 +114,10 @@ bake::Error loadLevel(const std::string& path, Level* L, cli::SpdlogContext& log
 }
 
 // Each vehicle's tracks from `a` to `b` (findPath at its radius) into `route`. Single-layer routes
-// (`cross_layer` false) keep to a's layer without a portal; cross-layer routes cross a portal for some
-// vehicle. False when some vehicle has no route or the route is not of the kind asked for.
+// (`cross_layer` false) keep to a's layer without a portal, for every vehicle; cross-layer routes change
+// layer (along a portal segment, or where two segments of different layers meet), for the vehicles
+// that fit (the others: no_route). False when the route is not of the kind
+// asked for or a vehicle that must have one has none.
 bool routeTracks(const Level& L, const RoadmapVertexInfo& a, const RoadmapVertexInfo& b, bool cross_layer,
                  std::vector<PathSegment>& segs, Route* route) {
     bool ok = true, crossed = false;
@@ -123,8 +125,12 @@ bool routeTracks(const Level& L, const RoadmapVertexInfo& a, const RoadmapVertex
         uint32_t count = 0;
         ok = findPath(L.view, L.scratch, {a.position.x, a.position.y, a.layer}, {b.position.x, b.position.y, b.layer},
                       kVehicles[vi].radius, INFINITY, segs.data(), &count, uint32_t(segs.size())) == Status::Ok;
+        if (!ok && cross_layer) {
+            ok = route->no_route[vi] = true;
+            continue;
+        }
         for (uint32_t k = 0; ok && k < count; ++k) {
-            crossed = crossed || segs[k].portal;
+            crossed = crossed || segs[k].portal || segs[k].layer != segs[0].layer;
             ok = cross_layer || (!segs[k].portal && segs[k].layer == a.layer);
         }
         if (!ok) break;
@@ -137,17 +143,26 @@ bool routeTracks(const Level& L, const RoadmapVertexInfo& a, const RoadmapVertex
     return ok && crossed == cross_layer;
 }
 
+// Length of the longest vehicle track of the route (0 when no vehicle has one).
+double routeLength(const Route& route) {
+    double length = 0;
+    for (size_t vi = 0; vi < kVehicleCount; ++vi)
+        if (!route.no_route[vi]) length = std::max(length, route.smooth[vi].cumulative.back());
+    return length;
+}
+
 // The route's group, and which vehicles can climb it (all of them without `slopes`: planar vehicles).
 void classifyRoute(const Level& L, bool slopes, Route* route) {
     bool sloped = false;
     for (size_t vi = 0; vi < kVehicleCount; ++vi) {
+        if (route->no_route[vi]) continue;
         const std::vector<double> heights = trackHeights(route->smooth[vi], L.footprint);
         double low = INFINITY, high = -INFINITY;
         for (double h : heights)
             if (std::isfinite(h)) low = std::min(low, h), high = std::max(high, h);
         sloped = sloped || high - low >= kFlatHeight;
-        route->climbable[vi] = !slopes || steepestClimb(route->smooth[vi], heights, kVehicles[vi].wheelbase) <=
-                                              climbableSine(kVehicles[vi]);
+        route->unclimbable[vi] = slopes && steepestClimb(route->smooth[vi], heights, kVehicles[vi].wheelbase) >
+                                               climbableSine(kVehicles[vi]);
     }
     route->group = route->group == kCrossLayerRoutes ? kCrossLayerRoutes : sloped ? kSlopeRoutes : kFlatRoutes;
 }
@@ -183,9 +198,7 @@ void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, s
         route.level = li;
         route.layer = a.layer;
         if (!routeTracks(L, a, b, cross_layer, segs, &route)) continue;
-        route.length = route.smooth[kVehicleCount - 1].cumulative.back();
-        for (size_t vi = 0; vi < kVehicleCount; ++vi)
-            route.length = std::max(route.length, route.smooth[vi].cumulative.back());
+        route.length = routeLength(route);
         if (route.length < 10.0) continue;
         route.group = cross_layer ? kCrossLayerRoutes : kFlatRoutes;
         classifyRoute(L, options.slopes, &route);
@@ -217,8 +230,8 @@ void driveRoute(const DriveOptions& options, const std::vector<Level>& levels, s
                 TableI* table) {
     const Route& r = table->routes[ri];
     const Level& level = levels[r.level];
-    if (!r.climbable[vi]) {
-        ++table->unclimbable[r.group];
+    if (r.no_route[vi] || r.unclimbable[vi]) {
+        ++(r.no_route[vi] ? table->no_route : table->unclimbable)[r.group];
         return;
     }
     const WallGrid& walls = level.walls[r.layer];
@@ -340,6 +353,7 @@ bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogConte
             suite->pooled.groups[gi][0].merge(table.groups[gi][0]);
             suite->pooled.groups[gi][1].merge(table.groups[gi][1]);
             suite->pooled.group_routes[gi] += table.group_routes[gi];
+            suite->pooled.no_route[gi] += table.no_route[gi];
             suite->pooled.unclimbable[gi] += table.unclimbable[gi];
         }
         suite->pooled.planned_routes += table.planned_routes;

@@ -20,7 +20,7 @@ struct Level {
 };
 
 // Route sets reported apart: flat (every track point at one height), slope (the ground rises or falls
-// along some vehicle's track) and cross-layer (some vehicle's findPath route crosses a portal).
+// along some vehicle's track) and cross-layer (some vehicle's findPath route changes layer).
 enum RouteGroup : uint8_t { kFlatRoutes, kSlopeRoutes, kCrossLayerRoutes, kRouteGroupCount };
 inline constexpr const char* kRouteGroupNames[kRouteGroupCount] = {"flat", "slope", "cross_layer"};
 
@@ -31,9 +31,10 @@ struct Route {
     RouteGroup group = kFlatRoutes;
     double length; // of the smooth route at the largest vehicle radius
     Track smooth[kVehicleCount], raw[kVehicleCount];
-    // False where the route climbs steeper than the vehicle does with a quarter of its acceleration to
-    // spare (vehicle.h: climbableSine): gradient-aware route planning would not send it there.
-    bool climbable[kVehicleCount];
+    // Vehicles not driven: no findPath route at their radius (cross-layer routes only: the others need
+    // one for every vehicle), or one steeper than they climb with a quarter of their acceleration to
+    // spare (vehicle.h: climbableSine), where gradient-aware route planning would not send them.
+    bool no_route[kVehicleCount] = {}, unclimbable[kVehicleCount] = {};
 };
 
 // One column of Table I.
@@ -95,9 +96,10 @@ struct TableI {
     std::vector<std::string> trial_lines; // --trials
     uint32_t planned_routes = 0;          // vehicle routes the clearway columns drive as planned gear turns
     // Per route group: the baseline's and the clearway column's trials, and the vehicle routes not
-    // driven because the vehicle cannot climb them.
+    // driven (Route: no_route, unclimbable).
     Column groups[kRouteGroupCount][2];
-    uint32_t group_routes[kRouteGroupCount] = {}, unclimbable[kRouteGroupCount] = {};
+    uint32_t group_routes[kRouteGroupCount] = {}, no_route[kRouteGroupCount] = {},
+             unclimbable[kRouteGroupCount] = {};
 };
 inline constexpr size_t kBaseline = 0, kClearway = 1, kClearwayTuned = 2, kBaselineRaw = 3, kClearwayRaw = 4;
 
