@@ -28,13 +28,13 @@ double coast(double speed, double degrees, double seconds) {
 
 TEST_SUITE("motion/slope_vehicle") {
     TEST_CASE("throttle off on a 10 degree incline: uphill it loses g sin(10 deg) per second, downhill gains it") {
-        // Hand-computed: 9.81 * sin(10 deg) = 9.81 * 0.173648 = 1.703487 m/s^2.
+        // Hand-computed: 9.81 * sin(10 deg) = 9.81 * 0.17364818 = 1.7034886 m/s^2.
         CHECK(pitchSine(0.0, kVehicles[0].wheelbase * std::tan(10.0 * kPi / 180.0), kVehicles[0].wheelbase) ==
               doctest::Approx(0.173648).epsilon(1e-6));
-        CHECK(coast(5.0, 10.0, 1.0) == doctest::Approx(5.0 - 1.703487).epsilon(1e-6));
-        CHECK(coast(5.0, -10.0, 1.0) == doctest::Approx(5.0 + 1.703487).epsilon(1e-6));
-        // Two seconds uphill from 2 m/s: it stops after 1.174 s and rolls back, 3.407 m/s in all lost.
-        CHECK(coast(2.0, 10.0, 2.0) == doctest::Approx(2.0 - 3.406974).epsilon(1e-6));
+        CHECK(coast(5.0, 10.0, 1.0) == doctest::Approx(5.0 - 1.7034886).epsilon(1e-6));
+        CHECK(coast(5.0, -10.0, 1.0) == doctest::Approx(5.0 + 1.7034886).epsilon(1e-6));
+        // Two seconds uphill from 2 m/s: it stops after 1.174 s and rolls back, 3.4069773 m/s lost in all.
+        CHECK(coast(2.0, 10.0, 2.0) == doctest::Approx(2.0 - 3.4069773).epsilon(1e-6));
         // Downhill the top speed still caps it (car: 14 m/s).
         CHECK(coast(13.5, -10.0, 2.0) == 14.0);
     }
