@@ -25,16 +25,39 @@ Error postProcess(Assimp::Importer& importer, const std::string& name, const aiS
 ImportUnits unitsFor(const aiScene* scene, const ImportOptions& options, const std::string& name,
                      LogContext& log);
 
+// What a reader parsed coordinates into: Assimp into float (ai_real), clearway's OBJ reader into double.
+enum class ParsedPrecision { Float, Double };
+
 // Every triangle of every mesh of `scene` (node transforms already applied), validated and moved
 // into the internal frame by meshFromTriangles with the units unitsFor picks (out->units; an Info
 // line on `log` says them). `name` is used in messages.
 Error meshFromScene(const aiScene& scene, const ImportOptions& options, const std::string& name, Mesh* out,
                     LogContext& log);
 
+// obj_reader.cpp. The vertices and triangles of the Wavefront OBJ file in `bytes`, read in double:
+// `v x y z [w]` (divided by w) or `v x y z r g b`, faces `f` of `v`, `v/vt`, `v//vn` or `v/vt/vn`
+// corners (negative: counted back from the last vertex so far), triangulated as Assimp's
+// Triangulate step did; '\' continues a line, '#' starts a comment, CR LF ends lines as LF does,
+// every other statement is ignored. Vertices are numbered in the order faces first use them. Any
+// malformed line is an error "name:LINE: problem". Memory is linear in `size`.
+Error readObj(const char* bytes, size_t size, const std::string& name, std::vector<Vec3>* positions,
+              std::vector<uint32_t>* indices);
+// True when `extension` ("obj", ".obj" or a path ending in either; any case) is read by readObj
+// instead of Assimp.
+bool readsObj(const std::string& extension);
+// readObj's triangles validated and moved into the internal frame as meshFromScene does.
+Error meshFromObj(const char* bytes, size_t size, const ImportOptions& options, const std::string& name, Mesh* out,
+                  LogContext& log);
+
+// meshFromTriangles, with the precision check for coordinates a reader parsed at `precision`.
+Error meshFromParsedTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                              ParsedPrecision precision, const ImportOptions& options, const std::string& name,
+                              Mesh* out, LogContext& log);
+
 // mesh_checks.cpp. InvalidOption when the referenced vertices lie so far from the origin that
-// single-precision coordinates (what Assimp parses into) there are coarser than epsilon / 4.
-Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                          const ImportOptions& options, const std::string& name);
+// coordinates parsed at `precision` there are coarser than epsilon / 4.
+Error checkParsedPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                           ParsedPrecision precision, const ImportOptions& options, const std::string& name);
 // Welds the vertices `indices` use that lie within `tolerance` of another (transitively: a chain
 // of close vertices is one cluster) to the cluster's lowest index, rewriting corners whose
 // position differs from it, and removes the triangles that weld made degenerate (two corners at

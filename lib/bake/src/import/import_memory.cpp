@@ -1,5 +1,5 @@
-// Mesh loading from bytes in memory (archives, downloads, the importer fuzzer): the same importer
-// setup and scene walk as loadMesh, with the file system shut off.
+// Mesh loading from bytes in memory (archives, downloads, the importer fuzzer): the same OBJ reader,
+// importer setup and scene walk as loadMesh, with the file system shut off.
 #include <clearway/bake.h>
 
 #include "import/import_internal.h"
@@ -36,19 +36,22 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
         return {ErrorCode::InvalidOption,
                 name + ": format hint '" + format_hint + "' is not a file extension"};
 
-    Assimp::Importer importer;
-    importer.SetIOHandler(new NoFiles); // owned by the importer
-    const size_t head_size = std::min(size, detail::kDeclaredCountsHeadBytes);
-    if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data),
-                                              head_size, size, name))
-        return e;
-    const aiScene* scene =
-        importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
-    if (!scene) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};
-    if (Error e = detail::postProcess(importer, name, &scene)) return e;
-
     Mesh mesh;
-    if (Error e = detail::meshFromScene(*scene, options, name, &mesh, log)) return e;
+    if (detail::readsObj(format_hint)) {
+        if (Error e = detail::meshFromObj(static_cast<const char*>(data), size, options, name, &mesh, log)) return e;
+    } else {
+        Assimp::Importer importer;
+        importer.SetIOHandler(new NoFiles); // owned by the importer
+        const size_t head_size = std::min(size, detail::kDeclaredCountsHeadBytes);
+        if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data),
+                                                  head_size, size, name))
+            return e;
+        const aiScene* scene =
+            importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
+        if (!scene) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};
+        if (Error e = detail::postProcess(importer, name, &scene)) return e;
+        if (Error e = detail::meshFromScene(*scene, options, name, &mesh, log)) return e;
+    }
     mesh.source_hash = fnv1a64(data, size);
     log.log(LogLevel::Info, name + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");

@@ -1,4 +1,5 @@
-// Mesh loading through Assimp: any format it reads becomes one triangle soup in the internal frame.
+// Mesh loading: OBJ through clearway's own reader (obj_reader.cpp), every other format through
+// Assimp; either becomes one triangle soup in the internal frame.
 #include <clearway/bake.h>
 
 #include "import/import_internal.h"
@@ -8,6 +9,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -54,6 +56,20 @@ void logWeldAndDuplicates(const detail::WeldSummary& weld, double tolerance, siz
                       weld.farthest_move, options.epsilon, tolerance);
         log.log(LogLevel::Warn, name + far);
     }
+}
+
+// The triangles validated and moved into the internal frame with `units` (out->units; an Info line
+// on `log` says them).
+Error meshInUnits(const std::vector<Vec3>& positions, const std::vector<uint32_t>& indices,
+                  detail::ParsedPrecision precision, const ImportUnits& units, const ImportOptions& options,
+                  const std::string& name, Mesh* out, LogContext& log) {
+    if (indices.empty()) return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
+    ImportOptions used = options;
+    used.up = units.up, used.scale = units.scale;
+    if (Error e = detail::meshFromParsedTriangles(positions, indices, precision, used, name, out, log)) return e;
+    out->units = units;
+    log.log(LogLevel::Info, name + ": " + unitsText(units));
+    return {};
 }
 
 } // namespace
@@ -117,20 +133,37 @@ Error meshFromScene(const aiScene& scene, const ImportOptions& options, const st
                 indices.push_back(base + face.mIndices[k]);
         }
     }
-    if (indices.empty()) return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
-    const ImportUnits units = unitsFor(&scene, options, name, log);
-    ImportOptions used = options;
-    used.up = units.up, used.scale = units.scale;
-    if (Error e = meshFromTriangles(positions, indices, used, name, out, log)) return e;
-    out->units = units;
-    log.log(LogLevel::Info, name + ": " + unitsText(units));
-    return {};
+    return meshInUnits(positions, indices, ParsedPrecision::Float, unitsFor(&scene, options, name, log), options,
+                       name, out, log);
+}
+
+Error meshFromObj(const char* bytes, size_t size, const ImportOptions& options, const std::string& name, Mesh* out,
+                  LogContext& log) {
+    std::vector<Vec3> positions;
+    std::vector<uint32_t> indices;
+    if (Error e = readObj(bytes, size, name, &positions, &indices)) return e;
+    // An OBJ declares no units.
+    return meshInUnits(positions, indices, ParsedPrecision::Double, unitsFor(nullptr, options, name, log), options,
+                       name, out, log);
+}
+
+bool readsObj(const std::string& extension) {
+    const size_t n = extension.size();
+    auto is = [&](size_t from_end, char lower) { return std::tolower(uint8_t(extension[n - from_end])) == lower; };
+    return n >= 3 && (n == 3 || extension[n - 4] == '.') && is(3, 'o') && is(2, 'b') && is(1, 'j');
 }
 
 } // namespace detail
 
 Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
                         const ImportOptions& options, const std::string& name, Mesh* out, LogContext& log) {
+    return detail::meshFromParsedTriangles(world_positions, indices, detail::ParsedPrecision::Float, options, name,
+                                           out, log);
+}
+
+Error detail::meshFromParsedTriangles(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                                      ParsedPrecision precision, const ImportOptions& options,
+                                      const std::string& name, Mesh* out, LogContext& log) {
     if (Error e = validate(options)) return e;
     if (indices.size() < 3 || indices.size() % 3 != 0)
         return {ErrorCode::EmptyMesh, name + ": mesh has no triangles"};
@@ -139,7 +172,7 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
             return {ErrorCode::ReadFailed,
                     name + ": triangle index " + std::to_string(index) + " out of range"};
     if (Error e = checkFinite(world_positions, indices, name)) return e;
-    if (Error e = detail::checkFloatPrecision(world_positions, indices, options, name)) return e;
+    if (Error e = detail::checkParsedPrecision(world_positions, indices, precision, options, name)) return e;
     Mesh mesh;
     mesh.source_name = name;
     mesh.positions.reserve(world_positions.size());
@@ -161,28 +194,61 @@ Error meshFromTriangles(const std::vector<Vec3>& world_positions, const std::vec
 
 namespace {
 
-// The file at `path` read by `importer` (no post-processing yet), with its bytes' hash.
-Error readScene(const std::string& path, Assimp::Importer& importer, const aiScene** scene, uint64_t* hash) {
+// The file at `path`, a regular file, open in `stream`; its size in *size.
+Error openRegularFile(const std::string& path, std::ifstream* stream, uint64_t* size) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) return {ErrorCode::FileNotFound, path + ": no such file"};
     if (!S_ISREG(info.st_mode)) return {ErrorCode::ReadFailed, path + ": not a regular file"};
+    stream->open(path, std::ios::binary);
+    if (!*stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
+    *size = uint64_t(info.st_size);
+    return {};
+}
 
-    std::ifstream stream(path, std::ios::binary);
-    if (!stream) return {ErrorCode::ReadFailed, path + ": cannot open file for reading"};
-    if (Error e = detail::checkDeclaredCountsOfFile(importer, path, stream, uint64_t(info.st_size))) return e;
-    // Hash the exact bytes: assets record what they were baked from.
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-    if (bytes.empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
-    *hash = fnv1a64(bytes.data(), bytes.size());
+// The rest of `stream`'s bytes, and their hash: assets record what they were baked from.
+Error readBytes(const std::string& path, std::ifstream& stream, std::vector<char>* bytes, uint64_t* hash) {
+    bytes->assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+    if (bytes->empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
+    *hash = fnv1a64(bytes->data(), bytes->size());
+    return {};
+}
+
+// The file at `path` read by `importer` (no post-processing yet), with its bytes' hash.
+Error readScene(const std::string& path, Assimp::Importer& importer, const aiScene** scene, uint64_t* hash) {
+    std::ifstream stream;
+    uint64_t size = 0;
+    if (Error e = openRegularFile(path, &stream, &size)) return e;
+    if (Error e = detail::checkDeclaredCountsOfFile(importer, path, stream, size)) return e;
+    std::vector<char> bytes;
+    if (Error e = readBytes(path, stream, &bytes, hash)) return e;
 
     *scene = importer.ReadFile(path, detail::configureImporter(importer));
     if (!*scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
     return {};
 }
 
+// The OBJ file at `path`, read by clearway's reader.
+Error loadObj(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log) {
+    std::ifstream stream;
+    uint64_t size = 0;
+    std::vector<char> bytes;
+    uint64_t hash = 0;
+    if (Error e = openRegularFile(path, &stream, &size)) return e;
+    if (Error e = readBytes(path, stream, &bytes, &hash)) return e;
+    if (Error e = detail::meshFromObj(bytes.data(), bytes.size(), options, path, out, log)) return e;
+    out->source_hash = hash;
+    return {};
+}
+
 } // namespace
 
 Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportUnits* out) {
+    if (detail::readsObj(path)) { // an OBJ declares no units, but a file that does not read is an error
+        Mesh mesh;
+        if (Error e = loadObj(path, options, &mesh, silentLog())) return e;
+        *out = mesh.units;
+        return {};
+    }
     Assimp::Importer importer;
     const aiScene* scene = nullptr;
     uint64_t hash = 0;
@@ -193,15 +259,18 @@ Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportU
 
 Error loadMesh(const std::string& path, const ImportOptions& options, Mesh* out, LogContext& log) {
     if (Error e = validate(options)) return e;
-    Assimp::Importer importer;
-    const aiScene* scene = nullptr;
-    uint64_t hash = 0;
-    if (Error e = readScene(path, importer, &scene, &hash)) return e;
-    if (Error e = detail::postProcess(importer, path, &scene)) return e;
-
     Mesh mesh;
-    if (Error e = detail::meshFromScene(*scene, options, path, &mesh, log)) return e;
-    mesh.source_hash = hash;
+    if (detail::readsObj(path)) {
+        if (Error e = loadObj(path, options, &mesh, log)) return e;
+    } else {
+        Assimp::Importer importer;
+        const aiScene* scene = nullptr;
+        uint64_t hash = 0;
+        if (Error e = readScene(path, importer, &scene, &hash)) return e;
+        if (Error e = detail::postProcess(importer, path, &scene)) return e;
+        if (Error e = detail::meshFromScene(*scene, options, path, &mesh, log)) return e;
+        mesh.source_hash = hash;
+    }
     log.log(LogLevel::Info, path + ": " + std::to_string(mesh.triangleCount()) + " triangles, " +
                                 std::to_string(mesh.positions.size()) + " vertices");
     *out = std::move(mesh);

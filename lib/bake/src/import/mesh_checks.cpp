@@ -1,6 +1,6 @@
-// Import checks on the triangle soup both loaders produce: coordinates too far from the origin
-// for the single-precision floats Assimp parsed them into, vertices a hair apart, and exact
-// duplicate triangles.
+// Import checks on the triangle soup the loaders produce: coordinates too far from the origin for
+// the precision they were parsed at (float by Assimp, double by the OBJ reader), vertices a hair
+// apart, and exact duplicate triangles.
 #include <clearway/bake.h>
 
 #include "core/union_find.h"
@@ -15,24 +15,27 @@
 
 namespace clearway::bake::detail {
 
-Error checkFloatPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
-                          const ImportOptions& options, const std::string& name) {
+Error checkParsedPrecision(const std::vector<Vec3>& world_positions, const std::vector<uint32_t>& indices,
+                           ParsedPrecision precision, const ImportOptions& options, const std::string& name) {
     double farthest = 0;
     for (uint32_t index : indices) {
         const Vec3& p = world_positions[index];
         farthest = std::max({farthest, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
     }
     if (farthest == 0) return {};
-    // Floats keep 24 significant bits: neighbours at `farthest` are 2^(exponent - 23) apart.
-    const double spacing = std::ldexp(1.0, std::ilogb(farthest) - 23) * options.scale;
+    // Floats keep 24 significant bits, doubles 53: neighbours at `farthest` are 2^(exponent - 23)
+    // (or 2^(exponent - 52)) apart.
+    const int fraction_bits = precision == ParsedPrecision::Float ? 23 : 52;
+    const double spacing = std::ldexp(1.0, std::ilogb(farthest) - fraction_bits) * options.scale;
     if (spacing <= options.epsilon / 4) return {};
     char text[512];
     std::snprintf(text, sizeof text,
-                  ": vertices lie up to %.6g m from the origin, where the importer's single-precision "
+                  ": vertices lie up to %.6g m from the origin, where the importer's %s-precision "
                   "coordinates are %.6g m apart (a wall may already be %.6g m off), coarser than a quarter "
                   "of --epsilon %.6g m. Recentre the level near the origin, export it as tiles each near "
                   "its own origin, or raise --epsilon",
-                  farthest * options.scale, spacing, spacing / 2, options.epsilon);
+                  farthest * options.scale, precision == ParsedPrecision::Float ? "single" : "double", spacing,
+                  spacing / 2, options.epsilon);
     return {ErrorCode::InvalidOption, name + text};
 }
 

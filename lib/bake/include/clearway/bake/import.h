@@ -5,8 +5,10 @@
 
 namespace clearway::bake {
 
-// Reads any format Assimp reads. Node transforms are applied, polygons triangulated. Rejects a
-// missing/unreadable file, zero triangles and non-finite vertices with a message naming the file.
+// Reads OBJ with clearway's own reader (coordinates in double, polygons triangulated as Assimp did,
+// a malformed line an error naming FILE:LINE) and any other format Assimp reads (in float). Node
+// transforms are applied, polygons triangulated. Rejects a missing/unreadable file, zero triangles
+// and non-finite vertices with a message naming the file.
 // The up axis and scale are the options' when given (up_given, scale_given), else what the file
 // declares: an FBX's UpAxis (Y or Z) and UnitScaleFactor (centimetres per unit), which Assimp
 // leaves to the caller; glTF's rule (Y up, metres); a COLLADA file's <up_axis> and <unit>, which
@@ -28,7 +30,7 @@ Error unitsOfFile(const std::string& path, const ImportOptions& options, ImportU
 // Builds a Mesh from world-space triangles (tests, generators). Same validation as loadMesh, which
 // goes through it: vertices so far from the origin that single-precision coordinates there are
 // coarser than epsilon / 4 are refused (InvalidOption: Assimp parses floats, so the file has
-// already lost that precision); vertices within epsilon / 1000 of another are welded to the
+// already lost that precision; loadMesh checks an OBJ, read in double, against double spacing); vertices within epsilon / 1000 of another are welded to the
 // lowest index of their cluster and triangles that weld collapses are dropped; then exact duplicate
 // triangles (same corners in the same winding, any rotation; a reversed copy faces the other way
 // and is kept) are dropped, keeping the first, with an Info line saying how many of each.
