@@ -328,17 +328,46 @@ void shareWallRadii(PortalList& list, uint32_t first) {
     }
 }
 
-// Lines tangent to the wrapped discs and arcs round them, from the start to the goal.
+// Lines tangent to the wrapped discs and arcs round them, from the start to the goal. An end on the
+// circle of the disc next to it (to rounding) would leave a line of ~1e-8 m there whose direction
+// is rounding noise, a kink at its joint with the arc: the arc runs from the start (to the goal)
+// itself instead, turned by the rounding more or less.
 void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t count) {
+    auto negligible = [](P a, P b) { return norm(b - a) < kSamePoint; };
+    auto turnFrom = [](P c, P from, P to) {
+        return std::atan2(cross(from - c, to - c), dot(from - c, to - c));
+    };
+    bool pending_start = false, goal_on_arc = false; // a tiny first line held back; the goal reached
+    P pending_end{};
+    auto flushStart = [&](uint32_t layer) {
+        if (pending_start) q.emitter.emit(lineSegment(q.ps, pending_end, layer));
+        pending_start = false;
+    };
     walkPath(
         q, crossings, wraps, count,
         [&](uint32_t j, P a, P b, const LayerWalk& walk) {
+            if (j == 0 && count > 0 && a.x == q.ps.x && a.y == q.ps.y && negligible(a, b)) {
+                pending_start = true, pending_end = b;
+                return true;
+            }
+            flushStart(walk.layer);
+            if (goal_on_arc && j == count) return true;
             if (norm(b - a) > 0.0 || (j == count && q.emitter.count == 0))
                 q.emitter.emit(lineSegment(a, b, walk.layer));
             return true;
         },
         [&](uint32_t w, P a, P b, double sweep, double, const LayerWalk& walk) {
-            if (sweep != 0.0) q.emitter.emit(arcSegment(a, b, wraps[w].c, wraps[w].r, sweep, walk.layer));
+            if (sweep == 0.0) return true;
+            const P c = wraps[w].c;
+            if (pending_start && w == 0 && a.x == pending_end.x && a.y == pending_end.y &&
+                walk.layer == q.start.layer) {
+                sweep += turnFrom(c, q.ps, a), a = q.ps, pending_start = false;
+            }
+            flushStart(walk.layer);
+            if (w + 1 == count && walk.layer == q.goal.layer && negligible(b, q.pg)) {
+                sweep += turnFrom(c, b, q.pg), b = q.pg, goal_on_arc = true;
+            }
+            q.emitter.emit(arcSegment(a, b, c, wraps[w].r, sweep, walk.layer));
             return true;
         });
 }
