@@ -160,6 +160,76 @@ bool keepsRadius(const RoadmapView& view, const PathScratch* scratch, uint32_t l
     return distance >= radius - 1e-6 * (1.0 + std::fabs(p.x) + std::fabs(p.y) + radius);
 }
 
+// Least distance from the path's poses (every 1/400 of it) to a disc's centre or a box.
+struct FuzzObstacle {
+    bool box;
+    uint32_t layer;
+    Vec2d centre, half;
+    double radius, angle;
+};
+double obstacleDistance(const FuzzObstacle& o, const PathPose& pose) {
+    const double dx = pose.position.x - o.centre.x, dy = pose.position.y - o.centre.y;
+    if (!o.box) return std::hypot(dx, dy) - o.radius;
+    const double c = std::cos(o.angle), s = std::sin(o.angle);
+    const double u = std::fabs(dx * c + dy * s) - o.half.x, v = std::fabs(-dx * s + dy * c) - o.half.y;
+    return std::hypot(std::fmax(u, 0.0), std::fmax(v, 0.0));
+}
+
+// findPathAvoiding round up to 4 obstacles drawn near the ends (some of them invalid, refused):
+// statuses in the documented set, and a path keeps the radius from every obstacle on its layer.
+void avoidingQuery(const RoadmapView& view, const RoadmapInfo& info, PathScratch* scratch, Arguments& args,
+                   PathEndpoint from, PathEndpoint to, double radius, double preferred) {
+    alignas(8) uint8_t memory[1024];
+    ObstacleSet* set = nullptr;
+    CLEARWAY_FUZZ_REQUIRE(obstacleSetBytes(4) <= sizeof(memory));
+    CLEARWAY_FUZZ_REQUIRE(obstacleSetInit(memory, sizeof(memory), 4, &set) == Status::Ok);
+    FuzzObstacle kept[4];
+    uint32_t n = 0;
+    const uint32_t tries = uint32_t(args.next() % 6);
+    for (uint32_t k = 0; k < tries; ++k) {
+        const double t = args.uniform(0, 1);
+        FuzzObstacle o{args.next() % 2 == 0,
+                       args.next() % 4 == 0 ? to.layer : from.layer,
+                       Vec2d{args.value(from.x + t * (to.x - from.x) + args.uniform(-1, 1)),
+                             args.value(from.y + t * (to.y - from.y) + args.uniform(-1, 1))},
+                       Vec2d{args.value(args.uniform(0, 1)), args.value(args.uniform(0, 1))},
+                       args.value(args.uniform(0, 1)),
+                       args.value(args.uniform(-4, 4))};
+        uint32_t id = 0;
+        auto size = [](double v) { return v >= 0 && v <= 1e6; };
+        const bool valid = std::fabs(o.centre.x) <= 1e9 && std::fabs(o.centre.y) <= 1e9 &&
+                           (o.box ? size(o.half.x) && size(o.half.y) && finite(o.angle) : size(o.radius));
+        const Status a = o.box ? obstacleAddBox(set, o.layer, o.centre, o.half, o.angle, &id)
+                               : obstacleAddDisc(set, o.layer, o.centre, o.radius, &id);
+        CLEARWAY_FUZZ_REQUIRE(a == (!valid   ? Status::InvalidArgument
+                                    : n == 4 ? Status::CapacityReached
+                                             : Status::Ok));
+        if (a == Status::Ok) kept[n++] = o;
+    }
+    constexpr uint32_t kMaxSegments = 64;
+    PathSegment segments[kMaxSegments];
+    uint32_t count = 0;
+    const Status f = findPathAvoiding(view, scratch, from, to, radius, preferred, nullptr, set, segments,
+                                      &count, kMaxSegments);
+    CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::NotFound || f == Status::BufferTooSmall ||
+                          f == Status::InvalidArgument || f == Status::ScratchTooSmall);
+    if (f != Status::Ok || count == 0) return;
+    checkPath(view, segments, count);
+    const double total = pathTotalLength(segments, count);
+    static PathPose poses[402];
+    uint32_t sampled = 0;
+    CLEARWAY_FUZZ_REQUIRE(pathSample(view, segments, count, total / 400 + 1e-9, poses, &sampled, 402) ==
+                          Status::Ok);
+    for (uint32_t k = 0; k < sampled; ++k)
+        for (uint32_t o = 0; o < n; ++o) {
+            const PathSegment& seg = segments[poses[k].segment];
+            if (seg.portal || kept[o].layer != seg.layer || kept[o].layer >= info.layer_count) continue;
+            const double slack =
+                1e-6 * (1.0 + std::fabs(poses[k].position.x) + std::fabs(poses[k].position.y) + radius);
+            CLEARWAY_FUZZ_REQUIRE(obstacleDistance(kept[o], poses[k]) >= radius - slack);
+        }
+}
+
 // One character query of each kind; every status in its documented set, InvalidArgument exactly
 // for the arguments documented as invalid, finite answers that keep their promises.
 void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScratch* scratch,
@@ -239,6 +309,7 @@ void characterQueries(const RoadmapView& view, const RoadmapInfo& info, PathScra
     // An empty path: the start already is the goal (Ok) or the reachable point nearest it (Partial).
     if (f == Status::Ok || f == Status::Partial) CLEARWAY_FUZZ_REQUIRE(count <= max_segments);
     if ((f == Status::Ok || f == Status::Partial) && count > 0) checkPath(view, segments, count);
+    avoidingQuery(view, info, scratch, args, from, to, radius, preferred);
 }
 
 } // namespace

@@ -164,6 +164,62 @@ TEST_SUITE("runtime/allocation") {
         }
     }
 
+    // Temporary obstacles: the set's calls and findPathAvoiding with discs and boxes dropped on the
+    // routes (detours, reroutes, NotFound) work in caller memory alone.
+    TEST_CASE("the obstacle set and findPathAvoiding never allocate") {
+        int detoured = 0, unchanged = 0, not_found = 0, bad = 0;
+        for (const char* name : {"box_room", "two_storey", "bridge", "low_overhang"}) {
+            const std::string level_name = name;
+            CAPTURE(level_name);
+            const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/" + level_name + ".cwrm"));
+            RoadmapInfo info;
+            REQUIRE(roadmapInfo(level.view, &info) == Status::Ok);
+            std::vector<PathSegment> segments(512), plain(512);
+            std::vector<uint8_t> set_memory(obstacleSetBytes(8));
+            const QueryFilter filter = defaultQueryFilter();
+            const long allocations = test::allocationsDuring([&] {
+                ObstacleSet* set = nullptr;
+                if (obstacleSetInit(set_memory.data(), set_memory.size(), 8, &set) != Status::Ok) return;
+                for (uint32_t i = 0; i < 40; ++i) {
+                    RoadmapVertexInfo a, b;
+                    roadmapVertex(level.view, i % info.vertex_count, &a);
+                    roadmapVertex(level.view, (i * 7 + 3) % info.vertex_count, &b);
+                    const PathEndpoint from{a.position.x, a.position.y, a.layer},
+                        to{b.position.x, b.position.y, b.layer};
+                    const double radius = 0.2 + 0.05 * (i % 4);
+                    uint32_t plain_count = 0, count = 0, id = 0;
+                    if (findPath(level.view, level.scratch, from, to, radius, radius, plain.data(),
+                                 &plain_count, 512) != Status::Ok ||
+                        plain_count == 0)
+                        continue;
+                    // On the path's middle piece: a disc, or a box turned by i radians.
+                    const PathSegment& mid = plain[plain_count / 2];
+                    const Vec2d at{0.5 * (mid.start.x + mid.end.x), 0.5 * (mid.start.y + mid.end.y)};
+                    if (obstacleCount(set) == 8) obstacleRemove(set, id);
+                    const Status added = i % 2
+                                             ? obstacleAddBox(set, mid.layer, at, {0.3, 0.15}, double(i), &id)
+                                             : obstacleAddDisc(set, mid.layer, at, 0.25, &id);
+                    bad += added != Status::Ok;
+                    for (double preferred : {radius, 2 * radius, double(INFINITY)}) {
+                        const Status fs =
+                            findPathAvoiding(level.view, level.scratch, from, to, radius, preferred,
+                                             i % 3 ? nullptr : &filter, set, segments.data(), &count, 512);
+                        detoured += fs == Status::Ok && preferred == radius && count != plain_count;
+                        unchanged += fs == Status::Ok && preferred == radius && count == plain_count;
+                        not_found += fs == Status::NotFound;
+                        bad += fs != Status::Ok && fs != Status::NotFound;
+                    }
+                    obstacleRemove(set, id);
+                }
+            });
+            CHECK(allocations == 0);
+        }
+        MESSAGE("findPathAvoiding: ", detoured, " detoured, ", unchanged, " same segment count, ", not_found,
+                " NotFound, 0 allocations");
+        CHECK(bad == 0);
+        CHECK(detoured > 0);
+    }
+
     // The character queries' every branch, measured: rays that hit a wall, run free, stop on a
     // portal or start Blocked; moves that slide; spots pushed off the walls; partial paths.
     TEST_CASE(

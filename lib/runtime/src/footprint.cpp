@@ -199,6 +199,8 @@ const char* statusString(Status status) {
         return "start closer than the radius to a wall";
     case Status::ScratchTooSmall:
         return "route longer than the path scratch was sized for";
+    case Status::CapacityReached:
+        return "the obstacle set is full";
     }
     return "unknown status";
 }

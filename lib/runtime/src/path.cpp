@@ -131,7 +131,8 @@ bool straightLineWillDo(PathQuery& q) {
     markAreas(q.rm, &q.s, q.goal.layer, q.pg, q.pg);
     return !q.medial && q.start.layer == q.goal.layer &&
            segmentClear(LayerWalls{q.rm, q.s, q.start.layer}, q.ps, q.pg, q.line_clearance) &&
-           areasAllow(q.rm, q.s, q.start.layer, q.ps, q.pg);
+           areasAllow(q.rm, q.s, q.start.layer, q.ps, q.pg) &&
+           (!q.obstacles || obstacleLineClear(*q.obstacles, q.start.layer, q.ps, q.pg));
 }
 
 // A* entering a chain at vertex v (cost gv) by its step `step`: walks on while the edges keep the
@@ -154,6 +155,7 @@ void walkChain(PathQuery& q, uint32_t v, double gv, uint32_t step, const Landmar
     auto passable = [&](uint32_t j) {
         if (double(steps[j].clearance) < q.radius || steps[j].edge == q.qs.edge || steps[j].edge == q.qg.edge)
             return false;
+        if (q.obstacles && obstacleClosesEdge(*q.obstacles, steps[j].edge)) return false;
         cost = steps[j].cost;
         return !q.filter || filteredCost(q.rm, *q.filter, s.adj[steps[j].entry], &cost);
     };
@@ -228,7 +230,7 @@ void searchRoadmap(PathQuery& q) {
     // two snap points is clear (it lies within a clear way from one of them to a vertex; else
     // the route would run to that vertex and turn back).
     const bool goal_ahead = g_along >= s_along;
-    if (q.qs.edge == q.qg.edge &&
+    if (q.qs.edge == q.qg.edge && !q.shared_edge_closed &&
         (double(es.min_clearance()) >= radius || (dirs_s & (goal_ahead ? kTowardsB : kTowardsA)) ||
          (dirs_g & (goal_ahead ? kTowardsA : kTowardsB)))) {
         best = std::fabs(s_along - g_along) * w_s;
@@ -247,6 +249,7 @@ void searchRoadmap(PathQuery& q) {
         for (uint32_t k = s.adj_start[v], end = s.adj_start[v + 1]; k < end; ++k) {
             const AdjEntry& a = s.adj[k];
             if (double(a.min_clearance) < radius) continue;
+            if (q.obstacles && obstacleClosesEdge(*q.obstacles, a.edge)) continue;
             if (a.step != kNone) {
                 walkChain(q, v, gv, a.step, landmarks, scale);
                 continue;
@@ -603,7 +606,8 @@ Status findPath(const RoadmapView& view, PathScratch* scratch, PathEndpoint star
 
 Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
                             PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
-                            uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter) {
+                            uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter,
+                            const ObstacleRoute* obstacles) {
     const fb::Roadmap* rm = root(view);
     if (!validArguments(rm, view, scratch, start, goal, radius, preferred_clearance, out, out_count,
                         max_segments))
@@ -619,6 +623,7 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
 
     PathQuery q(*rm, s, start, goal, radius, preferred_clearance, out, max_segments, out_count);
     q.filter = filter;
+    q.obstacles = obstacles;
     prepareAreas(*rm, &s, filter);
     if (straightLineWillDo(q)) {
         phaseMark(Phase::Line);
@@ -640,6 +645,7 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
     q.s_along = alongEdge(*rm, q.qs), q.g_along = alongEdge(*rm, q.qg);
     q.len_s = s.edge_length[q.qs.edge], q.len_g = s.edge_length[q.qg.edge];
     q.goal_snap = P{q.qg.position.x, q.qg.position.y};
+    if (obstacles) obstacleRestrictEnds(q);
 
     phaseMark(Phase::Snap);
     searchRoadmap(q);

@@ -527,10 +527,13 @@ inline bool filteredCost(const fb::Roadmap& rm, const ActiveFilter& f, const Adj
     *cost = f.plain_costs ? a.cost : a.cost * edgeCostFactor(rm, f, a.edge);
     return true;
 }
-// findPath (path.cpp) under a prepared filter (null: none).
+// findPath (path.cpp) under a prepared filter (null: none), routing round `obstacles`' closed
+// edges (obstacles.h; null: none).
+struct ObstacleRoute;
 Status findPathWith(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
                     double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
-                    uint32_t max_segments, const ActiveFilter* filter);
+                    uint32_t max_segments, const ActiveFilter* filter,
+                    const ObstacleRoute* obstacles = nullptr);
 // The area flags and type of an edge with one span (else *mixed), for its AdjEntry.
 void edgeAreaKind(const fb::Roadmap& rm, uint32_t edge, uint16_t* flags, uint8_t* type, uint8_t* mixed);
 

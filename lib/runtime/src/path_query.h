@@ -2,6 +2,7 @@
 // list, blends) and path_corridor.cpp (the corridor funnel's path).
 #pragma once
 
+#include "obstacles.h"
 #include "path_internal.h"
 
 #include <cmath>
@@ -105,6 +106,8 @@ struct PathQuery {
     double* turns;
     PieceGeom* pieces;
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
+    const ObstacleRoute* obstacles = nullptr; // findPathAvoiding's closed edges; null: none
+    bool shared_edge_closed = false;          // an obstacle lies between ends on one edge
 
     PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
               double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
@@ -124,7 +127,8 @@ struct PathQuery {
     }
     bool lineAtRadius() const {
         return line_may_do && segmentClear(LayerWalls{rm, s, start.layer}, ps, pg, radius) &&
-               areasAllow(rm, s, start.layer, ps, pg);
+               areasAllow(rm, s, start.layer, ps, pg) &&
+               (!obstacles || obstacleLineClear(*obstacles, start.layer, ps, pg));
     }
     double turnAt(uint32_t i, P u, P w) { // u, w: the unit pieces into and out of corner i
         if (turns[i] != turns[i]) turns[i] = turnAngle(u, w);
@@ -148,6 +152,10 @@ void phaseRoutePoints(uint32_t points);
 // path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
 // (nothing emitted) when the asset has no corridor sides or the route leaves one layer.
 bool corridorPath(PathQuery& q);
+
+// obstacles_route.cpp: under findPathAvoiding's closed edges, the ways along the snapped ends' own
+// edges that pass an obstacle are taken away (dirs_s, dirs_g, shared_edge_closed).
+void obstacleRestrictEnds(PathQuery& q);
 
 } // namespace detail
 } // namespace clearway

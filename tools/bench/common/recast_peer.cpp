@@ -41,26 +41,6 @@ bake::Error recastFailed(const char* step) {
     return bake::Error{bake::ErrorCode::Internal, std::string("recast: ") + step + " failed"};
 }
 
-// RecastDemo's derived configuration (cells, not metres) for the mesh's bounds.
-rcConfig recastConfig(const ObjMesh& mesh, const RecastSettings& s) {
-    rcConfig cfg{};
-    cfg.cs = s.cell_size;
-    cfg.ch = s.cell_height;
-    cfg.walkableSlopeAngle = s.agent_max_slope;
-    cfg.walkableHeight = static_cast<int>(std::ceil(s.agent_height / cfg.ch));
-    cfg.walkableClimb = static_cast<int>(std::floor(s.agent_max_climb / cfg.ch));
-    cfg.walkableRadius = static_cast<int>(std::ceil(s.agent_radius / cfg.cs));
-    cfg.maxEdgeLen = static_cast<int>(s.edge_max_len / s.cell_size);
-    cfg.maxSimplificationError = s.edge_max_error;
-    cfg.minRegionArea = static_cast<int>(s.region_min_size * s.region_min_size);
-    cfg.mergeRegionArea = static_cast<int>(s.region_merge_size * s.region_merge_size);
-    cfg.maxVertsPerPoly = s.verts_per_poly;
-    cfg.detailSampleDist = s.detail_sample_dist < 0.9f ? 0 : s.cell_size * s.detail_sample_dist;
-    cfg.detailSampleMaxError = s.cell_height * s.detail_sample_max_error;
-    rcCalcBounds(mesh.verts.data(), mesh.vertexCount(), cfg.bmin, cfg.bmax);
-    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
-    return cfg;
-}
 
 // RecastDemo's step 8: walkable polygons get area "ground" and flag "walk", then one Detour tile.
 bake::Error buildDetour(rcPolyMesh& pm, const rcPolyMeshDetail& dm, const rcConfig& cfg,
@@ -141,6 +121,26 @@ void measureAreas(const rcPolyMesh& pm, const rcPolyMeshDetail& dm, RecastResult
 }
 
 } // namespace
+
+rcConfig recastConfig(const ObjMesh& mesh, const RecastSettings& s) {
+    rcConfig cfg{};
+    cfg.cs = s.cell_size;
+    cfg.ch = s.cell_height;
+    cfg.walkableSlopeAngle = s.agent_max_slope;
+    cfg.walkableHeight = static_cast<int>(std::ceil(s.agent_height / cfg.ch));
+    cfg.walkableClimb = static_cast<int>(std::floor(s.agent_max_climb / cfg.ch));
+    cfg.walkableRadius = static_cast<int>(std::ceil(s.agent_radius / cfg.cs));
+    cfg.maxEdgeLen = static_cast<int>(s.edge_max_len / s.cell_size);
+    cfg.maxSimplificationError = s.edge_max_error;
+    cfg.minRegionArea = static_cast<int>(s.region_min_size * s.region_min_size);
+    cfg.mergeRegionArea = static_cast<int>(s.region_merge_size * s.region_merge_size);
+    cfg.maxVertsPerPoly = s.verts_per_poly;
+    cfg.detailSampleDist = s.detail_sample_dist < 0.9f ? 0 : s.cell_size * s.detail_sample_dist;
+    cfg.detailSampleMaxError = s.cell_height * s.detail_sample_max_error;
+    rcCalcBounds(mesh.verts.data(), mesh.vertexCount(), cfg.bmin, cfg.bmax);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+    return cfg;
+}
 
 bake::Error buildRecast(const ObjMesh& mesh, const RecastSettings& s, RecastResult* out) {
     const auto start = std::chrono::steady_clock::now();

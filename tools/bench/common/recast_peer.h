@@ -6,6 +6,7 @@
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
+#include <Recast.h>
 
 #include <memory>
 #include <vector>
@@ -39,6 +40,9 @@ struct RecastResult {
     size_t navmesh_bytes = 0;           // Detour tile data, when built
     std::shared_ptr<dtNavMesh> navmesh; // the Detour navmesh, when built (queries use it)
 };
+
+// RecastDemo's derived configuration (cells, not metres) for the mesh's bounds.
+rcConfig recastConfig(const ObjMesh& mesh, const RecastSettings& s);
 
 // Same steps and derived config as RecastDemo's Sample_SoloMesh::handleBuild (watershed regions).
 bake::Error buildRecast(const ObjMesh& mesh, const RecastSettings& s, RecastResult* out);

@@ -93,6 +93,32 @@ CharacterQueries runCharacterQueries(const QueryArgs& args, const clearway::Road
                                      const clearway::PathScratch* scratch, Detour& dt,
                                      const std::vector<RayStart>& starts);
 
+// Temporary obstacles next to Detour TileCache's (obstacle_bench.cpp): the same discs added to
+// clearway's obstacle set and, as cylinders grown by the agent radius (TileCache does not erode
+// obstacles), to a dtTileCache of the same triangles; the time to add them (TileCache: addObstacle
+// plus update until the navmesh is up to date) and to remove them, and path queries with them.
+constexpr int kBenchObstacles = 32;
+constexpr double kBenchObstacleRadius = 0.5;
+struct ObstacleQueries {
+    size_t obstacles = 0;
+    int tiles = 0, tile_layers = 0;
+    double tilecache_build_s = NAN;
+    // Per obstacle, the fastest of `repeats` runs of adding (removing) all of them.
+    double cw_add_us = NAN, dt_add_us = NAN, add_ratio = NAN, cw_remove_us = NAN, dt_remove_us = NAN;
+    // Path queries with the obstacles in place: clearway 2x locatePoint + findPathAvoiding, Detour
+    // 2x findNearestPoly + findPath + findStraightPath on the TileCache navmesh.
+    size_t pairs = 0, cw_ok = 0, dt_ok = 0, cw_changed = 0; // changed: differs from findPath's path
+    double cw_mean_us = NAN, cw_p99_us = NAN, dt_mean_us = NAN, dt_p99_us = NAN, time_ratio = NAN;
+    double cw_plain_mean_us = NAN; // the same pairs, findPath without obstacles
+};
+// A pair's ends (the same point in both frames).
+struct QueryEnds {
+    RayStart from, to;
+};
+ObstacleQueries runObstacleQueries(const QueryArgs& args, const clearway::RoadmapView& view,
+                                   clearway::PathScratch* scratch, const ObjMesh& mesh,
+                                   const std::vector<QueryEnds>& pairs);
+
 // Per-query clocks and statistics (query_bench.cpp).
 double sinceMicros(std::chrono::steady_clock::time_point t0);
 double percentile(std::vector<double> v, double q);
@@ -119,6 +145,7 @@ struct QueryMesh {
     std::vector<QueryPass> passes;
     MonotoneCheck monotone;
     CharacterQueries character;
+    ObstacleQueries obstacles;
 };
 
 // Bakes the mesh, builds Detour's navmesh of the same triangles, draws the pairs and runs every pass.

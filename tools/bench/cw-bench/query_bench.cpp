@@ -69,6 +69,8 @@ class MeshQueries {
                       const std::vector<bake::PathMetrics>& dt_metrics);
     // raycast and moveAlongSurface next to Detour's, one ray from each pair's start.
     CharacterQueries characterQueries(const std::vector<Pair>& pairs);
+    // Temporary obstacles next to Detour TileCache's on the same pairs.
+    ObstacleQueries obstacleQueries(const std::vector<Pair>& pairs);
 
   private:
     bake::Error loadClearway(const std::string& mesh_path);
@@ -88,6 +90,7 @@ class MeshQueries {
     clearway::PathShared* shared_ = nullptr;
     clearway::PathScratch* scratch_ = nullptr;
     Detour dt_;
+    ObjMesh obj_; // Detour's triangles (local frame), kept for the TileCache build
     std::vector<bake::WallGrid> all_walls_, solid_walls_;
     std::optional<Surfaces> surfaces_;
     Rng rng_;
@@ -128,7 +131,7 @@ bake::Error MeshQueries::loadClearway(const std::string& mesh_path) {
 
 // Detour: the same triangles, shifted by clearway's origin (local coordinates, Y-up).
 bake::Error MeshQueries::loadDetour(const std::string& mesh_path) {
-    ObjMesh obj;
+    ObjMesh& obj = obj_;
     const bake::Vec3 origin = bake::internalToWorld(baked_.roadmap.footprint.origin, request_.import_options);
     if (bake::Error e = loadObj(mesh_path, &obj, origin)) return e;
     RecastSettings settings;
@@ -446,6 +449,16 @@ CharacterQueries MeshQueries::characterQueries(const std::vector<Pair>& pairs) {
     return runCharacterQueries(args_, view_, scratch_, dt_, starts);
 }
 
+ObstacleQueries MeshQueries::obstacleQueries(const std::vector<Pair>& pairs) {
+    std::vector<QueryEnds> ends(pairs.size());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        ends[i].from.p = pairs[i].first.p, ends[i].to.p = pairs[i].second.p;
+        std::copy(pairs[i].first.d, pairs[i].first.d + 3, ends[i].from.d);
+        std::copy(pairs[i].second.d, pairs[i].second.d + 3, ends[i].to.d);
+    }
+    return runObstacleQueries(args_, view_, scratch_, obj_, ends);
+}
+
 } // namespace
 
 bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, QueryMesh* out) {
@@ -467,6 +480,7 @@ bake::Error runQueryMesh(const QueryArgs& args, const std::string& mesh_path, Qu
     queries.sizeScratchForRoutes(pairs);
     out->monotone = queries.checkMonotone(pairs);
     out->character = queries.characterQueries(pairs);
+    out->obstacles = queries.obstacleQueries(pairs);
     return {};
 }
 

@@ -235,6 +235,48 @@ void printCharacterTable(const QueryArgs& args, const std::vector<QueryMesh>& ro
         args.ray_length, args.repeats, args.radius);
 }
 
+// The obstacle table's columns.
+constexpr const char* kObstacleColumns[] = {"mesh",
+                                            "obstacles",
+                                            "TileCache tiles / layers (build s)",
+                                            "add µs per obstacle clearway / TileCache",
+                                            "ratio",
+                                            "remove µs per obstacle clearway / TileCache",
+                                            "pairs",
+                                            "paths clearway / TileCache (clearway changed by obstacles)",
+                                            "query µs mean / p99 clearway / TileCache",
+                                            "time ratio",
+                                            "clearway without obstacles µs mean"};
+
+// Temporary obstacles next to Detour TileCache's, on the same pairs.
+void printObstacleTable(const QueryArgs& args, const std::vector<QueryMesh>& rows) {
+    std::printf("\n|");
+    for (const char* column : kObstacleColumns)
+        std::printf(" %s |", column);
+    std::printf("\n|---|---:|---|---|---:|---|---:|---|---|---:|---:|\n");
+    for (const QueryMesh& r : rows) {
+        const ObstacleQueries& o = r.obstacles;
+        std::printf("| %s | %zu | %d / %d (%s) | %s / %s | %s | %s / %s | %zu | %zu / %zu (%zu) | "
+                    "%s / %s / %s / %s | %s | %s |\n",
+                    r.name.c_str(), o.obstacles, o.tiles, o.tile_layers,
+                    show(o.tilecache_build_s, "%.2f").c_str(), show(o.cw_add_us, "%.3f").c_str(),
+                    show(o.dt_add_us, "%.1f").c_str(), show(o.add_ratio, "%.5f×").c_str(),
+                    show(o.cw_remove_us, "%.3f").c_str(), show(o.dt_remove_us, "%.1f").c_str(), o.pairs,
+                    o.cw_ok, o.dt_ok, o.cw_changed, show(o.cw_mean_us, "%.2f").c_str(),
+                    show(o.cw_p99_us, "%.2f").c_str(), show(o.dt_mean_us, "%.2f").c_str(),
+                    show(o.dt_p99_us, "%.2f").c_str(), show(o.time_ratio, "%.2f×").c_str(),
+                    show(o.cw_plain_mean_us, "%.2f").c_str());
+    }
+    std::printf(
+        "\nObstacles: %d discs of radius %g m at the middle of clearway's path for the first pairs; "
+        "TileCache gets cylinders of radius %g m (grown by the agent radius: it does not erode obstacles), "
+        "RecastDemo's temp-obstacles build (48-cell tiles, the same cell size and agent). Add: every "
+        "disc added (TileCache: addObstacle, then update until up to date), per obstacle, the fastest "
+        "of %d runs. Queries: clearway 2× locatePoint + findPathAvoiding at preferred clearance = "
+        "radius; TileCache 2× findNearestPoly + findPath + findStraightPath on its navmesh.\n",
+        kBenchObstacles, kBenchObstacleRadius, kBenchObstacleRadius + args.radius, args.repeats);
+}
+
 } // namespace
 
 int runQuery(const QueryArgs& args) {
@@ -256,6 +298,7 @@ int runQuery(const QueryArgs& args) {
     else {
         printTables(args, rows);
         printCharacterTable(args, rows);
+        printObstacleTable(args, rows);
     }
     return status;
 }

@@ -29,6 +29,7 @@ enum class Status : int32_t {
                    // wall, so nothing moved (nearestValidPosition finds a free spot)
     ScratchTooSmall, // findPath: the route has more points than the scratch was sized for
                      // (pathScratchSizeForRoutes); a scratch for longer routes answers it
+    CapacityReached, // obstacleAdd*: the obstacle set holds `capacity` obstacles already
 };
 
 // Short English description of a status ("asset is corrupt", ...).
@@ -392,6 +393,48 @@ Status findPathPartialFiltered(const RoadmapView& view, PathScratch* scratch, Pa
                                PathEndpoint goal, double radius, double preferred_clearance,
                                const QueryFilter& filter, PathSegment* out, uint32_t* out_count,
                                uint32_t max_segments);
+
+// Temporary obstacles (Detour TileCache's obstacles, without a re-bake): discs and oriented boxes
+// added and removed at run time in a set that lives in caller memory. findPathAvoiding keeps a
+// path's clearance >= radius from them as from the walls (docs/runtime.md "Temporary obstacles").
+struct ObstacleSet; // lives inside the caller's memory
+
+// Bytes a set of `capacity` obstacles needs (any alignment; 0 for capacity 0 or > 65535).
+size_t obstacleSetBytes(uint32_t capacity);
+// An empty set in `memory`, which must outlive it. InvalidArgument: null pointers, capacity 0 or
+// > 65535; BufferTooSmall: `bytes` below obstacleSetBytes(capacity).
+Status obstacleSetInit(void* memory, size_t bytes, uint32_t capacity, ObstacleSet** out);
+// A disc of radius `radius` >= 0 round `centre` on `layer` (local ground plane); *id names it for
+// obstacleRemove. CapacityReached when the set is full (nothing added); InvalidArgument for null
+// pointers, a non-finite angle, a negative radius, sizes above 1e6 m or a centre beyond 1e9 m
+// (NaN included). The layer is checked by the queries (an
+// obstacle on a layer the roadmap does not have is never met).
+Status obstacleAddDisc(ObstacleSet* set, uint32_t layer, Vec2d centre, double radius, uint32_t* id);
+// A box: `half_extents` (>= 0) along its own axes, turned by `angle` radians counter-clockwise.
+Status obstacleAddBox(ObstacleSet* set, uint32_t layer, Vec2d centre, Vec2d half_extents, double angle,
+                      uint32_t* id);
+// Removes obstacle `id` (its slot is reused; the id is not). InvalidArgument for an unknown id.
+Status obstacleRemove(ObstacleSet* set, uint32_t id);
+// Obstacles in the set now.
+uint32_t obstacleCount(const ObstacleSet* set);
+
+// findPath (findPathFiltered with a non-null filter) whose path also keeps clearance >= radius from
+// every obstacle of `obstacles` on the segment's layer (to rounding, 1e-9 m): a disc's centre at
+// least its radius + `radius` away, a box at least `radius`. The obstacle-free path is computed
+// first and kept, bit for bit, when it clears every obstacle (always with a null or empty set, so
+// removing the obstacles restores findPath's path). Else, obstacle by obstacle along the path, the
+// stretch that meets one is replaced by the shortest way round it grown by the radius (lines
+// tangent to its arcs; a kink where the way leaves and rejoins the path), checked against the walls
+// and every obstacle; obstacles that block each other's ways are passed as one (the convex hull of
+// up to 4, every disc grown to the largest). Where no way round fits, A* runs again with the edges
+// those obstacles reach closed, then once more for the medial-axis path (which keeps to the edges).
+// NotFound as findPath, and when the start or goal lies within the radius of an obstacle or every
+// reroute still meets one. BufferTooSmall: *out_count is at least the number needed (the ways round
+// are known only once the whole path is: retry with that many). Never allocates.
+Status findPathAvoiding(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                        double radius, double preferred_clearance, const QueryFilter* filter,
+                        const ObstacleSet* obstacles, PathSegment* out, uint32_t* out_count,
+                        uint32_t max_segments);
 
 // ---------------------------------------------------------------------------------------------
 // Path evaluation (Pinter 2001 Listing 2): pose at arc length along a findPath result
