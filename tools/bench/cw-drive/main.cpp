@@ -51,9 +51,19 @@ int main(int argc, char** argv) {
                    "like for like) or the findPath route there (off)")
         ->capture_default_str()
         ->check(CLI::IsMember({"on", "off"}));
+    std::string slopes = "on";
+    app.add_option("--slopes", slopes,
+                   "on: the vehicles feel the ground's slope along their heading (gravity from the surface "
+                   "heights under both axles) and skip routes steeper than they climb; off: planar vehicles")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"on", "off"}));
+    app.add_option("--cross-layer-routes", o.cross_layer_routes,
+                   "Routes per level (with more than one layer) that cross a portal, reported as their own group")
+        ->capture_default_str();
     cli::addCommonFlags(app, flags);
     CLI11_PARSE(app, argc, argv);
     o.baseline_gear_turns = baseline_gears == "on";
+    o.slopes = slopes == "on";
     o.seeds = {seed};
     if (!seeds.empty() && !drive::parseSeeds(seeds, seed, &o.seeds)) {
         std::fprintf(stderr, "cw-drive: --seeds %s: expected A-B, N or a,b,c\n", seeds.c_str());

@@ -78,6 +78,31 @@ Targets targetsOf(const Suite& suite) {
     return t;
 }
 
+// One route group over the seeds: the clearway column's stuck ratio per seed that has trials in it.
+struct GroupSummary {
+    const Column *baseline = nullptr, *clearway = nullptr;
+    uint32_t routes = 0, no_route = 0, unclimbable = 0;
+    size_t seeds = 0; // with trials in the group
+    Spread ratio;
+    double pooled_ratio = 0;
+};
+
+GroupSummary groupSummary(const Suite& suite, size_t gi) {
+    GroupSummary g;
+    g.baseline = &suite.pooled.groups[gi][0];
+    g.clearway = &suite.pooled.groups[gi][1];
+    g.routes = suite.pooled.group_routes[gi];
+    g.no_route = suite.pooled.no_route[gi];
+    g.unclimbable = suite.pooled.unclimbable[gi];
+    std::vector<double> ratios;
+    for (const TableI& t : suite.tables)
+        if (t.groups[gi][0].trials > 0) ratios.push_back(stuckRatio(t.groups[gi][1], t.groups[gi][0]));
+    g.seeds = ratios.size();
+    g.ratio = spreadOf(ratios);
+    g.pooled_ratio = stuckRatio(*g.clearway, *g.baseline);
+    return g;
+}
+
 size_t routeCount(const Suite& suite) {
     size_t n = 0;
     for (const TableI& t : suite.tables)
@@ -111,6 +136,25 @@ void printSeedsJson(const DriveOptions& options, const Suite& suite) {
     std::printf("], ");
 }
 
+// Per route group (flat, slope, cross-layer): routes, both controllers' trials and the stuck ratio.
+void printGroupsJson(const Suite& suite) {
+    std::printf("\"groups\": {");
+    for (size_t gi = 0; gi < kRouteGroupCount; ++gi) {
+        const GroupSummary g = groupSummary(suite, gi);
+        std::printf("%s\"%s\": {\"routes\": %u, \"no_route_vehicle_routes\": %u, \"unclimbable_vehicle_routes\": %u, "
+                    "\"seeds_with_trials\": %zu, ",
+                    gi ? ", " : "", kRouteGroupNames[gi], g.routes, g.no_route, g.unclimbable, g.seeds);
+        for (const Column* c : {g.baseline, g.clearway})
+            std::printf("\"%s\": {\"trials\": %u, \"stuck_events\": %u, \"stuck_trials\": %u, \"arrived\": %u, "
+                        "\"time_mean\": %.3f, \"speed_mean\": %.4f}, ",
+                        c == g.baseline ? "baseline" : "clearway", c->trials, c->stuck, c->stuck_trials, c->arrived,
+                        c->timeMean(), c->speedMean());
+        std::printf("\"stuck_ratio_pooled\": %.4f, \"stuck_ratio_spread\": %s}", g.pooled_ratio,
+                    spreadJson(g.ratio).c_str());
+    }
+    std::printf("}, ");
+}
+
 void printColumnJson(const Suite& suite, size_t ci) {
     const Column& c = suite.pooled.cols[ci];
     std::printf("%s: {\"trials\": %u, \"stuck_trials\": %u, \"stuck_events\": %u, \"teleports\": %u, "
@@ -135,9 +179,10 @@ void printJson(const DriveOptions& options, const Suite& suite, const Targets& t
     for (size_t si = 0; si < options.seeds.size(); ++si)
         std::printf("%s%llu", si ? ", " : "", (unsigned long long)options.seeds[si]);
     std::printf("], \"routes\": %zu, \"gear_turns\": \"%s\", \"baseline_gear_turns\": \"%s\", "
-                "\"planned_gear_turn_routes\": %u, \"vehicles\": [",
+                "\"slopes\": \"%s\", \"cross_layer_routes_per_level\": %u, \"planned_gear_turn_routes\": %u, "
+                "\"vehicles\": [",
                 routeCount(suite), options.gear_turns.c_str(), options.baseline_gear_turns ? "on" : "off",
-                suite.pooled.planned_routes);
+                options.slopes ? "on" : "off", options.cross_layer_routes, suite.pooled.planned_routes);
     for (size_t vi = 0; vi < kVehicleCount; ++vi)
         std::printf(
             "%s{\"name\": \"%s\", \"radius\": %g, \"wheelbase\": %g, \"max_steer\": %g, \"steer_rate\": "
@@ -151,6 +196,7 @@ void printJson(const DriveOptions& options, const Suite& suite, const Targets& t
         printColumnJson(suite, ci);
     }
     std::printf("}, ");
+    printGroupsJson(suite);
     printSeedsJson(options, suite);
     std::printf("\"target\": {\"stuck_ratio\": %.4f, \"stuck_ratio_mean\": %.4f, \"stuck_ratio_sd\": %.4f, "
                 "\"stuck_ratio_min\": %.4f, \"stuck_ratio_worst\": %.4f, \"stuck_met\": %s, \"time_ratio\": "
@@ -239,12 +285,30 @@ void printSeeds(const DriveOptions& options, const Suite& suite) {
     }
 }
 
+// One row per route group: routes, trials, both controllers' stuck events and the stuck ratio.
+void printGroups(const Suite& suite) {
+    std::printf("\nRoute groups (flat: one height; slope: the ground rises or falls; cross_layer: crosses a "
+                "portal); not driven: vehicle routes without a findPath route at the vehicle's radius / steeper "
+                "than the vehicle climbs\n\n"
+                "| group | routes | not driven | trials | stuck events baseline | clearway | stuck ratio mean ± "
+                "sd over seeds | worst | pooled | arrived baseline / clearway | time mean s baseline / clearway "
+                "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t gi = 0; gi < kRouteGroupCount; ++gi) {
+        const GroupSummary g = groupSummary(suite, gi);
+        std::printf("| %s | %u | %u / %u | %u | %u | %u | %.2f ± %.2f (%zu seeds) | %.2f | %.2f | %u / %u | %.1f / %.1f |\n",
+                    kRouteGroupNames[gi], g.routes, g.no_route, g.unclimbable, g.baseline->trials, g.baseline->stuck,
+                    g.clearway->stuck, g.ratio.mean, g.ratio.sd, g.seeds, g.ratio.max, g.pooled_ratio,
+                    g.baseline->arrived, g.clearway->arrived, g.baseline->timeMean(), g.clearway->timeMean());
+    }
+}
+
 void printMarkdown(const DriveOptions& options, const Suite& suite, const Targets& t) {
     for (const std::string& line : suite.pooled.trial_lines)
         std::printf("%s\n", line.c_str());
     if (!suite.pooled.trial_lines.empty()) std::printf("\n");
     printColumns(options, suite);
     printSeeds(options, suite);
+    printGroups(suite);
     const Column* cols = suite.pooled.cols;
     std::printf("\nTarget: stuck ratio clearway / baseline, mean over %zu seed%s = %.2f ± %.2f, worst %.2f (<= "
                 "%.1f: %s); pooled %u / %u = %.2f; mean time ratio %.2f (<= %.1f: %s)\n",

@@ -4,7 +4,7 @@
 
 namespace clearway::drive {
 
-void finishTrack(const WallGrid& walls, double radius, Track* t) {
+void finishTrack(const std::vector<WallGrid>& walls, double radius, Track* t) {
     t->cumulative.assign(t->points.size(), 0.0);
     t->half_width.assign(t->points.size(), 0.0);
     t->margins.assign(t->points.size(), 0.0f);
@@ -12,7 +12,7 @@ void finishTrack(const WallGrid& walls, double radius, Track* t) {
         if (i > 0)
             t->cumulative[i] = t->cumulative[i - 1] + std::hypot(t->points[i].x - t->points[i - 1].x,
                                                                  t->points[i].y - t->points[i - 1].y);
-        const double margin = walls.distance(t->points[i].x, t->points[i].y, 20.0) - radius;
+        const double margin = walls[t->layers[i]].distance(t->points[i].x, t->points[i].y, 20.0) - radius;
         t->margins[i] = float(margin);
         t->half_width[i] = std::max(0.25, margin);
     }
@@ -20,11 +20,15 @@ void finishTrack(const WallGrid& walls, double radius, Track* t) {
 
 // Smooth track: findPath segments, arcs sampled every <= 0.25 m; raw track: the vertex-to-vertex
 // polyline (every arc replaced by the corner where its two tangents meet).
-void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, Track* raw) {
+void tracksFromSegments(const PathSegment* segs, uint32_t count, uint32_t goal_layer, Track* smooth,
+                        Track* raw) {
     smooth->points.push_back(Vec2f{float(segs[0].start.x), float(segs[0].start.y)});
     raw->points.push_back(smooth->points.back());
+    smooth->layers.push_back(segs[0].layer);
+    raw->layers.push_back(segs[0].layer);
     for (uint32_t i = 0; i < count; ++i) {
         const PathSegment& s = segs[i];
+        const uint32_t end_layer = i + 1 < count ? segs[i + 1].layer : goal_layer;
         if (s.type == PathSegmentType::Arc) {
             smooth->min_radius = std::min(smooth->min_radius, double(s.radius));
             const int n = std::max(2, int(std::ceil(s.length / 0.25)));
@@ -33,7 +37,9 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
                 const double a = a0 + s.sweep * k / n;
                 smooth->points.push_back(Vec2f{float(s.center.x + s.radius * std::cos(a)),
                                                float(s.center.y + s.radius * std::sin(a))});
+                smooth->layers.push_back(s.layer);
             }
+            smooth->layers.back() = end_layer;
             smooth->points.back() = Vec2f{float(s.end.x), float(s.end.y)};
             // Tangent lines at both ends meet at distance r*tan(|sweep|/2) from each end.
             const double sweep = std::fabs(s.sweep);
@@ -43,23 +49,92 @@ void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, 
                 const double tx = -sign * (s.start.y - s.center.y) / s.radius,
                              ty = sign * (s.start.x - s.center.x) / s.radius;
                 raw->points.push_back(Vec2f{float(s.start.x + d * tx), float(s.start.y + d * ty)});
+                raw->layers.push_back(s.layer);
             }
         } else {
             smooth->points.push_back(Vec2f{float(s.end.x), float(s.end.y)});
+            smooth->layers.push_back(end_layer);
+            if (s.portal || end_layer != s.layer) { // the raw polyline keeps where the layer changes
+                raw->points.push_back(Vec2f{float(s.start.x), float(s.start.y)});
+                raw->layers.push_back(s.layer);
+                raw->points.push_back(smooth->points.back());
+                raw->layers.push_back(end_layer);
+            }
         }
     }
     raw->points.push_back(smooth->points.back());
-    // Drop coincident points (the follower needs segments of positive length).
+    raw->layers.push_back(goal_layer);
+    // Drop coincident points (the follower needs segments of positive length); a dropped point's
+    // layer carries over to the kept one where they differ (a portal of zero length).
     for (Track* t : {smooth, raw}) {
         std::vector<Vec2f> kept;
-        for (const Vec2f& p : t->points)
-            if (kept.empty() || std::hypot(p.x - kept.back().x, p.y - kept.back().y) > 1e-3)
+        std::vector<uint32_t> layers;
+        for (size_t i = 0; i < t->points.size(); ++i) {
+            const Vec2f& p = t->points[i];
+            if (kept.empty() || std::hypot(p.x - kept.back().x, p.y - kept.back().y) > 1e-3) {
                 kept.push_back(p);
+                layers.push_back(t->layers[i]);
+            } else {
+                layers.back() = t->layers[i];
+            }
+        }
         t->points = kept;
+        t->layers = layers;
     }
 }
 
-Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const WallGrid& walls,
+uint32_t trackLayerAt(const Track& t, double s) {
+    const size_t i = size_t(std::upper_bound(t.cumulative.begin(), t.cumulative.end(), s) - t.cumulative.begin());
+    return t.layers[i > 0 ? i - 1 : 0];
+}
+
+namespace {
+
+// Height of the surface under (x, y) on `layer`, within 0.5 m of its triangles; false off the layer.
+bool surfaceHeight(const FootprintView& surfaces, uint32_t layer, double x, double y, double* height) {
+    float h = 0;
+    if (footprintHeightAt(surfaces, layer, float(x), float(y), 0.5f, &h) != Status::Ok) return false;
+    *height = h;
+    return true;
+}
+
+// The ground's pitch (sine) along the heading under the vehicle: the surface under the rear axle on its
+// layer, under the front axle on the same layer, or where that ends (a portal) on the track's layer a
+// wheelbase ahead; 0 where either has no surface.
+double groundPitch(const VehicleSpec& v, const Ground& ground, const Track& track, uint32_t layer,
+                   double progress, double x, double y, double heading) {
+    const double fx = x + v.wheelbase * std::cos(heading), fy = y + v.wheelbase * std::sin(heading);
+    double rear = 0, front = 0;
+    if (!surfaceHeight(*ground.surfaces, layer, x, y, &rear)) return 0.0;
+    if (!surfaceHeight(*ground.surfaces, layer, fx, fy, &front) &&
+        !surfaceHeight(*ground.surfaces, trackLayerAt(track, progress + v.wheelbase), fx, fy, &front))
+        return 0.0;
+    return pitchSine(rear, front, v.wheelbase);
+}
+
+} // namespace
+
+std::vector<double> trackHeights(const Track& t, const FootprintView& surfaces) {
+    std::vector<double> heights(t.points.size(), NAN);
+    for (size_t i = 0; i < t.points.size(); ++i)
+        surfaceHeight(surfaces, t.layers[i], t.points[i].x, t.points[i].y, &heights[i]);
+    return heights;
+}
+
+double steepestClimb(const Track& t, const std::vector<double>& heights, double wheelbase) {
+    double steepest = 0;
+    for (size_t i = 0, j = 0; i < t.points.size(); ++i) {
+        j = std::max(j, i);
+        while (j + 1 < t.points.size() && t.cumulative[j] - t.cumulative[i] < wheelbase)
+            ++j;
+        const double run = t.cumulative[j] - t.cumulative[i];
+        if (j > i && std::isfinite(heights[i]) && std::isfinite(heights[j]))
+            steepest = std::max(steepest, pitchSine(heights[i], heights[j], run));
+    }
+    return steepest;
+}
+
+Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const Ground& ground,
             const FollowerSettings& settings, const SimOptions& sim) {
     Trial trial;
     const uint32_t n = uint32_t(track.points.size());
@@ -80,6 +155,8 @@ Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const
             ++near;
         while (near > 0 && track.cumulative[near] > cmd.progress)
             --near;
+        const uint32_t layer = track.layers[near];
+        const WallGrid& walls = (*ground.walls)[layer];
         const double cte = std::fabs(cmd.cross_track_error);
         trial.cte_sum += cte;
         trial.inside += cte <= track.half_width[near] ? 1 : 0;
@@ -114,9 +191,9 @@ Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const
         // Actuators: steering angle towards the commanded curvature at the steer rate.
         const double wanted = std::clamp(std::atan(cmd.curvature * v.wheelbase), -v.max_steer, v.max_steer);
         steer += std::clamp(wanted - steer, -v.steer_rate * sim.dt, v.steer_rate * sim.dt);
-        double a = cmd.throttle >= 0 ? cmd.throttle * (speed < 0 ? v.brake : v.accel)
-                                     : cmd.throttle * (speed > 0 ? v.brake : v.accel);
-        speed = std::clamp(speed + a * sim.dt, -v.reverse_speed, v.top_speed);
+        const double pitch =
+            ground.surfaces ? groundPitch(v, ground, track, layer, cmd.progress, x, y, heading) : 0.0;
+        speed = stepSpeed(v, speed, cmd.throttle, pitch, sim.dt);
         // Traction: above the lateral-acceleration cap the vehicle slides (less yaw than commanded).
         double yaw_rate = speed * std::tan(steer) / v.wheelbase;
         const double lateral = std::fabs(speed * yaw_rate), cap = v.traction * kGravity;

@@ -8,6 +8,8 @@
 #include <clearway/motion.h>
 #include <clearway/runtime.h>
 
+#include "vehicle.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,36 +18,9 @@
 
 namespace clearway::drive {
 
-constexpr double kGravity = 9.81;
 // Look-ahead floor (x turning radius) on planned gear-turn routes (0.75, 0.5, 0.4, 0.3 gave 9, 6, 6, 6
 // stuck events).
 constexpr double kPlannedTurningLookahead = 0.5;
-
-// Kinematic bicycle parameters; (x, y) is the rear axle and the centre of the wall-clearance disc.
-struct VehicleSpec {
-    const char* name;
-    double radius;        // m: clearance the vehicle needs from walls (routes are planned at it)
-    double wheelbase;     // m
-    double max_steer;     // rad, front-wheel angle
-    double steer_rate;    // rad/s
-    double accel;         // m/s^2 at full throttle
-    double brake;         // m/s^2 at full brake
-    double top_speed;     // m/s forward
-    double reverse_speed; // m/s backwards
-    double traction;      // lateral acceleration cap, fraction of g (above it the vehicle slides)
-};
-
-// Minimum turning radii (wheelbase / tan(max_steer)): car 4.2 m, truck 10.3 m, tank 1.5 m,
-// hovercraft 5.5 m, van 5.6 m, kart 2.9 m.
-inline constexpr VehicleSpec kVehicles[] = {
-    {"car", 0.5, 2.6, 0.55, 1.5, 4.0, 8.0, 14.0, 4.0, 0.9},
-    {"truck", 0.9, 5.0, 0.45, 0.6, 1.5, 4.0, 9.0, 2.5, 0.6},
-    {"tank", 0.8, 1.8, 0.9, 1.2, 1.5, 5.0, 7.0, 3.0, 0.8},
-    {"hovercraft", 0.7, 3.0, 0.5, 1.2, 2.5, 2.0, 12.0, 3.0, 0.25},
-    {"van", 0.7, 3.4, 0.55, 1.0, 2.5, 6.0, 11.0, 3.0, 0.7},
-    {"kart", 0.4, 1.6, 0.5, 2.5, 5.0, 8.0, 12.0, 3.0, 1.0},
-};
-inline constexpr size_t kVehicleCount = sizeof(kVehicles) / sizeof(kVehicles[0]);
 
 // Uniform grid over one layer's solid walls: distance to the nearest wall up to a cap.
 struct WallGrid {
@@ -69,13 +44,28 @@ struct Track {
     std::vector<double> cumulative; // arc length at each point
     std::vector<double> half_width; // corridor: path clearance - vehicle radius (>= 0.25 m)
     std::vector<float> margins;     // path clearance - vehicle radius, for the follower (may be <= 0)
+    std::vector<uint32_t> layers;   // footprint layer of each point (a cross-layer route changes it)
 };
 
-// Fills the track's arc lengths and corridor half-widths.
-void finishTrack(const WallGrid& walls, double radius, Track* t);
+// What the vehicle drives on: each layer's walls and, for slopes, the footprint's surfaces.
+struct Ground {
+    const std::vector<WallGrid>* walls = nullptr; // per layer
+    const FootprintView* surfaces = nullptr;      // null: no gravity along the heading
+};
+
+// Fills the track's arc lengths and corridor half-widths (each point against its layer's walls).
+void finishTrack(const std::vector<WallGrid>& walls, double radius, Track* t);
 // Smooth track: findPath segments, arcs sampled every <= 0.25 m; raw track: the vertex-to-vertex
-// polyline (every arc replaced by the corner where its two tangents meet).
-void tracksFromSegments(const PathSegment* segs, uint32_t count, Track* smooth, Track* raw);
+// polyline (every arc replaced by the corner where its two tangents meet). Every point keeps its
+// layer (a portal segment's end is on the next segment's layer, the last one on `goal_layer`).
+void tracksFromSegments(const PathSegment* segs, uint32_t count, uint32_t goal_layer, Track* smooth,
+                        Track* raw);
+// The track's layer at arc length `s` (the layer of the last point at or before it).
+uint32_t trackLayerAt(const Track& t, double s);
+// The surface height under each point of the track on its layer (NaN off the surface).
+std::vector<double> trackHeights(const Track& t, const FootprintView& surfaces);
+// Steepest uphill pitch (sine) along the track in its direction over `wheelbase`-long chords.
+double steepestClimb(const Track& t, const std::vector<double>& heights, double wheelbase);
 
 struct Trial {
     bool arrived = false;
@@ -95,7 +85,9 @@ struct SimOptions {
 
 // The vehicle starts at `start` (the findPath route's first point, facing along its first segment)
 // whatever track it is given: a planned track with gears starts on the lattice near it.
-Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const WallGrid& walls,
+// The vehicle is on the track's layer at the follower's progress: its walls hold it, its surface
+// pitches it (with `ground.surfaces`).
+Trial drive(const VehicleSpec& v, const Pose2d& start, const Track& track, const Ground& ground,
             const FollowerSettings& settings, const SimOptions& sim);
 
 // One SVG of one route and vehicle: walls, route, both trajectories; `planned` (may be null): the

@@ -17,7 +17,7 @@ namespace {
 // a margin first (turning radius x 1.1, vehicle radius + 0.3 m) so the follower has room for tracking error,
 // then less. False when no route exists at any margin.
 bool planGearTurns(const Level& level, uint32_t layer, const VehicleSpec& v, const Pose2d& start, Vec2f goal,
-                   const WallGrid& walls, Track* out, uint32_t* gear_changes) {
+                   Track* out, uint32_t* gear_changes) {
     const double turning_radius = v.wheelbase / std::tan(v.max_steer);
     const double margins[][2] = {{1.1, 0.3}, {1.05, 0.15}, {1.0, 0.0}};
     std::vector<PathPiece> pieces(4096);
@@ -57,7 +57,8 @@ bool planGearTurns(const Level& level, uint32_t layer, const VehicleSpec& v, con
             }
         }
         if (t.points.size() < 2) continue;
-        finishTrack(walls, v.radius, &t);
+        t.layers.assign(t.points.size(), layer);
+        finishTrack(level.walls, v.radius, &t);
         *out = std::move(t);
         *gear_changes = result.gear_changes;
         return true;
@@ -112,12 +113,67 @@ bake::Error loadLevel(const std::string& path, Level* L, cli::SpdlogContext& log
     return {};
 }
 
-// Up to `routes_per_level` routes between random roadmap vertices of level `li`, one track per
-// vehicle each; the draws continue `rng` from the previous level.
-void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, size_t li,
-                std::mt19937_64& rng, std::vector<Route>* routes, cli::SpdlogContext& log) {
+// Each vehicle's tracks from `a` to `b` (findPath at its radius) into `route`. Single-layer routes
+// (`cross_layer` false) keep to a's layer without a portal, for every vehicle; cross-layer routes change
+// layer (along a portal segment, or where two segments of different layers meet), for the vehicles
+// that fit (the others: no_route). False when the route is not of the kind
+// asked for or a vehicle that must have one has none.
+bool routeTracks(const Level& L, const RoadmapVertexInfo& a, const RoadmapVertexInfo& b, bool cross_layer,
+                 std::vector<PathSegment>& segs, Route* route) {
+    bool ok = true, crossed = false;
+    for (size_t vi = 0; vi < kVehicleCount && ok; ++vi) {
+        uint32_t count = 0;
+        ok = findPath(L.view, L.scratch, {a.position.x, a.position.y, a.layer}, {b.position.x, b.position.y, b.layer},
+                      kVehicles[vi].radius, INFINITY, segs.data(), &count, uint32_t(segs.size())) == Status::Ok;
+        if (!ok && cross_layer) {
+            ok = route->no_route[vi] = true;
+            continue;
+        }
+        for (uint32_t k = 0; ok && k < count; ++k) {
+            crossed = crossed || segs[k].portal || segs[k].layer != segs[0].layer;
+            ok = cross_layer || (!segs[k].portal && segs[k].layer == a.layer);
+        }
+        if (!ok) break;
+        tracksFromSegments(segs.data(), count, b.layer, &route->smooth[vi], &route->raw[vi]);
+        ok = route->smooth[vi].points.size() >= 2 && route->raw[vi].points.size() >= 2;
+        if (!ok) break;
+        finishTrack(L.walls, kVehicles[vi].radius, &route->smooth[vi]);
+        finishTrack(L.walls, kVehicles[vi].radius, &route->raw[vi]);
+    }
+    return ok && crossed == cross_layer;
+}
+
+// Length of the longest vehicle track of the route (0 when no vehicle has one).
+double routeLength(const Route& route) {
+    double length = 0;
+    for (size_t vi = 0; vi < kVehicleCount; ++vi)
+        if (!route.no_route[vi]) length = std::max(length, route.smooth[vi].cumulative.back());
+    return length;
+}
+
+// The route's group, and which vehicles can climb it (all of them without `slopes`: planar vehicles).
+void classifyRoute(const Level& L, bool slopes, Route* route) {
+    bool sloped = false;
+    for (size_t vi = 0; vi < kVehicleCount; ++vi) {
+        if (route->no_route[vi]) continue;
+        const std::vector<double> heights = trackHeights(route->smooth[vi], L.footprint);
+        double low = INFINITY, high = -INFINITY;
+        for (double h : heights)
+            if (std::isfinite(h)) low = std::min(low, h), high = std::max(high, h);
+        sloped = sloped || high - low >= kFlatHeight;
+        route->unclimbable[vi] = slopes && steepestClimb(route->smooth[vi], heights, kVehicles[vi].wheelbase) >
+                                               climbableSine(kVehicles[vi]);
+    }
+    route->group = route->group == kCrossLayerRoutes ? kCrossLayerRoutes : sloped ? kSlopeRoutes : kFlatRoutes;
+}
+
+// Up to `count` routes between random roadmap vertices of level `li`, one track per vehicle each; the
+// draws continue `rng` from the previous level. Single-layer routes join two vertices of one layer;
+// cross-layer routes (drawn only on levels with more than one layer) any two whose route crosses a portal.
+void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, size_t li, bool cross_layer,
+                uint32_t count, std::mt19937_64& rng, std::vector<Route>* routes, cli::SpdlogContext& log) {
     const Level& L = levels[li];
-    const uint32_t routes_per_level = options.routes_per_level;
+    if (cross_layer && L.walls.size() < 2) return;
     double max_radius = 0;
     for (const auto& v : kVehicles)
         max_radius = std::max(max_radius, v.radius);
@@ -132,38 +188,24 @@ void findRoutes(const DriveOptions& options, const std::vector<Level>& levels, s
             candidates.push_back(vi);
     }
     uint32_t found = 0;
-    for (int attempt = 0; attempt < 400 && found < routes_per_level && candidates.size() >= 2; ++attempt) {
+    for (int attempt = 0; attempt < 400 && found < count && candidates.size() >= 2; ++attempt) {
         const auto& a = candidates[rng() % candidates.size()];
         const auto& b = candidates[rng() % candidates.size()];
-        if (a.layer != b.layer || std::hypot(a.position.x - b.position.x, a.position.y - b.position.y) < 8.0)
+        if ((!cross_layer && a.layer != b.layer) ||
+            std::hypot(a.position.x - b.position.x, a.position.y - b.position.y) < 8.0)
             continue;
         Route route;
         route.level = li;
         route.layer = a.layer;
-        bool ok = true;
-        for (size_t vi = 0; vi < kVehicleCount && ok; ++vi) {
-            uint32_t count = 0;
-            ok = findPath(L.view, L.scratch, {a.position.x, a.position.y, a.layer},
-                          {b.position.x, b.position.y, b.layer}, kVehicles[vi].radius, INFINITY, segs.data(),
-                          &count, uint32_t(segs.size())) == Status::Ok;
-            for (uint32_t k = 0; ok && k < count; ++k)
-                ok = !segs[k].portal && segs[k].layer == a.layer;
-            if (!ok) break;
-            tracksFromSegments(segs.data(), count, &route.smooth[vi], &route.raw[vi]);
-            ok = route.smooth[vi].points.size() >= 2 && route.raw[vi].points.size() >= 2;
-            if (!ok) break;
-            finishTrack(L.walls[a.layer], kVehicles[vi].radius, &route.smooth[vi]);
-            finishTrack(L.walls[a.layer], kVehicles[vi].radius, &route.raw[vi]);
-        }
-        if (!ok) continue;
-        route.length = route.smooth[kVehicleCount - 1].cumulative.back();
-        for (size_t vi = 0; vi < kVehicleCount; ++vi)
-            route.length = std::max(route.length, route.smooth[vi].cumulative.back());
+        if (!routeTracks(L, a, b, cross_layer, segs, &route)) continue;
+        route.length = routeLength(route);
         if (route.length < 10.0) continue;
+        route.group = cross_layer ? kCrossLayerRoutes : kFlatRoutes;
+        classifyRoute(L, options.slopes, &route);
         routes->push_back(std::move(route));
         ++found;
     }
-    log.logger().info("{}: {} routes", L.name, found);
+    log.logger().info("{}: {} {}routes", L.name, found, cross_layer ? "cross-layer " : "");
 }
 
 // Appends one --trials line.
@@ -188,7 +230,14 @@ void driveRoute(const DriveOptions& options, const std::vector<Level>& levels, s
                 TableI* table) {
     const Route& r = table->routes[ri];
     const Level& level = levels[r.level];
+    if (r.no_route[vi] || r.unclimbable[vi]) {
+        ++(r.no_route[vi] ? table->no_route : table->unclimbable)[r.group];
+        return;
+    }
     const WallGrid& walls = level.walls[r.layer];
+    Ground ground;
+    ground.walls = &level.walls;
+    ground.surfaces = options.slopes ? &level.footprint : nullptr;
     const FollowerSettings baseline = followerBaselineDefaults();
     // The clearway follower knows the vehicle's steering geometry (as pure pursuit needs the
     // wheelbase), hence its turning radius; the baseline is the paper's and knows neither.
@@ -213,9 +262,9 @@ void driveRoute(const DriveOptions& options, const std::vector<Level>& levels, s
     const Track* raw_track = &r.raw[vi];
     Track planned;
     uint32_t planned_changes = 0;
-    if (options.gear_turns != "off" && route.min_radius < clearway.turning_radius &&
-        planGearTurns(level, r.layer, kVehicles[vi], start, route.points.back(), walls,
-                      &planned, &planned_changes) &&
+    // Directional A* plans on one layer: cross-layer routes are driven as findPath gives them.
+    if (options.gear_turns != "off" && r.group != kCrossLayerRoutes && route.min_radius < clearway.turning_radius &&
+        planGearTurns(level, r.layer, kVehicles[vi], start, route.points.back(), &planned, &planned_changes) &&
         (options.gear_turns == "tight" || planned_changes > 0)) {
         smooth = raw_track = &planned;
         ++table->planned_routes;
@@ -224,24 +273,26 @@ void driveRoute(const DriveOptions& options, const std::vector<Level>& levels, s
         clearway.turning_lookahead = tuned.turning_lookahead = kPlannedTurningLookahead;
     }
     const bool gears = smooth == &planned, baseline_gears = gears && options.baseline_gear_turns;
-    const Trial b = drive(kVehicles[vi], start, baseline_gears ? planned : route, walls, baseline, sim_b);
-    const Trial c = drive(kVehicles[vi], start, *smooth, walls, clearway, sim_c);
+    const Trial b = drive(kVehicles[vi], start, baseline_gears ? planned : route, ground, baseline, sim_b);
+    const Trial c = drive(kVehicles[vi], start, *smooth, ground, clearway, sim_c);
     if (options.list_trials) {
         listTrial(level.name, table, ri, vi, baseline_gears ? "baseline+gears" : "baseline", b);
         listTrial(level.name, table, ri, vi, gears ? "clearway+gears" : "clearway", c);
     }
     table->cols[0].add(vi, b);
     table->cols[1].add(vi, c);
-    table->cols[2].add(vi, drive(kVehicles[vi], start, *smooth, walls, tuned, options.sim));
+    table->groups[r.group][0].add(vi, b);
+    table->groups[r.group][1].add(vi, c);
+    table->cols[2].add(vi, drive(kVehicles[vi], start, *smooth, ground, tuned, options.sim));
     if (options.raw) {
         // The raw polyline's first segment may leave at another angle than the route's arc.
         const Track& rt = r.raw[vi];
         const Pose2d raw_start{rt.points[0].x, rt.points[0].y,
                                std::atan2(rt.points[1].y - rt.points[0].y, rt.points[1].x - rt.points[0].x)};
-        table->cols[3].add(vi, baseline_gears ? drive(kVehicles[vi], start, planned, walls, baseline, options.sim)
-                                              : drive(kVehicles[vi], raw_start, rt, walls, baseline, options.sim));
+        table->cols[3].add(vi, baseline_gears ? drive(kVehicles[vi], start, planned, ground, baseline, options.sim)
+                                              : drive(kVehicles[vi], raw_start, rt, ground, baseline, options.sim));
         table->cols[4].add(vi, drive(kVehicles[vi], raw_track == &planned ? start : raw_start, *raw_track,
-                                     walls, clearway, options.sim));
+                                     ground, clearway, options.sim));
     }
     if (!options.svg_dir.empty()) {
         const std::string seed = options.seeds.size() > 1 ? "s" + std::to_string(table->seed) + "_" : "";
@@ -281,7 +332,11 @@ bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogConte
         table.seed = seed;
         std::mt19937_64 rng(seed);
         for (size_t li = 0; li < suite->levels.size(); ++li)
-            findRoutes(options, suite->levels, li, rng, &table.routes, log);
+            findRoutes(options, suite->levels, li, false, options.routes_per_level, rng, &table.routes, log);
+        // Cross-layer routes draw from their own generator: the single-layer routes stay as they were.
+        std::mt19937_64 cross_rng(seed ^ 0x9e3779b97f4a7c15ull);
+        for (size_t li = 0; li < suite->levels.size() && options.cross_layer_routes > 0; ++li)
+            findRoutes(options, suite->levels, li, true, options.cross_layer_routes, cross_rng, &table.routes, log);
         if (table.routes.empty())
             return {bake::ErrorCode::Internal, "seed " + std::to_string(seed) + ": no route found on any level"};
         for (size_t ri = 0; ri < table.routes.size(); ++ri) {
@@ -292,6 +347,15 @@ bake::Error runSuite(const DriveOptions& options, Suite* suite, cli::SpdlogConte
         }
         for (size_t ci = 0; ci < 5; ++ci)
             suite->pooled.cols[ci].merge(table.cols[ci]);
+        for (const Route& r : table.routes)
+            ++table.group_routes[r.group];
+        for (size_t gi = 0; gi < kRouteGroupCount; ++gi) {
+            suite->pooled.groups[gi][0].merge(table.groups[gi][0]);
+            suite->pooled.groups[gi][1].merge(table.groups[gi][1]);
+            suite->pooled.group_routes[gi] += table.group_routes[gi];
+            suite->pooled.no_route[gi] += table.no_route[gi];
+            suite->pooled.unclimbable[gi] += table.unclimbable[gi];
+        }
         suite->pooled.planned_routes += table.planned_routes;
         suite->pooled.trial_lines.insert(suite->pooled.trial_lines.end(), table.trial_lines.begin(),
                                          table.trial_lines.end());

@@ -19,12 +19,22 @@ struct Level {
     FootprintView footprint;     // the roadmap's embedded footprint, for Directional A*
 };
 
+// Route sets reported apart: flat (every track point at one height), slope (the ground rises or falls
+// along some vehicle's track) and cross-layer (some vehicle's findPath route changes layer).
+enum RouteGroup : uint8_t { kFlatRoutes, kSlopeRoutes, kCrossLayerRoutes, kRouteGroupCount };
+inline constexpr const char* kRouteGroupNames[kRouteGroupCount] = {"flat", "slope", "cross_layer"};
+
 // One start/goal pair, with each vehicle's track between them.
 struct Route {
     size_t level;
-    uint32_t layer;
+    uint32_t layer; // of the start
+    RouteGroup group = kFlatRoutes;
     double length; // of the smooth route at the largest vehicle radius
     Track smooth[kVehicleCount], raw[kVehicleCount];
+    // Vehicles not driven: no findPath route at their radius (cross-layer routes only: the others need
+    // one for every vehicle), or one steeper than they climb with a quarter of their acceleration to
+    // spare (vehicle.h: climbableSine), where gradient-aware route planning would not send them.
+    bool no_route[kVehicleCount] = {}, unclimbable[kVehicleCount] = {};
 };
 
 // One column of Table I.
@@ -73,6 +83,8 @@ struct DriveOptions {
     // The baseline drives the same planned gear-turn routes as the clearway columns (like for like);
     // false: it drives the findPath route wherever the clearway columns drive a planned one.
     bool baseline_gear_turns = true;
+    bool slopes = true;              // the vehicles feel the ground's slope (false: planar, as before)
+    uint32_t cross_layer_routes = 0; // per level with portals, drawn apart from the single-layer ones
     SimOptions sim;
 };
 
@@ -83,6 +95,11 @@ struct TableI {
     Column cols[5] = {{"baseline"}, {"clearway"}, {"clearway_tuned"}, {"baseline_raw"}, {"clearway_raw"}};
     std::vector<std::string> trial_lines; // --trials
     uint32_t planned_routes = 0;          // vehicle routes the clearway columns drive as planned gear turns
+    // Per route group: the baseline's and the clearway column's trials, and the vehicle routes not
+    // driven (Route: no_route, unclimbable).
+    Column groups[kRouteGroupCount][2];
+    uint32_t group_routes[kRouteGroupCount] = {}, no_route[kRouteGroupCount] = {},
+             unclimbable[kRouteGroupCount] = {};
 };
 inline constexpr size_t kBaseline = 0, kClearway = 1, kClearwayTuned = 2, kBaselineRaw = 3, kClearwayRaw = 4;
 
