@@ -78,6 +78,17 @@ void walkAccessors(const RoadmapView& view, const RoadmapInfo& info) {
     }
     RoadmapVertexInfo past;
     CLEARWAY_FUZZ_REQUIRE(roadmapVertex(view, info.vertex_count, &past) == Status::InvalidArgument);
+    const uint32_t links = roadmapLinkCount(view);
+    for (uint32_t l = 0; l < links; ++l) {
+        RoadmapLinkInfo li;
+        CLEARWAY_FUZZ_REQUIRE(roadmapLink(view, l, &li) == Status::Ok);
+        CLEARWAY_FUZZ_REQUIRE(li.a < info.vertex_count && li.b < info.vertex_count && li.a != li.b);
+        CLEARWAY_FUZZ_REQUIRE(li.layer_a < info.layer_count && li.layer_b < info.layer_count);
+        CLEARWAY_FUZZ_REQUIRE(finite(li.cost) && li.cost >= 0 && li.max_radius > 0 && finite(li.length));
+        CLEARWAY_FUZZ_REQUIRE(li.flags != 0 && li.area_type < kAreaTypeCount);
+    }
+    RoadmapLinkInfo past_link;
+    CLEARWAY_FUZZ_REQUIRE(roadmapLink(view, links, &past_link) == Status::InvalidArgument);
 }
 
 void checkPath(const RoadmapView& view, const PathSegment* segments, uint32_t count) {
@@ -94,10 +105,42 @@ void checkPath(const RoadmapView& view, const PathSegment* segments, uint32_t co
     CLEARWAY_FUZZ_REQUIRE(s == Status::Ok || s == Status::BufferTooSmall);
 }
 
+// Across each off-mesh link (the first few): from near its start to near its end, plain and with a
+// filter that closes it; Link segments must join their neighbours and carry a valid link index.
+void linkQueries(const RoadmapView& view, PathScratch* scratch) {
+    constexpr uint32_t kMaxSegments = 64;
+    PathSegment segments[kMaxSegments];
+    const uint32_t links = roadmapLinkCount(view);
+    for (uint32_t l = 0; l < links && l < 4; ++l) {
+        RoadmapLinkInfo li;
+        CLEARWAY_FUZZ_REQUIRE(roadmapLink(view, l, &li) == Status::Ok);
+        const PathEndpoint from{li.start.x + 0.1, li.start.y, li.layer_a};
+        const PathEndpoint to{li.end.x - 0.1, li.end.y, li.layer_b};
+        for (int closed = 0; closed < 2; ++closed) { // closed: with a one-segment buffer too
+            QueryFilter filter = defaultQueryFilter();
+            if (closed) filter.exclude_flags = li.flags;
+            uint32_t count = 0;
+            const Status f = findPathFiltered(view, scratch, from, to, 0.1, 0.1, filter, segments, &count,
+                                              closed ? 1 : kMaxSegments);
+            CLEARWAY_FUZZ_REQUIRE(f == Status::Ok || f == Status::NotFound || f == Status::BufferTooSmall);
+            if (f != Status::Ok) continue;
+            checkPath(view, segments, count);
+            for (uint32_t i = 0; i < count; ++i) {
+                if (segments[i].type != PathSegmentType::Link) continue;
+                CLEARWAY_FUZZ_REQUIRE(segments[i].link < links);
+                if (i > 0)
+                    CLEARWAY_FUZZ_REQUIRE(segments[i - 1].end.x == segments[i].start.x &&
+                                          segments[i - 1].end.y == segments[i].start.y);
+            }
+        }
+    }
+}
+
 // Queries between points a game would pick: roadmap vertices, nudged off the roadmap.
 void runQueries(const RoadmapView& view, const RoadmapInfo& info, PathScratch* scratch) {
     constexpr uint32_t kMaxSegments = 64;
     PathSegment segments[kMaxSegments];
+    linkQueries(view, scratch);
     const uint32_t picks = info.vertex_count < 6 ? info.vertex_count : 6;
     for (uint32_t i = 0; i < picks; ++i) {
         RoadmapVertexInfo a, b;

@@ -299,6 +299,34 @@ TEST_SUITE("tools/query") {
         CHECK(highest > f.from.y + 2);
     }
 
+    // tests/fuzz/seeds/roadmap/bridge-links.cwrm: the bridge with a ladder from the ground at
+    // (15, 0, -8) onto the deck at (15, 4, -5) (link 0, tests/fuzz/README.md).
+    TEST_CASE("an off-mesh link is its own segment in --json (type link, its index) and in the summary") {
+        const std::string level =
+            std::string(CLEARWAY_SAMPLES) + "/../tests/fuzz/seeds/roadmap/bridge-links.cwrm";
+        const std::string command =
+            tool("cw-query") + " " + level + " --from 16,0,-8 --to 16,4,-5 --radius 0.3";
+        int code = 0;
+        const nlohmann::json j = runJson(command + " --json", &code);
+        REQUIRE(code == 0);
+        REQUIRE(j.at("found").get<bool>());
+        int links = 0;
+        for (const auto& segment : j.at("segments")) {
+            if (segment.at("type") != "link") continue;
+            ++links;
+            CHECK(segment.at("link") == 0);
+            CHECK(std::abs(vec(segment.at("start")).x - 15) < 1e-4);
+            CHECK(std::abs(vec(segment.at("start")).y) < 1e-3);
+            CHECK(std::abs(vec(segment.at("end")).y - 4) < 1e-3);
+            CHECK(std::abs(vec(segment.at("end")).z + 5) < 1e-4);
+            CHECK(segment.at("length").get<double>() == doctest::Approx(5).epsilon(1e-6));
+        }
+        CHECK(links == 1);
+        std::string text;
+        REQUIRE(runTool(command, &text) == 0);
+        CHECK(text.find(" link ") != std::string::npos);
+    }
+
     TEST_CASE("--svg draws walls, roadmap, the path with its arcs, start and goal") {
         const Baked& b = baked(sampleLevel("box_room.obj"));
         const std::string svg = b.path + ".svg";

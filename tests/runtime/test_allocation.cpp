@@ -164,6 +164,52 @@ TEST_SUITE("runtime/allocation") {
         }
     }
 
+    // bridge-links.cwrm: the bridge with a ladder from the ground onto the deck (link 0) and a
+    // one-way jump back down (link 1, flags walk | 2); tests/fuzz/README.md says how it was baked.
+    TEST_CASE("findPath and findPathFiltered across off-mesh links, and poses along them, never allocate") {
+        const test::LoadedRoadmap level(test::readFile(kSeeds + "roadmap/bridge-links.cwrm"));
+        const RoadmapView& view = level.view;
+        REQUIRE(roadmapLinkCount(view) == 2);
+        RoadmapLinkInfo ladder, jump;
+        REQUIRE(roadmapLink(view, 0, &ladder) == Status::Ok);
+        REQUIRE(roadmapLink(view, 1, &jump) == Status::Ok);
+        REQUIRE(ladder.layer_a != ladder.layer_b);
+        const PathEndpoint ground{ladder.start.x + 1.0, ladder.start.y, ladder.layer_a};
+        const PathEndpoint deck{ladder.end.x + 1.0, ladder.end.y, ladder.layer_b};
+        const PathEndpoint deck_by_jump{jump.start.x - 0.5, jump.start.y, jump.layer_a};
+        std::vector<PathSegment> up(64), down(64), closed(64);
+        std::vector<PathPose> poses(512);
+        uint32_t up_count = 0, down_count = 0, closed_count = 0, sampled = 0;
+        Status up_status = Status::NotFound, down_status = Status::NotFound, closed_status = Status::NotFound,
+               sample_status = Status::NotFound;
+        QueryFilter no_jumps = defaultQueryFilter();
+        no_jumps.exclude_flags = 2;
+        const long allocations = test::allocationsDuring([&] {
+            up_status = findPath(view, level.scratch, ground, deck, 0.3, 0.3, up.data(), &up_count, 64);
+            down_status = findPath(view, level.scratch, deck_by_jump, ground, 0.3, INFINITY, down.data(),
+                                   &down_count, 64);
+            closed_status = findPathFiltered(view, level.scratch, deck_by_jump, ground, 0.3, 0.3, no_jumps,
+                                             closed.data(), &closed_count, 64);
+            sample_status = pathSample(view, up.data(), up_count, 0.25, poses.data(), &sampled, 512);
+        });
+        CHECK(allocations == 0);
+        REQUIRE(up_status == Status::Ok);
+        REQUIRE(down_status == Status::Ok);
+        REQUIRE(closed_status == Status::Ok);
+        CHECK(sample_status == Status::Ok);
+        auto linkOf = [](const std::vector<PathSegment>& path, uint32_t count) {
+            for (uint32_t i = 0; i < count; ++i)
+                if (path[i].type == PathSegmentType::Link) return int(path[i].link);
+            return -1;
+        };
+        CHECK(linkOf(up, up_count) == 0);
+        CHECK(linkOf(down, down_count) == 1);
+        CHECK(linkOf(closed, closed_count) == 0); // the jump closed: down the ladder
+        // The poses climb the ladder: from the ground's height to the deck's.
+        CHECK(poses[0].position.z == doctest::Approx(ladder.start.z).epsilon(1e-3));
+        CHECK(poses[sampled - 1].position.z == doctest::Approx(ladder.end.z).epsilon(1e-3));
+    }
+
     // Temporary obstacles: the set's calls and findPathAvoiding with discs and boxes dropped on the
     // routes (detours, reroutes, NotFound) work in caller memory alone.
     TEST_CASE("the obstacle set and findPathAvoiding never allocate") {

@@ -322,6 +322,8 @@ void worldSegments(const LoadedRoadmap& rm, const std::vector<PathSegment>& path
         s0 += g.length;
         QuerySegment q;
         q.arc = g.type == PathSegmentType::Arc;
+        q.link = g.type == PathSegmentType::Link;
+        q.link_index = g.link;
         q.portal = g.portal;
         q.layer = g.layer;
         q.start = toWorld(rm.info, g.start.x, g.start.y, a.position.z);
@@ -452,13 +454,17 @@ std::string queryJson(const QueryResult& r) {
     j += ", \"segments\": [";
     for (size_t i = 0; i < r.segments.size(); ++i) {
         const QuerySegment& s = r.segments[i];
-        j += std::string(i ? ", " : "") + "{\"type\": \"" + (s.arc ? "arc" : "line") +
+        j += std::string(i ? ", " : "") + "{\"type\": \"" +
+             (s.arc    ? "arc"
+              : s.link ? "link"
+                       : "line") +
              "\", \"layer\": " + std::to_string(s.layer) + ", \"start\": " + point3(s.start) +
              ", \"end\": " + point3(s.end) + ", \"length\": " + num(s.length);
         if (s.arc)
             j += ", \"center\": " + point3(s.center) + ", \"radius\": " + num(s.radius) +
                  ", \"sweep\": " + num(s.sweep);
         if (s.portal) j += ", \"portal\": true";
+        if (s.link) j += ", \"link\": " + std::to_string(s.link_index);
         j += "}";
     }
     j += "], \"points\": [";
@@ -481,7 +487,7 @@ std::string queryText(const QueryResult& r, const std::string& level) {
     for (size_t i = 0; i < r.segments.size(); ++i) {
         const QuerySegment& s = r.segments[i];
         char head[32];
-        std::snprintf(head, sizeof head, "%4zu %-4s ", i, s.arc ? "arc" : "line");
+        std::snprintf(head, sizeof head, "%4zu %-4s ", i, s.arc ? "arc" : s.link ? "link" : "line");
         t += head + tuple(s.start) + " -> " + tuple(s.end) + "  " + fixed(s.length) + " m, layer " +
              std::to_string(s.layer);
         if (s.arc)

@@ -203,11 +203,15 @@ void searchRoadmap(PathQuery& q) {
     // Costs are lengths times the edges' area weights (1 without designer areas); the heuristic
     // is scaled by the least weight so it never overestimates.
     // Landmarks: the goal's cost from each (through either end of its edge).
+    // Off-mesh links shorten graph distances the landmarks do not know: then none is used.
     double goal_cost[kLandmarks];
     for (uint32_t l = 0; l < kLandmarks; ++l)
-        goal_cost[l] = minOf(
-            s.landmark_dist[size_t(eg.a()) * kLandmarks + l] + g_along * s.edge_weight[q.qg.edge],
-            s.landmark_dist[size_t(eg.b()) * kLandmarks + l] + (len_g - g_along) * s.edge_weight[q.qg.edge]);
+        goal_cost[l] =
+            s.link_count
+                ? kInf
+                : minOf(s.landmark_dist[size_t(eg.a()) * kLandmarks + l] + g_along * s.edge_weight[q.qg.edge],
+                        s.landmark_dist[size_t(eg.b()) * kLandmarks + l] +
+                            (len_g - g_along) * s.edge_weight[q.qg.edge]);
     auto landmarks = [&](uint32_t v, double bound) {
         const double* d = s.landmark_dist + size_t(v) * kLandmarks;
         for (uint32_t l = 0; l < kLandmarks; ++l)
@@ -264,6 +268,7 @@ void searchRoadmap(PathQuery& q) {
                 },
                 a.edge);
         }
+        if (s.link_count && q.links && q.links->allowed) relaxLinks(q, v, gv, scale);
     }
     q.best = best;
     q.best_vertex = best_vertex;
@@ -278,8 +283,16 @@ bool traceRoute(PathQuery& q) {
     q.start_forward = q.s_along <= q.g_along; // only for the shared-edge case
     if (q.best_vertex == kNone) return true;
     uint32_t v = q.best_vertex;
+    uint32_t links_crossed = 0;
     while (s.nodes[v].parent != kStartBackward && s.nodes[v].parent != kStartForward) {
         const uint32_t parent = s.nodes[v].parent;
+        if (parent == kLinkParent) { // the first link crossed is the last one met here
+            const fb::RoadmapLink& link = *q.rm.links()->Get(s.nodes[v].via);
+            if (++links_crossed > s.link_count) return false;
+            *q.links = LinkUse{true, s.nodes[v].via, v == link.b() ? link.a() : link.b(), v};
+            v = q.links->from;
+            continue;
+        }
         if (parent >= kChainParent) { // a chain walk, traced back from where it stopped
             const uint32_t chain = (parent - kChainParent) / 2;
             const bool forward = (parent & 1u) == 0;
@@ -608,6 +621,17 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
                             PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
                             uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter,
                             const ObstacleRoute* obstacles) {
+    if (scratch && scratch->data == view.data && scratch->link_count)
+        return findPathLinked(view, scratch, start, goal, radius, preferred_clearance, out, out_count,
+                              max_segments, filter, obstacles);
+    return findPathStretch(view, scratch, start, goal, radius, preferred_clearance, out, out_count,
+                           max_segments, filter, obstacles, nullptr);
+}
+
+Status detail::findPathStretch(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
+                               PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
+                               uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter,
+                               const ObstacleRoute* obstacles, LinkUse* links) {
     const fb::Roadmap* rm = root(view);
     if (!validArguments(rm, view, scratch, start, goal, radius, preferred_clearance, out, out_count,
                         max_segments))
@@ -624,6 +648,7 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
     PathQuery q(*rm, s, start, goal, radius, preferred_clearance, out, max_segments, out_count);
     q.filter = filter;
     q.obstacles = obstacles;
+    q.links = links;
     prepareAreas(*rm, &s, filter);
     if (straightLineWillDo(q)) {
         phaseMark(Phase::Line);
@@ -640,7 +665,8 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
     q.eg = rm->edges()->Get(q.qg.edge);
     // Ends in different parts of the graph: no route at any radius, without searching the start's
     // whole part first (a click on an island).
-    if (s.vertex_component[q.es->a()] != s.vertex_component[q.eg->a()])
+    // (Links join parts: then the search finds out.)
+    if (!links && s.vertex_component[q.es->a()] != s.vertex_component[q.eg->a()])
         return q.lineAtRadius() ? q.emitLine() : Status::NotFound;
     q.s_along = alongEdge(*rm, q.qs), q.g_along = alongEdge(*rm, q.qg);
     q.len_s = s.edge_length[q.qs.edge], q.len_g = s.edge_length[q.qg.edge];
@@ -651,6 +677,12 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
     searchRoadmap(q);
     if (!(q.best < kInf)) return q.lineAtRadius() ? q.emitLine() : Status::NotFound;
     if (!traceRoute(q)) return Status::NotFound;
+    // A route across a link: the caller plans around it; a clear line at the radius beats any link.
+    if (links && links->link != kNone) {
+        if (!q.lineAtRadius()) return Status::Ok;
+        links->link = kNone;
+        return q.emitLine();
+    }
     phaseMark(Phase::Search);
     q.shorten = preferred_clearance < kInf;
     if (q.shorten && corridorPath(q)) {

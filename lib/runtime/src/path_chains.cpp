@@ -34,9 +34,10 @@ Through throughPair(const PathShared& s, uint32_t v) {
 }
 
 // Whether a walk may pass over v between its two widest edges: two distinct edges to other
-// vertices with the same cost per metre (a designer area's edge keeps its own step).
+// vertices with the same cost per metre (a designer area's edge keeps its own step), and no
+// off-mesh link leaving v (A* must stop there to take it).
 bool innerVertex(const PathShared& s, uint32_t v, const Through& t) {
-    if (t.k1 == kNone) return false;
+    if (t.k1 == kNone || (s.link_start && s.link_start[v] != s.link_start[v + 1])) return false;
     const AdjEntry &a = s.adj[t.k0], &b = s.adj[t.k1];
     return a.edge != b.edge && a.other != v && b.other != v && a.other != b.other &&
            s.edge_weight[a.edge] == s.edge_weight[b.edge];

@@ -26,7 +26,7 @@ bool validSegment(const PathSegment& s) {
     if (s.type == PathSegmentType::Arc)
         return finite(s.center.x) && finite(s.center.y) && finite(s.radius) && s.radius > 0.0 &&
                finite(s.sweep);
-    return s.type == PathSegmentType::Line;
+    return s.type == PathSegmentType::Line || s.type == PathSegmentType::Link;
 }
 
 bool validPath(const PathSegment* segments, uint32_t count) {
@@ -47,9 +47,11 @@ struct Surface {
     float tolerance = 0.0f;
     bool usable = false;
 
-    explicit Surface(const RoadmapView& roadmap) {
+    RoadmapView roadmap;
+
+    explicit Surface(const RoadmapView& view_in) : roadmap(view_in) {
         FootprintInfo info;
-        if (roadmapFootprint(roadmap, &view) != Status::Ok || footprintInfo(view, &info) != Status::Ok)
+        if (roadmapFootprint(view_in, &view) != Status::Ok || footprintInfo(view, &info) != Status::Ok)
             return;
         const double spacing = finite(info.grid_spacing) && info.grid_spacing > 0.0 ? info.grid_spacing : 0.0;
         tolerance = float(kHeightToleranceBase + 2.0 * spacing);
@@ -62,6 +64,17 @@ struct Surface {
         if (usable && footprintHeightAt(view, layer, float(x), float(y), tolerance, &z) == Status::Ok)
             return z;
         return 0.0;
+    }
+
+    // Along a Link segment: from its start's height to its end's (the link's two vertices, in the
+    // direction the segment crosses it); 0 when the link is not this asset's.
+    double linkHeight(const PathSegment& seg, double f) const {
+        RoadmapLinkInfo link;
+        if (roadmapLink(roadmap, seg.link, &link) != Status::Ok) return 0.0;
+        const bool forward =
+            seg.start.x == link.start.x && seg.start.y == link.start.y && seg.layer == link.layer_a;
+        const double z0 = forward ? link.start.z : link.end.z, z1 = forward ? link.end.z : link.start.z;
+        return z0 + (z1 - z0) * f;
     }
 };
 
@@ -93,7 +106,9 @@ void poseOnSegment(const Surface& surface, const PathSegment* segments, uint32_t
         out->curvature = 0.0;
     }
     double z;
-    if (seg.portal) {
+    if (seg.type == PathSegmentType::Link) {
+        z = surface.linkHeight(seg, f);
+    } else if (seg.portal) {
         // A portal runs from this layer onto the next segment's: blend the two surfaces along it.
         const uint32_t to_layer = i + 1 < count ? segments[i + 1].layer : seg.layer;
         const double z0 = surface.height(seg.layer, seg.start.x, seg.start.y);

@@ -215,6 +215,16 @@ struct AdjEntry {
     uint8_t mixed_areas;
 };
 
+// One way across an off-mesh link from a vertex, copied at init (path_links.cpp): A* relaxes it as
+// an extra edge (cost: the straight 3D distance between the ends plus the link's cost).
+struct LinkAdj {
+    uint32_t link, other;
+    double cost;
+    float max_radius;
+    uint16_t flags;
+    uint8_t area_type;
+};
+
 // Chains of edges through vertices A* need not stop at: each inner vertex joins the chain's two
 // edges there, its widest; its other edges are at most `lo` wide. A* entering a chain walks it
 // without the heap while the edges keep the radius and the inner vertices have no other usable
@@ -287,6 +297,8 @@ constexpr uint32_t kNone = 0xffffffffu;
 constexpr uint32_t kStartBackward = 0xfffffffeu; // start leaves its edge towards vertex a
 constexpr uint32_t kStartForward = 0xfffffffdu;  // ... towards vertex b
 constexpr uint32_t kClosed = 0xffffffffu;
+// The A* parent of a vertex reached across an off-mesh link (AStarNode::via: the link).
+constexpr uint32_t kLinkParent = 0xfffffffcu;
 // Points closer than this are the same corner.
 constexpr double kSamePoint = 1e-6;
 // Which ways along its edge a snapped endpoint may leave (snap's *directions).
@@ -332,6 +344,11 @@ struct PathShared {
     detail::WallSeg* wall_solid_segs;
     detail::CellBox* wall_cell_box;
     detail::CellBox* wall_cell_pieces;
+    // Off-mesh links leaving each vertex: link_adj[link_start[v] .. link_start[v + 1]); both null
+    // without links.
+    uint32_t link_count;
+    uint32_t* link_start;
+    detail::LinkAdj* link_adj;
 };
 
 // One thread's query state, and const views of its PathShared's arrays under the names the queries
@@ -403,9 +420,17 @@ struct PathScratch {
     uint32_t wall_piece_count;
     detail::SegMemo* seg_memo; // kSegMemoSlots
     uint32_t seg_memo_round;   // shortenCorners calls: the memo's query stamp
+    uint32_t link_count;       // PathShared's off-mesh link tables
+    const uint32_t* link_start;
+    const detail::LinkAdj* link_adj;
 };
 
 namespace detail {
+
+// path_links.cpp: how many link entries the off-mesh links give (0 without links), and the
+// tables (before buildChains: a vertex a link leaves is never passed over by a chain walk).
+uint32_t linkEntryCount(const fb::Roadmap& rm);
+void buildLinkTables(const fb::Roadmap& rm, PathShared* s);
 
 // path_chains.cpp: the chains (ChainInfo) of the shared data's adjacency, after buildEdgeTables;
 // `taken`: vertex_count words of work space.

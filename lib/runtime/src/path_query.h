@@ -6,6 +6,7 @@
 #include "path_internal.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace clearway {
 namespace detail {
@@ -21,9 +22,16 @@ inline double turnAngle(P u, P w) {
     return std::atan2(cross(u, w), dot(u, w));
 }
 
+// A segment with every byte zero, padding included: callers compare paths byte for byte.
+inline PathSegment zeroSegment() {
+    PathSegment seg;
+    std::memset(&seg, 0, sizeof seg);
+    return seg;
+}
+
 // A line from a to b on `layer` (`portal`: along a connection between layers).
 inline PathSegment lineSegment(P a, P b, uint32_t layer, bool portal = false) {
-    PathSegment seg{};
+    PathSegment seg = zeroSegment();
     seg.type = PathSegmentType::Line;
     seg.portal = portal;
     seg.layer = layer;
@@ -35,7 +43,7 @@ inline PathSegment lineSegment(P a, P b, uint32_t layer, bool portal = false) {
 
 // An arc from a to b round `center` of radius r, turning by the signed angle `sweep`.
 inline PathSegment arcSegment(P a, P b, P center, double r, double sweep, uint32_t layer) {
-    PathSegment arc{};
+    PathSegment arc = zeroSegment();
     arc.type = PathSegmentType::Arc;
     arc.layer = layer;
     arc.start = Vec2d{a.x, a.y};
@@ -63,6 +71,14 @@ struct Emitter {
 // (a 2.8 m hop past a wall corner came out as a 17.5 m tour round the roadmap). The factor is the
 // length bound the roadmap paper sets for paths kept at twice the radius (Nieuwenhuisen et al. 2004).
 constexpr double kDetourFactor = 1.10;
+
+// How one findPath stretch treats off-mesh links (path_links.cpp). `allowed`: A* may cross them;
+// when the route found crosses one, the first it crosses (link, entered at vertex `from`, left at
+// `to`) is set and nothing is emitted: findPathLinked plans the stretch before it without links.
+struct LinkUse {
+    bool allowed;
+    uint32_t link, from, to;
+};
 
 // One findPath query: its arguments, what the ends allow of the straight line, and what each
 // step hands on to the next (the snapped ends, the A* result, the corner list).
@@ -108,6 +124,7 @@ struct PathQuery {
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
     const ObstacleRoute* obstacles = nullptr; // findPathAvoiding's closed edges; null: none
     bool shared_edge_closed = false;          // an obstacle lies between ends on one edge
+    LinkUse* links = nullptr;                 // null: the asset has no links
 
     PathQuery(const fb::Roadmap& roadmap, PathScratch& scratch, PathEndpoint from, PathEndpoint to,
               double clearance_radius, double preferred, PathSegment* out, uint32_t max_segments,
@@ -148,6 +165,19 @@ void phaseMark(Phase phase);
 void phaseCount(PathKind kind);
 // The route points (portals or corners) a query used, for PathPhaseTimes::max_route_points.
 void phaseRoutePoints(uint32_t points);
+
+// path.cpp: findPath over one stretch (links: null, or how it treats off-mesh links).
+Status findPathStretch(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                       double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                       uint32_t max_segments, const ActiveFilter* filter, const ObstacleRoute* obstacles,
+                       LinkUse* links);
+// path_links.cpp: findPath on an asset with links: stretches without links joined by Link segments.
+Status findPathLinked(const RoadmapView& view, PathScratch* scratch, PathEndpoint start, PathEndpoint goal,
+                      double radius, double preferred_clearance, PathSegment* out, uint32_t* out_count,
+                      uint32_t max_segments, const ActiveFilter* filter, const ObstacleRoute* obstacles);
+// A* from vertex v (cost gv): relaxes the links leaving it that the query may cross; `scale`: the
+// filter's heuristic scale.
+void relaxLinks(PathQuery& q, uint32_t v, double gv, double scale);
 
 // path_corridor.cpp: the route's shortest path with clearance through its corridor, emitted; false
 // (nothing emitted) when the asset has no corridor sides or the route leaves one layer.

@@ -122,8 +122,9 @@ struct Placer {
 // after it. The search's work area (vertex order, A* nodes and heap) lies over those grids.
 struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
-        landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices, snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start,
-        wall_cell_items, wall_solid_start, wall_solid_segs, wall_cell_box, wall_cell_pieces;
+        landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
+        snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;
@@ -148,6 +149,9 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.chains = at.take((e / 2 + 1) * sizeof(ChainInfo));
     l.chain_steps = at.take(e * sizeof(ChainStep));
     l.chain_vertices = at.take((e + e / 2 + 1) * sizeof(ChainVertex));
+    const size_t link_entries = linkEntryCount(rm); // nothing without links: the sizes stay
+    l.link_start = at.take(link_entries ? (v + 1) * 4 : 0);
+    l.link_adj = at.take(link_entries * sizeof(LinkAdj));
     Placer work{at.at};
     l.work_order = work.take(v * 4);
     l.work_nodes = work.take(v * sizeof(AStarNode));
@@ -356,10 +360,15 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->wall_solid_segs = reinterpret_cast<WallSeg*>(base + l.wall_solid_segs);
     s->wall_cell_box = reinterpret_cast<CellBox*>(base + l.wall_cell_box);
     s->wall_cell_pieces = reinterpret_cast<CellBox*>(base + l.wall_cell_pieces);
+    if (l.link_adj != l.link_start) {
+        s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
+        s->link_adj = reinterpret_cast<LinkAdj*>(base + l.link_adj);
+    }
     // The work area lies over the grids, so they are built after the landmarks.
     uint32_t* order = reinterpret_cast<uint32_t*>(base + l.work_order);
     buildVertexLists(rm, s, order);
     buildEdgeTables(rm, s);
+    buildLinkTables(rm, s);
     buildChains(s, order);
     buildPortalSeeds(rm, s);
     PathScratch work{};
@@ -411,6 +420,9 @@ PathScratch* scratchInitAt(const PathShared* shared, uint8_t* base, const Scratc
     s->wall_cell_box = sh.wall_cell_box;
     s->wall_cell_pieces = sh.wall_cell_pieces;
     s->wall_piece_count = sh.wall_piece_count;
+    s->link_count = sh.link_count;
+    s->link_start = sh.link_start;
+    s->link_adj = sh.link_adj;
 
     s->edge_seen = reinterpret_cast<uint32_t*>(base + l.edge_seen);
     std::memset(s->edge_seen, 0, (size_t(s->edge_count) + 1) * sizeof(uint32_t));

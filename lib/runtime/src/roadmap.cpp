@@ -13,6 +13,8 @@ namespace clearway {
 namespace detail {
 // footprint.cpp: the footprint's semantic checks, shared so both loaders apply the same rules.
 Status checkFootprintSemantics(const schema::Footprint& footprint);
+// roadmap_links.cpp: the off-mesh links' checks.
+bool checkLinks(const schema::Roadmap& rm);
 } // namespace detail
 
 namespace {
@@ -199,6 +201,7 @@ Status checkSemantics(const fb::Roadmap& rm) {
     if (!checkAreas(rm, edge_count, layer_count) || !checkAreaKinds(rm, edge_count))
         return Status::CorruptAsset;
     if (!checkCorridors(rm, edge_count)) return Status::CorruptAsset;
+    if (!detail::checkLinks(rm)) return Status::CorruptAsset;
     return Status::Ok;
 }
 

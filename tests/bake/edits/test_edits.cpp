@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "edit_bakes.h"
 #include "hand_levels.h"
 #include "test_files.h"
 
@@ -24,7 +25,11 @@
 namespace cw = clearway;
 using namespace clearway::bake;
 using cw::Status;
+using cw::test::Baked;
+using cw::test::bakeEdited;
+using cw::test::contains;
 using cw::test::footprintOf;
+using cw::test::parseError;
 using cw::test::rect;
 using cw::test::reversed;
 
@@ -34,55 +39,6 @@ namespace {
 // radius where it can (room for its arcs) plus a 1e-5 margin: for radius 0.5, paths wrap corners at
 // 0.51001. The corridor funnel (every other route) keeps the radius exactly.
 constexpr double kShortenClearance = 0.5 * 1.02 + 1e-5;
-
-// parseEdits must fail; returns the message after checking code, exit code and the FILE:LINE: prefix.
-std::string parseError(const std::string& text, uint32_t line) {
-    LevelEdits edits;
-    const Error error = parseEdits(text, "level.cwedit", &edits);
-    REQUIRE(error);
-    CHECK(error.code == ErrorCode::ReadFailed);
-    CHECK(exitCodeFor(error) == 2);
-    const std::string prefix = "level.cwedit:" + std::to_string(line) + ": ";
-    CHECK_MESSAGE(error.message.rfind(prefix, 0) == 0, error.message);
-    return error.message;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-// A roadmap asset baked in memory the way cw-bake does it: footprint edits, roadmap, roadmap
-// edits, asset bytes; with a path scratch for queries.
-struct Baked {
-    Roadmap roadmap;
-    std::vector<uint8_t> bytes;
-    cw::RoadmapView view;
-    std::vector<uint8_t> scratch_memory;
-    cw::PathScratch* scratch = nullptr;
-};
-
-std::unique_ptr<Baked> bakeEdited(Footprint fp, const std::string& text, RoadmapOptions options = {}) {
-    auto baked = std::make_unique<Baked>();
-    LevelEdits edits;
-    if (!text.empty()) {
-        const Error parsed = parseEdits(text, "test.cwedit", &edits);
-        REQUIRE_MESSAGE(!parsed, parsed.message);
-    }
-    const Error cut = applyFootprintEdits(edits, &fp, silentLog());
-    REQUIRE_MESSAGE(!cut, cut.message);
-    const Error built = buildRoadmap(fp, options, &baked->roadmap, nullptr, silentLog());
-    REQUIRE_MESSAGE(!built, built.message);
-    const Error added = applyRoadmapEdits(edits, &baked->roadmap, silentLog());
-    REQUIRE_MESSAGE(!added, added.message);
-    baked->bytes = serializeRoadmap(baked->roadmap);
-    REQUIRE(cw::loadRoadmap(baked->bytes.data(), baked->bytes.size(), &baked->view) == Status::Ok);
-    size_t size = 0;
-    REQUIRE(cw::pathScratchSize(baked->view, &size) == Status::Ok);
-    baked->scratch_memory.resize(size);
-    REQUIRE(cw::pathScratchInit(baked->view, baked->scratch_memory.data(), size, &baked->scratch) ==
-            Status::Ok);
-    return baked;
-}
 
 struct Path {
     Status status = Status::NotFound;

@@ -269,6 +269,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
         vector_bytes(rm.edge_spans.size(), sizeof(fb::EdgeAreaSpan));
     }
     vector_bytes(rm.tile.border_vertices.size(), sizeof(uint32_t));
+    vector_bytes(rm.links.size(), sizeof(fb::RoadmapLink));
 #ifdef __GLIBC__
     // The size pass and the grid's working lists are freed: return their pages before the block.
     malloc_trim(0);
@@ -328,6 +329,14 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                              float(b.p_out.y), b.ccw, float(b.min_clearance));
         });
     };
+    // Off-mesh links: absent without any, so other assets keep their bytes.
+    flatbuffers::Offset<flatbuffers::Vector<const fb::RoadmapLink*>> link_list = 0;
+    if (!rm.links.empty())
+        link_list = structVector<fb::RoadmapLink>(builder, rm.links.size(), [&](size_t i) {
+            const RoadmapLink& l = rm.links[i];
+            return fb::RoadmapLink(l.a, l.b, float(l.cost), float(l.max_radius), l.flags, l.type,
+                                   static_cast<fb::LinkKind>(l.kind), l.bidirectional);
+        });
     // Written last to first (the order the single call's arguments were evaluated in before).
     const CorridorVectors corridors = with_sides ? writeCorridors(builder, rm) : CorridorVectors{};
     const auto side_list = point_sides();
@@ -340,7 +349,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                           rm.options_hash, options, footprint, vertex_list, edge_list, point_list, blend_list,
                           grid, area_vectors.edge_weights, area_vectors.areas, area_vectors.vertices, tile,
                           side_list, corridors.kinds, corridors.starts, corridors.points, area_vectors.types,
-                          area_vectors.flags, area_vectors.span_starts, area_vectors.spans);
+                          area_vectors.flags, area_vectors.span_starts, area_vectors.spans, link_list);
     fb::FinishRoadmapBuffer(builder, root);
     return allocator.take(builder.GetBufferPointer(), builder.GetSize());
 }

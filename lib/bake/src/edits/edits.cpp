@@ -1,6 +1,6 @@
-// Designer edits (Nieuwenhuisen et al. 2004 "Conclusions": fake obstacles, manual nodes and edges, weights): the
-// sidecar parser, obstacles cut from the footprint, manual nodes/edges and weighted areas added to
-// the roadmap. README "Designer edits" documents the format.
+// Designer edits (Nieuwenhuisen et al. 2004 "Conclusions": fake obstacles, manual nodes and edges, weights):
+// the sidecar parser, obstacles cut from the footprint, manual nodes/edges and weighted areas added to the
+// roadmap, off-mesh links between nodes. docs/formats.md "Designer edits" documents the format.
 #include <clearway/bake.h>
 
 #include <clearway/bake/geometry.h>
@@ -36,29 +36,6 @@ bool insideRing(const Ring& ring, Vec2 p) {
     return inside;
 }
 
-} // namespace edits_detail
-
-namespace {
-
-using edits_detail::insideRing;
-
-using namespace geometry;
-using K = CGAL::Exact_predicates_exact_constructions_kernel;
-using Point = K::Point_2;
-using CgalPolygon = CGAL::Polygon_2<K>;
-using CgalPolygonWH = CGAL::Polygon_with_holes_2<K>;
-using PolygonSet = CGAL::Polygon_set_2<K>;
-
-constexpr const char* kVersionLine = "clearway-edits";
-constexpr int kVersion = 1;
-
-Error editError(const std::string& source, uint32_t line, const std::string& what) {
-    return {ErrorCode::ReadFailed, source + ":" + std::to_string(line) + ": " + what};
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parsing
-
 bool parseNumber(const std::string& text, double* out, std::string* problem) {
     if (text.empty()) {
         *problem = "a number is missing";
@@ -78,6 +55,60 @@ bool parseNumber(const std::string& text, double* out, std::string* problem) {
     *out = v;
     return true;
 }
+
+// "type T" (0 .. 63) or "flags F" (1 .. 65535, decimal or 0x hex) at tokens[i], for query filters.
+bool parseTypeOrFlags(const std::vector<std::string>& tokens, size_t i, uint8_t* type_out,
+                      uint16_t* flags_out, std::string* problem) {
+    const bool type = tokens[i] == "type";
+    const unsigned long max = type ? 63 : 65535;
+    const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
+        *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
+                        : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
+        return false;
+    }
+    if (type)
+        *type_out = uint8_t(v);
+    else
+        *flags_out = uint16_t(v);
+    return true;
+}
+
+double segmentToWalls(const std::vector<WallSegment>& walls, Vec2 a, Vec2 b) {
+    double best = INFINITY;
+    for (const WallSegment& w : walls)
+        best = std::min(best, geometry::segmentSegmentDistance(a, b, w.a, w.b));
+    return best;
+}
+
+} // namespace edits_detail
+
+namespace {
+
+using edits_detail::insideRing;
+using edits_detail::parseNumber;
+using edits_detail::parseTypeOrFlags;
+using edits_detail::segmentToWalls;
+
+using namespace geometry;
+using K = CGAL::Exact_predicates_exact_constructions_kernel;
+using Point = K::Point_2;
+using CgalPolygon = CGAL::Polygon_2<K>;
+using CgalPolygonWH = CGAL::Polygon_with_holes_2<K>;
+using PolygonSet = CGAL::Polygon_set_2<K>;
+
+constexpr const char* kVersionLine = "clearway-edits";
+constexpr int kVersion = 1;
+
+Error editError(const std::string& source, uint32_t line, const std::string& what) {
+    return {ErrorCode::ReadFailed, source + ":" + std::to_string(line) + ": " + what};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
 
 // "a,b" or "a,b,c" -> `count` finite numbers.
 bool parseTuple(const std::string& token, size_t count, double* out, std::string* problem) {
@@ -189,27 +220,12 @@ bool parsePolygon(const std::vector<std::string>& tokens, size_t first, uint32_t
     return problem->empty();
 }
 
-// An area's optional "type T" (0 .. 63) and "flags F" (1 .. 65535, decimal or 0x hex) after its
-// weight, for query filters; *next moves past them to the first point.
+// An area's optional "type T" and "flags F" after its weight; *next moves past them to the first
+// point.
 bool parseAreaTags(const std::vector<std::string>& tokens, size_t* next, EditArea* area,
                    std::string* problem) {
-    for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2) {
-        const bool type = tokens[i] == "type";
-        const unsigned long max = type ? 63 : 65535;
-        const std::string value = i + 1 < tokens.size() ? tokens[i + 1] : "";
-        errno = 0;
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(value.c_str(), &end, type ? 10 : 0);
-        if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max || (!type && v == 0)) {
-            *problem = type ? "type must be an integer 0 .. 63, got '" + value + "'"
-                            : "flags must be an integer 1 .. 65535 (decimal or 0x hex), got '" + value + "'";
-            return false;
-        }
-        if (type)
-            area->type = uint8_t(v);
-        else
-            area->flags = uint16_t(v);
-    }
+    for (size_t& i = *next; i < tokens.size() && (tokens[i] == "type" || tokens[i] == "flags"); i += 2)
+        if (!parseTypeOrFlags(tokens, i, &area->type, &area->flags, problem)) return false;
     return true;
 }
 
@@ -544,13 +560,6 @@ struct PlacedNode {
     uint32_t layer = 0;
 };
 
-double segmentToWalls(const std::vector<WallSegment>& walls, Vec2 a, Vec2 b) {
-    double best = INFINITY;
-    for (const WallSegment& w : walls)
-        best = std::min(best, segmentSegmentDistance(a, b, w.a, w.b));
-    return best;
-}
-
 // The layer a node stands on: among the layers containing it, the surface nearest its height.
 Error placeNode(const Footprint& fp, const std::string& source, const EditNode& node, PlacedNode* out) {
     const Vec3 local = localOf(fp, node.world.x, fp.options.up == UpAxis::Y ? node.world.z : node.world.y,
@@ -592,7 +601,48 @@ Error placeAll(const Footprint& fp, const LevelEdits& edits, std::vector<PlacedN
     for (const EditEdge& edge : edits.edges)
         if (Error e = checkEdge(fp, edits.source, edits, edge, (*placed)[edge.a], (*placed)[edge.b]))
             return e;
+    for (const EditLink& link : edits.links) {
+        const PlacedNode &a = (*placed)[link.a], &b = (*placed)[link.b];
+        if (a.layer == b.layer && a.p.x == b.p.x && a.p.y == b.p.y && a.z == b.z)
+            return editError(edits.source, link.line,
+                             "link from " + nodeLabel(edits.nodes[link.a]) + " to " +
+                                 nodeLabel(edits.nodes[link.b]) + " has zero length");
+    }
     return {};
+}
+
+// An edge's or link's two ends (tokens 1 and 2): node names, or x,y,z points that become unnamed
+// nodes on this line.
+bool parseEnds(const std::vector<std::string>& tokens, uint32_t line,
+               const std::map<std::string, uint32_t>& names, LevelEdits* edits, uint32_t* a, uint32_t* b,
+               std::string* problem) {
+    uint32_t ends[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::string& operand = tokens[1 + k];
+        if (operand.find(',') != std::string::npos) {
+            double xyz[3];
+            if (!parseTuple(operand, 3, xyz, problem)) return false;
+            EditNode node;
+            node.line = line;
+            node.world = {xyz[0], xyz[1], xyz[2]};
+            ends[k] = uint32_t(edits->nodes.size());
+            edits->nodes.push_back(node);
+        } else {
+            const auto it = names.find(operand);
+            if (it == names.end()) {
+                *problem = "unknown node '" + operand + "' (define it with 'node " + operand +
+                           " x,y,z' on an earlier line)";
+                return false;
+            }
+            ends[k] = it->second;
+        }
+    }
+    if (ends[0] == ends[1]) {
+        *problem = "both ends are node '" + tokens[1] + "'";
+        return false;
+    }
+    *a = ends[0], *b = ends[1];
+    return true;
 }
 
 } // namespace
@@ -683,30 +733,21 @@ Error parseEdits(const std::string& text, const std::string& source, LevelEdits*
             if (tokens.size() != 3) return fail("edge: expected 'edge A B' (node names or x,y,z points)");
             EditEdge edge;
             edge.line = line;
-            uint32_t ends[2];
-            for (int k = 0; k < 2; ++k) {
-                const std::string& operand = tokens[1 + k];
-                if (operand.find(',') != std::string::npos) {
-                    double xyz[3];
-                    if (!parseTuple(operand, 3, xyz, &problem)) return fail("edge: " + problem);
-                    EditNode node;
-                    node.line = line;
-                    node.world = {xyz[0], xyz[1], xyz[2]};
-                    ends[k] = uint32_t(edits.nodes.size());
-                    edits.nodes.push_back(node);
-                } else {
-                    const auto it = names.find(operand);
-                    if (it == names.end())
-                        return fail("edge: unknown node '" + operand + "' (define it with 'node " + operand +
-                                    " x,y,z' on an earlier line)");
-                    ends[k] = it->second;
-                }
-            }
-            if (ends[0] == ends[1]) return fail("edge: both ends are node '" + tokens[1] + "'");
-            edge.a = ends[0], edge.b = ends[1];
+            if (!parseEnds(tokens, line, names, &edits, &edge.a, &edge.b, &problem))
+                return fail("edge: " + problem);
             edits.edges.push_back(edge);
+        } else if (keyword == "link") {
+            if (tokens.size() < 3)
+                return fail(
+                    "link: expected 'link A B [oneway] [kind K] [cost C] [width W] [flags F] [type T]'");
+            EditLink link;
+            link.line = line;
+            if (!parseEnds(tokens, line, names, &edits, &link.a, &link.b, &problem) ||
+                !edits_detail::parseLinkOptions(tokens, &link, &problem))
+                return fail("link: " + problem);
+            edits.links.push_back(link);
         } else {
-            return fail("unknown statement '" + keyword + "' (expected obstacle, area, node or edge)");
+            return fail("unknown statement '" + keyword + "' (expected obstacle, area, node, edge or link)");
         }
     }
     if (!have_version)
@@ -786,6 +827,9 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         rm.edges.push_back(e);
     };
     std::vector<uint32_t> vertex_of(edits.nodes.size());
+    std::vector<bool> link_end(edits.nodes.size(), false);
+    for (const EditLink& link : edits.links)
+        link_end[link.a] = link_end[link.b] = true;
     for (size_t i = 0; i < edits.nodes.size(); ++i) {
         const PlacedNode& node = placed[i];
         RoadmapVertex v;
@@ -794,6 +838,10 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         v.clearance = distanceToWalls(solid[node.layer], node.p);
         vertex_of[i] = uint32_t(rm.vertices.size());
         rm.vertices.push_back(v);
+        // A link's end joins the nearest edge it sees (links.cpp), other nodes as below.
+        if (link_end[i] &&
+            edits_detail::joinAtNearestEdge(&rm, vertex_of[i], fp, solid[node.layer], rings[node.layer]))
+            continue;
         // Linked like a portal (roadmap/joins.cpp joinLayers): the nearest medial-axis vertex in
         // sight with clearance > 0, else the nearest in sight.
         std::vector<std::pair<double, uint32_t>> order;
@@ -820,6 +868,10 @@ Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& l
         const PlacedNode& a = placed[edge.a];
         addEdge(vertex_of[edge.a], vertex_of[edge.b], segmentToWalls(solid[a.layer], a.p, placed[edge.b].p));
     }
+    rm.links.clear();
+    for (const EditLink& link : edits.links)
+        rm.links.push_back({vertex_of[link.a], vertex_of[link.b], link.cost, link.width / 2, link.flags,
+                            link.type, link.kind, link.bidirectional});
 
     // Areas, per layer they apply to, then every edge's cost per metre.
     rm.areas.clear();

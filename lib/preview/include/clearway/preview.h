@@ -58,6 +58,8 @@ struct QuerySegment {
     double radius = 0;   // arcs, metres
     double sweep = 0;    // arcs: radians, > 0 counter-clockwise seen from above
     double length = 0;   // metres
+    bool link = false;   // an off-mesh link (runtime.md "Off-mesh links"): jump, ladder, door, ...
+    uint32_t link_index = 0; // links: its roadmapLink index
 };
 
 struct QueryResult {

@@ -216,6 +216,27 @@ struct RoadmapBlend {
 };
 Status roadmapBlend(const RoadmapView& view, uint32_t index, RoadmapBlend* out);
 
+// Off-mesh links (Detour's off-mesh connections; designer `link` statements, docs/formats.md
+// "Designer edits"): a jump, ladder, door, ... from vertex a to vertex b, possibly on another
+// layer. findPath crosses one at `length + cost` (length: the straight 3D distance between the
+// ends), for agents of radius <= max_radius, and emits it as a PathSegmentType::Link segment.
+enum class LinkKind : uint8_t { Jump = 0, Ladder = 1, Door = 2, Teleport = 3, Custom = 4 };
+struct RoadmapLinkInfo {
+    uint32_t a, b;    // roadmap vertices: the start and the end
+    Vec3f start, end; // their local positions
+    uint32_t layer_a, layer_b;
+    float cost;        // >= 0, added to length
+    float max_radius;  // > 0, +infinity: any agent
+    uint16_t flags;    // what query filters test (as an area's flags)
+    uint8_t area_type; // 0 .. 63: which QueryFilter::area_cost multiplies its cost
+    LinkKind kind;
+    bool bidirectional; // else only a -> b
+    double length;      // straight 3D distance from start to end
+};
+// 0 for an asset without links (or an empty view).
+uint32_t roadmapLinkCount(const RoadmapView& view);
+Status roadmapLink(const RoadmapView& view, uint32_t index, RoadmapLinkInfo* out);
+
 struct RoadmapPoint {
     uint32_t edge;
     uint32_t piece; // polyline piece points[piece]..points[piece + 1]
@@ -271,7 +292,9 @@ struct PathEndpoint {
     uint32_t layer;
 };
 
-enum class PathSegmentType : uint8_t { Line = 0, Arc = 1 };
+// Link: an off-mesh link crossed from start to end (roadmapLink(link) says which and what kind; the
+// game plays its animation); it may end on another layer, which the next segment starts on.
+enum class PathSegmentType : uint8_t { Line = 0, Arc = 1, Link = 2 };
 
 struct PathSegment {
     PathSegmentType type;
@@ -281,7 +304,9 @@ struct PathSegment {
     Vec2d center;  // Arc only
     double radius; // Arc only, > 0
     double sweep;  // Arc only: signed angle, > 0 counter-clockwise
-    double length;
+    double length; // Link: the straight 3D distance between its ends
+    uint32_t link; // Link only: the link's index (roadmapLink); 0 otherwise
+    uint32_t end_layer; // Link only: the layer its end lies on (the next segment's); 0 otherwise
 };
 
 // Path from start to goal keeping clearance >= radius from the layer walls (every ring of the

@@ -1,4 +1,4 @@
-// Designer edits: the .cwedit sidecar (fake obstacles, weighted areas, manual nodes and edges).
+// Designer edits: the .cwedit sidecar (fake obstacles, weighted areas, manual nodes, edges and links).
 #pragma once
 
 #include <clearway/bake/roadmap.h>
@@ -33,6 +33,18 @@ struct EditEdge {
     uint32_t line = 0;
     uint32_t a = 0, b = 0; // indices into LevelEdits::nodes
 };
+// An off-mesh link (`link A B ...`): a jump, ladder, door, ... between two nodes, which may lie
+// on different layers; written into the roadmap asset as a RoadmapLink.
+struct EditLink {
+    uint32_t line = 0;
+    uint32_t a = 0, b = 0; // indices into LevelEdits::nodes: the start and the end
+    bool bidirectional = true;
+    LinkKind kind = LinkKind::Custom;
+    double cost = 0;         // >= 0, added to the straight 3D distance between the ends
+    double width = INFINITY; // > 0; agents wider than this cannot take it
+    uint16_t flags = 1;      // for query filters; 1: walk
+    uint8_t type = 0;        // area type 0 .. 63, for query filters
+};
 struct LevelEdits {
     std::string source; // the file, for messages; empty: no edits
     std::string text;   // its bytes (hashed into the assets' input hash)
@@ -40,6 +52,7 @@ struct LevelEdits {
     std::vector<EditArea> areas;
     std::vector<EditNode> nodes;
     std::vector<EditEdge> edges;
+    std::vector<EditLink> links;
 };
 
 // "<dir>/<name without its last extension>.cwedit".
@@ -56,7 +69,8 @@ uint64_t inputHashWithEdits(uint64_t mesh_hash, const LevelEdits& edits);
 // footprint grid, connections clipped); nodes and edges are checked against the result.
 Error applyFootprintEdits(const LevelEdits& edits, Footprint* footprint, LogContext& log);
 // On a roadmap built from the edited footprint: manual nodes (each linked to the nearest roadmap
-// vertex it sees) and edges with exact clearance, the weighted areas and every edge's weight.
+// vertex it sees) and edges with exact clearance, the off-mesh links between nodes, the weighted
+// areas and every edge's weight.
 Error applyRoadmapEdits(const LevelEdits& edits, Roadmap* roadmap, LogContext& log);
 
 } // namespace clearway::bake

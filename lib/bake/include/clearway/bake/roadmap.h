@@ -5,6 +5,8 @@
 
 #include <clearway/bake/footprint.h>
 
+#include <cmath>
+
 namespace clearway::bake {
 
 struct RoadmapOptions {
@@ -97,6 +99,20 @@ struct EdgeAreaSpan {
     uint8_t type = 0;
 };
 
+// Off-mesh link (Detour's off-mesh connection, schemas/roadmap.fbs RoadmapLink): crossed from
+// vertex a to vertex b (and back when bidirectional) at the straight 3D distance between them plus
+// `cost`, by agents of radius <= max_radius.
+enum class LinkKind : uint8_t { Jump = 0, Ladder = 1, Door = 2, Teleport = 3, Custom = 4 };
+struct RoadmapLink {
+    uint32_t a = 0, b = 0;
+    double cost = 0;
+    double max_radius = INFINITY;
+    uint16_t flags = 1;
+    uint8_t type = 0;
+    LinkKind kind = LinkKind::Custom;
+    bool bidirectional = true;
+};
+
 // One tile of a tiled bake (cw-bake --tile-size; "Tiled worlds" in README). size 0: not a tile.
 struct RoadmapTile {
     double size = 0, margin = 0;           // world (mesh file) units, in the horizontal plane of the world
@@ -118,6 +134,7 @@ struct Roadmap {
     std::vector<uint32_t> edge_span_starts;
     std::vector<EdgeAreaSpan> edge_spans;
     RoadmapTile tile;                 // tile bakes only
+    std::vector<RoadmapLink> links;   // designer links (empty: none written)
 };
 
 struct RoadmapStats {
