@@ -216,6 +216,30 @@ TEST_SUITE("bake/import declared counts") {
                      "3 vertex elements, 1 face elements, at least 37 bytes, but only 36 bytes");
     }
 
+    TEST_CASE("a PLY header that never reaches end_header is refused (Assimp 5.2 never returns from it)") {
+        // The import fuzzer's 185-byte finding: a binary header cut inside a property line. Every
+        // PLY without end_header hung cw-import (ascii or binary, cut anywhere).
+        const std::string ascii = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n";
+        const std::string binary =
+            "ply\nformat binary_little_endian 1.0\nelement vertex 16\nproperty float x\n"
+            "property float";
+        const std::string whole = plyAsciiTriangle();
+        for (const std::string& bytes : {ascii, binary, whole.substr(0, whole.find("end_header"))}) {
+            CAPTURE(bytes);
+            const auto start = std::chrono::steady_clock::now();
+            Mesh mesh;
+            const Error e = fromMemory({"cut.ply", bytes}, &mesh);
+            CHECK(secondsSince(start) < 1.0);
+            CHECK(e.code == ErrorCode::ReadFailed);
+            CHECK_MESSAGE(
+                e.message.find("cut.ply: cannot import mesh: the PLY header has no end_header line") !=
+                    std::string::npos,
+                e.message);
+        }
+        Mesh mesh;
+        CHECK_FALSE(fromMemory({"whole.ply", whole}, &mesh));
+    }
+
     TEST_CASE("cw-import exits 2 and names the declared count") {
         const std::string dir = test::makeTempDir();
         test::writeFile(dir + "/huge.off", offTriangle("2000000000"));

@@ -45,6 +45,9 @@ struct DeclaredLayout {
     uint64_t data_offset = 0;
     // Text formats: the last line needs no line end, so one byte less.
     bool text = false;
+    // A PLY header without its end_header line in the bytes read: Assimp 5.2 never returns from it
+    // (the import fuzzer; a 60-byte file hangs cw-import).
+    bool unterminated = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -151,9 +154,11 @@ uint64_t plyElementCount(const std::vector<std::string>& words) {
 DeclaredLayout plyLayout(const char* head, const char* end) {
     DeclaredLayout layout;
     bool binary = false, format_known = false, properties_known = false;
+    DeclaredLayout unterminated;
+    unterminated.unterminated = true;
     for (const char* p = head; p < end;) {
         const char* line_end = std::find(p, end, '\n');
-        if (line_end == end) return {}; // the header goes on past the bytes read
+        if (line_end == end) return unterminated; // the header goes on past the bytes read
         const std::vector<std::string> words = wordsOf(std::string(p, line_end));
         p = line_end + 1;
         if (words.empty()) continue;
@@ -178,7 +183,7 @@ DeclaredLayout plyLayout(const char* head, const char* end) {
             return layout;
         }
     }
-    return {};
+    return unterminated;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,6 +233,11 @@ DeclaredLayout declaredLayout(const Assimp::Importer& importer, const std::strin
 Error checkDeclaredCounts(const Assimp::Importer& importer, const std::string& file_name, const char* head,
                           size_t head_size, uint64_t size, const std::string& name) {
     const DeclaredLayout layout = declaredLayout(importer, file_name, head, head_size, size);
+    if (layout.unterminated)
+        return {
+            ErrorCode::ReadFailed,
+            name + ": cannot import mesh: the PLY header has no end_header line" +
+                (head_size < size ? " in its first " + std::to_string(head_size) + " bytes" : std::string())};
     if (layout.elements.empty() || layout.data_offset > size) return {};
     uint64_t needed = 0;
     std::string declared;
