@@ -25,8 +25,9 @@ struct StandIn {
     }
 };
 
-// Marks every vertex the start reaches over edges usable at `radius` and passed by `filter` (the A*
-// state's stamps, the heap array as the queue) and offers each usable edge's point nearest to the goal.
+// Marks every vertex the start reaches over edges usable at `radius` and passed by `filter`, and over
+// the off-mesh links findPath would cross (the A* state's stamps, the heap array as the queue), and
+// offers each usable edge's point nearest to the goal.
 void floodFromStart(const fb::Roadmap& rm, PathScratch& s, const RoadmapPoint& start_snap, uint8_t directions,
                     P goal, uint32_t goal_layer, double radius, const ActiveFilter* filter, StandIn* best) {
     if (++s.generation == 0) {
@@ -53,6 +54,11 @@ void floodFromStart(const fb::Roadmap& rm, PathScratch& s, const RoadmapPoint& s
             const uint32_t layer = s.edge_snap[a.edge].layer;
             if (layer != kNone) best->consider(closestOnEdge(rm, a.edge, goal), layer, goal_layer);
             reach(a.other);
+        }
+        for (uint32_t k = s.link_count ? s.link_start[v] : 0, end = s.link_count ? s.link_start[v + 1] : 0;
+             k < end; ++k) {
+            const LinkAdj& l = s.link_adj[k];
+            if (radius <= double(l.max_radius) && (!filter || flagsPass(*filter, l.flags))) reach(l.other);
         }
     }
 }

@@ -277,6 +277,39 @@ TEST_SUITE("designer edits: off-mesh links") {
         CHECK(one[0].end.x == 9);
     }
 
+    TEST_CASE("a partial path crosses a link to the part nearest the goal, and stops before a closed one") {
+        // The two platforms joined by a door only; the goal sits in the far platform's corner,
+        // closer than the radius to two walls, so findPath finds no way to it. Each platform's
+        // medial axis is its two diagonals, whose clearance falls to 0 at the corners: at radius 0.5
+        // the usable roadmap near the goal ends at the far platform's centre (17,5), 6.93 m from it.
+        // Door closed, the nearest point the start reaches is the door's near end (9,5), 13.83 m off.
+        const double r = 0.5;
+        Footprint islands = footprintOf(rect(0, 0, 22, 10));
+        islands.layers[0].polygons = {PolygonWithHoles{rect(0, 0, 10, 10), {}},
+                                      PolygonWithHoles{rect(12, 0, 22, 10), {}}};
+        islands.layers[0].area = 200;
+        const auto only = bakeEdited(islands, "clearway-edits 1\nlink 9,0,-5 13,0,-5 kind door flags 0x9\n");
+        const cw::PathEndpoint from{5, 2, 0}, corner{21.9, 9.9, 0};
+        CHECK(plan(*only, from, corner, r).status == Status::NotFound);
+        auto partial = [&](const cw::QueryFilter& filter, cw::Vec2d end, int links) {
+            std::vector<cw::PathSegment> path(64);
+            uint32_t count = 0;
+            REQUIRE(cw::findPathPartialFiltered(only->view, only->scratch, from, corner, r, r, filter,
+                                                path.data(), &count, 64) == Status::Partial);
+            REQUIRE(count > 0);
+            int crossed = 0;
+            for (uint32_t i = 0; i < count; ++i)
+                crossed += path[i].type == cw::PathSegmentType::Link;
+            CHECK(crossed == links);
+            CHECK(path[count - 1].end.x == doctest::Approx(end.x).epsilon(1e-9));
+            CHECK(path[count - 1].end.y == doctest::Approx(end.y).epsilon(1e-9));
+        };
+        partial(cw::defaultQueryFilter(), {17, 5}, 1);
+        cw::QueryFilter closed = cw::defaultQueryFilter();
+        closed.exclude_flags = 8;
+        partial(closed, {9, 5}, 0);
+    }
+
     TEST_CASE("a ladder between two floors: the path climbs it, the pose rises along it") {
         // Two 10 x 10 floors over one another, 4 m apart, with no stairs: only the ladder at (2,2).
         Footprint floors = footprintOf(rect(0, 0, 10, 10));

@@ -402,8 +402,8 @@ PathPhaseTimes pathPhaseTimesTake();
 // findPath with Detour's partial results (DT_PARTIAL_RESULT): where findPath gives NotFound but the
 // start itself is usable (inside its layer, a clear line to the roadmap at this radius), the goal is
 // replaced by the point nearest to it in the ground plane (goal's layer first, then any layer) among
-// the roadmap edges the start reaches at this radius (the start's graph component, edges with
-// min_clearance >= radius, not portals), and the findPath result to that point is returned with
+// the roadmap edges the start reaches at this radius (edges with min_clearance >= radius, and the
+// off-mesh links findPath may cross; not portals), and the findPath result to that point is returned with
 // status Partial: its last segment ends on that point. Everything findPath answers otherwise (Ok,
 // BufferTooSmall, InvalidArgument) is returned unchanged, bit for bit; NotFound remains for a start
 // outside its layer or with no clear way to the roadmap. findPath itself keeps NotFound for
