@@ -7,7 +7,21 @@
 namespace clearway {
 namespace detail {
 
-bool LayerCrossings::onBoundary(P left, P right) const {
+void LayerCrossings::boundBoundaries() {
+    constexpr double kNear = 1e-3; // onBoundaryPieces' millimetre
+    if (!footprint || !footprint->connections()) return;
+    for (const fb::Connection* c : *footprint->connections())
+        for (uint32_t k = 0; k < count; ++k)
+            if (between(*c, from[k], to[k])) {
+                box_lo_x = minOf(box_lo_x, minOf(c->x0(), c->x1()) - kNear);
+                box_lo_y = minOf(box_lo_y, minOf(c->y0(), c->y1()) - kNear);
+                box_hi_x = maxOf(box_hi_x, maxOf(c->x0(), c->x1()) + kNear);
+                box_hi_y = maxOf(box_hi_y, maxOf(c->y0(), c->y1()) + kNear);
+                break;
+            }
+}
+
+bool LayerCrossings::onBoundaryPieces(P left, P right) const {
     for (const fb::Connection* c : *footprint->connections())
         for (uint32_t k = 0; k < count; ++k) {
             if (!between(*c, from[k], to[k])) continue;

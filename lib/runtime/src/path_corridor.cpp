@@ -261,6 +261,7 @@ bool listPortals(PathQuery& q, PortalList& list) {
         }
         at_vertex = next;
     }
+    if (list.crossings.count > 0) list.crossings.boundBoundaries();
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
         if (q.start_forward)
