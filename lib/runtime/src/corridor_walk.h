@@ -148,11 +148,12 @@ bool walkPath(const PathQuery& q, const LayerCrossings& crossings, const Corrido
 }
 
 // The path against the walls of the layers it crosses, repaired with discs round the walls it
-// meets and tightened again (corridor_check.cpp); false when it does not settle. `exact`: no
+// meets and tightened again (corridor_check.cpp); false when it does not settle, and then
+// *missed_boundary says whether it missed a boundary between layers the route crosses. `exact`: no
 // portal has an open or unchecked stretch before it (else each line looks at its own portals).
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity);
+                        uint32_t capacity, bool* missed_boundary);
 
 } // namespace detail
 } // namespace clearway
