@@ -77,9 +77,29 @@ bool projectionsOverlap(const Tri& a, const Tri& b) {
     return interiorsOverlap(ground(a), ground(b));
 }
 
+// Whether G's height over T stays outside (kCoverGap, agent_height) by a wide margin wherever
+// their ground projections overlap, in doubles: the height difference is linear, so over the
+// overlap it lies between its values at the overlap's corners. The margin is far above the
+// rounding of those corners and planes, so the exact clipping below would keep no area either.
+// Most stacked floors are decided here (one storey apart, or G below T) without GMP.
+bool surelyOutsideSlab(const Tri& t, const Plane& pt, const Tri& g, const Plane& pg, const ImportOptions& o) {
+    const Vec2 a[3] = {{t.p[0].x, t.p[0].y}, {t.p[1].x, t.p[1].y}, {t.p[2].x, t.p[2].y}};
+    const Vec2 b[3] = {{g.p[0].x, g.p[0].y}, {g.p[1].x, g.p[1].y}, {g.p[2].x, g.p[2].y}};
+    const ClippedTriangle overlap = clippedOverlap(a, b);
+    if (overlap.n < 3) return false; // a sliver the doubles lose: the exact test decides
+    constexpr double kMargin = 1e-6;
+    double lowest = INFINITY, highest = -INFINITY;
+    for (uint32_t k = 0; k < overlap.n; ++k) {
+        const double d = pg.at(overlap.p[k].x, overlap.p[k].y) - pt.at(overlap.p[k].x, overlap.p[k].y);
+        lowest = std::min(lowest, d), highest = std::max(highest, d);
+    }
+    return highest < kCoverGap - kMargin || lowest > o.agent_height + kMargin;
+}
+
 // Covering by a walkable surface G above T within (kCoverGap, agent_height): exact.
-bool coverBlocker(const Tri& t, const Tri& g, const ImportOptions& o, Polygon* out) {
-    if (!projectionsOverlap(t, g)) return false;
+bool coverBlocker(const Tri& t, const Plane& t_plane, const Tri& g, const Plane& g_plane, const ImportOptions& o,
+                  Polygon* out) {
+    if (!projectionsOverlap(t, g) || surelyOutsideSlab(t, t_plane, g, g_plane, o)) return false;
 
     std::vector<EPoint> poly = clipToConvex(projectedCcw<EPoint>(t), projectedCcw<EPoint>(g));
     if (!hasArea(poly)) return false;
@@ -171,7 +191,7 @@ std::vector<Polygon> blockersOf(uint32_t ti, const ClassifiedMesh& mesh, const G
             continue;
         if (g.max[2] <= t.min[2] || g.min[2] >= t.max[2] + options.agent_height) continue;
         Polygon blocker;
-        const bool blocks = g.walkable ? coverBlocker(t, g, options, &blocker)
+        const bool blocks = g.walkable ? coverBlocker(t, mesh.planes[ti], g, mesh.planes[gi], options, &blocker)
                                        : obstacleBlocker(t, mesh.planes[ti], g, options, &blocker);
         if (blocks) blockers.push_back(std::move(blocker));
     }
