@@ -62,6 +62,19 @@ std::vector<Vec2> projectedOverlap(const Tri& a, const Tri& b) {
     return triangleOverlap(pa, pb);
 }
 
+// Whether two triangles' bounding boxes lie more than `margin` apart on an axis.
+bool boxesApart(const Triangle2& s, const Triangle2& u, double margin) {
+    for (int axis = 0; axis < 2; ++axis) {
+        auto coord = [axis](const Vec2& v) { return axis == 0 ? v.x : v.y; };
+        const double s_lo = std::min({coord(s.p[0]), coord(s.p[1]), coord(s.p[2])});
+        const double s_hi = std::max({coord(s.p[0]), coord(s.p[1]), coord(s.p[2])});
+        const double u_lo = std::min({coord(u.p[0]), coord(u.p[1]), coord(u.p[2])});
+        const double u_hi = std::max({coord(u.p[0]), coord(u.p[1]), coord(u.p[2])});
+        if (s_hi + margin < u_lo || u_hi + margin < s_lo) return true;
+    }
+    return false;
+}
+
 // How two pieces overlap in the ground plane, as the exact test (exactOverlap) decides it
 // (an overlap component is stacked where the heights differ by more than kStackGap at its
 // interior point), when doubles settle it with a wide margin; Undecided otherwise.
@@ -91,15 +104,21 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
     double area = 0;
     for (const Triangle2& s : a.surface)
         for (const Triangle2& u : b.surface) {
+            if (boxesApart(s, u, 0.0)) continue; // no overlap to clip
             const ClippedTriangle overlap = clippedOverlap(s.p, u.p);
             area += polygonArea(overlap.p, overlap.n);
             if (area > kSureArea) return kind;
         }
     // Two exact triangles sharing interior make the exact intersection non-empty, and a decided
     // kind holds at every point of it (the exact test would judge each component the same way).
-    for (const ExactTriangle& s : a.exact_surface)
-        for (const ExactTriangle& u : b.exact_surface)
-            if (interiorsOverlap(s, u)) return kind;
+    // Their double surfaces round the same corners in the same order: boxes apart by far more
+    // than that rounding hold exact triangles that share nothing.
+    constexpr double kRoundingMargin = 1e-9;
+    for (size_t i = 0; i < a.exact_surface.size(); ++i)
+        for (size_t k = 0; k < b.exact_surface.size(); ++k)
+            if (!boxesApart(a.surface[i], b.surface[k], kRoundingMargin) &&
+                interiorsOverlap(a.exact_surface[i], b.exact_surface[k]))
+                return kind;
     return OverlapKind::None;
 }
 
