@@ -146,6 +146,16 @@ std::vector<Vec2> convexHull(std::vector<Vec2> pts) {
 // vertical prism. Computed in doubles, then inflated by kWallHalfWidth (vertical walls project
 // to segments).
 bool obstacleBlocker(const Tri& t, const Plane& pt, const Tri& g, const ImportOptions& o, Polygon* out) {
+    // G's height over T's plane is linear on G, so every point the clips below keep lies between
+    // its corners' heights (give or take rounding, far below the margin): G wholly under the step
+    // or above the agent keeps nothing. Most of a storey's walls seen from the storey above.
+    constexpr double kMargin = 1e-9;
+    double lowest = INFINITY, highest = -INFINITY;
+    for (const Vec3& r : g.p) {
+        const double h = r.z - pt.at(r.x, r.y);
+        lowest = std::min(lowest, h), highest = std::max(highest, h);
+    }
+    if (highest < o.max_step - kMargin || lowest > o.agent_height + kMargin) return false;
     std::vector<Vec3> poly{g.p[0], g.p[1], g.p[2]};
     // T's prism, with its projection made CCW.
     Vec3 a = t.p[0], b = t.p[1], c = t.p[2];
