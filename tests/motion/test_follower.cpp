@@ -725,6 +725,38 @@ TEST_CASE("follower drives a path with gears: forward, stop at the cusp, reverse
     CHECK(car.heading == doctest::Approx(kPi / 2).epsilon(0.05));
 }
 
+TEST_CASE("follower stops at the cusp of a short reverse piece: no speed integral pushes it past") {
+    // 0.7 m straight back (west), cusp, 10 m east: a truck-like bicycle (accel 1.5, brake 4 m/s^2). The
+    // integral built up speeding along the piece kept such a vehicle rolling past the cusp at 0.15-0.3 m/s,
+    // never below cusp_speed, until the stuck window ran out (cw-drive, bridge).
+    const auto pieces = gearChain(Pose2d{0, 0, 0}, {{0.7, 0, -1}, {10, 0, 1}});
+    std::vector<Vec2f> path;
+    std::vector<int8_t> gears;
+    gearedPolyline(pieces, 0.25, &path, &gears);
+    const uint32_t n = uint32_t(path.size());
+    FollowerSettings settings = followerDefaults();
+    settings.turning_radius = 10.0;
+    FollowerState state{};
+    REQUIRE(followerStartGears(path.data(), gears.data(), n, &state) == Status::Ok);
+    Bicycle truck;
+    truck.accel = 1.5;
+    truck.brake = 4.0;
+    const double dt = 0.05;
+    double t = 0, cusp_time = -1;
+    FollowerCommand cmd{};
+    for (; t < 20 && !cmd.arrived; t += dt) {
+        const FollowerVehicle v = truck.vehicle();
+        REQUIRE(followerStepGears(settings, path.data(), gears.data(), n, v, dt, &state, &cmd) == Status::Ok);
+        if (cmd.gear > 0 && cusp_time < 0) cusp_time = t;
+        truck.step(cmd, dt);
+    }
+    MESSAGE("gear change at " << cusp_time << " s, arrived at " << t << " s");
+    CHECK(cusp_time > 0);
+    CHECK(cusp_time < 2.0); // measured 1.3 s; 2.7 s with the integral left pushing
+    CHECK(state.stuck_events == 0u);
+    CHECK(cmd.arrived);
+}
+
 TEST_CASE("follower reversing on plan: pure pursuit on the reversed pose, escapes forwards when stuck") {
     // A reverse-only path west along y = 0; the vehicle faces east 1 m left of it (north).
     const Vec2f path[] = {{0, 0}, {-50, 0}, {-100, 0}};

@@ -25,6 +25,16 @@ bool allFinite(const nlohmann::json& j) {
     return true;
 }
 
+// Runs cw-drive with `args`; requires exit code 0 and JSON on stdout.
+nlohmann::json runDrive(const std::string& args) {
+    std::string out;
+    const int code = clearway::test::runTool(std::string(CLEARWAY_BIN_DIR) + "/cw-drive " + args, &out);
+    REQUIRE_MESSAGE(code == 0, out);
+    nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+    REQUIRE_MESSAGE(!j.is_discarded(), out);
+    return j;
+}
+
 } // namespace
 
 TEST_SUITE("tools/drive") {
@@ -80,15 +90,9 @@ TEST_SUITE("tools/drive") {
     TEST_CASE("cw-drive --gear-turns off drives the findPath routes only") {
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
         const std::string samples = CLEARWAY_SAMPLES;
-        std::string out;
-        const int code =
-            clearway::test::runTool(tool + " --levels " + samples +
-                                        "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
-                                        "--gear-turns off",
-                                    &out);
-        REQUIRE_MESSAGE(code == 0, out);
-        const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
-        REQUIRE_MESSAGE(!j.is_discarded(), out);
+        const nlohmann::json j =
+            runDrive("--levels " + samples + "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
+                     "--gear-turns off");
         CHECK(j.at("planned_gear_turn_routes").get<int>() == 0);
         for (const char* controller : {"baseline", "clearway", "clearway_tuned"})
             CHECK(j.at("controllers").at(controller).at("gear_changes").get<int>() == 0);
@@ -153,17 +157,10 @@ TEST_SUITE("tools/drive") {
         // top step and are pinned there by the slope until the teleport, 3 stuck events per trial each.
         // Measured: 6 / 6 per seed (cross-layer ratio 1.00, overall mean 0.95); before the blocked timer
         // restarted after a teleport the follower backed off at once where it landed: 7 / 6 (mean 1.11).
-        const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
-        const std::string samples = CLEARWAY_SAMPLES;
-        std::string out;
-        const int code =
-            clearway::test::runTool(tool + " --levels " + samples +
-                                        "/levels/two_storey.obj --routes 1 --cross-layer-routes 2 "
-                                        "--seeds 1-3 --no-raw --json --quiet",
-                                    &out);
-        REQUIRE_MESSAGE(code == 0, out);
-        const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
-        REQUIRE_MESSAGE(!j.is_discarded(), out);
+        const nlohmann::json j =
+            runDrive(std::string("--levels ") + CLEARWAY_SAMPLES +
+                     "/levels/two_storey.obj --routes 1 --cross-layer-routes 2 --seeds 1-3 --no-raw --json "
+                     "--quiet");
         const auto& cross = j.at("groups").at("cross_layer");
         REQUIRE(cross.at("clearway").at("trials").get<int>() >= 3);
         CHECK(cross.at("baseline").at("stuck_events").get<int>() >= 3); // the stair top is hard for both
