@@ -91,13 +91,17 @@ Error classifyTriangles(const Mesh& mesh, const ImportOptions& options, const Me
     out->walkable_count = std::count_if(tris.begin(), tris.end(), [](const Tri& t) { return t.walkable; });
     if (out->walkable_count == 0)
         return {ErrorCode::NoWalkableSurface,
-                name + ": no walkable surface (no upward-facing triangle within the slope limit; if the mesh "
-                       "was exported with the other up axis, bake it with " +
-                       (options.up == UpAxis::Y ? "--up z)" : "--up y)")};
+                name +
+                    ": no walkable surface (no upward-facing triangle within the slope limit; if the mesh "
+                    "was exported with the other up axis, bake it with " +
+                    (options.up == UpAxis::Y ? "--up z)" : "--up y)")};
     log.log(LogLevel::Debug, name + ": " + std::to_string(out->walkable_count) + " walkable of " +
                                  std::to_string(tris.size()) + " triangles");
 
-    out->cell = std::clamp(2.0 * size_sum / double(tris.size()), 0.5, 50.0);
+    // Twice the mean triangle: a bucket holds a few triangles (a fine grid of 10 cm cells in 0.5 m
+    // buckets gave every edge of the links stage hundreds of candidates). The grid caps its
+    // cell count, so a tiny mean cannot ask for too many buckets.
+    out->cell = std::clamp(2.0 * size_sum / double(tris.size()), 0.01, 50.0);
     out->planes.assign(tris.size(), Plane{});
     for (size_t i = 0; i < tris.size(); ++i)
         if (tris[i].walkable) out->planes[i] = planeOf(tris[i]);
