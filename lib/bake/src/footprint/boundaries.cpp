@@ -392,16 +392,13 @@ LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
     };
     for (uint32_t i = 0; i < pieces.size(); ++i) {
         if (layer_of[i] != layer) continue;
-        if (pieces[i].whole) {
-            const Polygon& triangle = pieces[i].triangle;
-            GroundTriangle& corners = region.whole_pieces.emplace_back();
-            for (int k = 0; k < 3; ++k)
-                corners[k] = {CGAL::to_double(triangle[k].x()), CGAL::to_double(triangle[k].y())};
-        } else {
-            region.cut_pieces.insert(region.cut_pieces.end(), pieces[i].polys.begin(), pieces[i].polys.end());
-        }
+        if (pieces[i].whole)
+            region.whole_pieces.push_back(pieces[i].ring());
+        else
+            region.cut_pieces.insert(region.cut_pieces.end(), pieces[i].cut->polys.begin(),
+                                     pieces[i].cut->polys.end());
         const Plane& plane = planes[pieces[i].tri];
-        for (const Triangle2& s : pieces[i].surface) {
+        for (const Triangle2& s : pieces[i].surface()) {
             uint32_t id[3];
             for (int k = 0; k < 3; ++k) {
                 const Vec2 p = atCorner(s.p[k], pieces[i].corners);

@@ -71,15 +71,17 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
     // (then the exact intersection is empty: it is regularised).
     constexpr double kSureArea = 1e-6;
     double area = 0;
-    for (const Triangle2& s : a.surface)
-        for (const Triangle2& u : b.surface) {
+    const std::vector<Triangle2> a_surface = a.surface(), b_surface = b.surface();
+    for (const Triangle2& s : a_surface)
+        for (const Triangle2& u : b_surface) {
             area += polygonArea(triangleOverlap(s.p, u.p));
             if (area > kSureArea) return kind;
         }
     // Two exact triangles sharing interior make the exact intersection non-empty, and a decided
     // kind holds at every point of it (the exact test would judge each component the same way).
-    for (const ExactTriangle& s : a.exact_surface)
-        for (const ExactTriangle& u : b.exact_surface)
+    const std::vector<ExactTriangle> a_exact = a.exactSurface(), b_exact = b.exactSurface();
+    for (const ExactTriangle& s : a_exact)
+        for (const ExactTriangle& u : b_exact)
             if (interiorsOverlap(s, u)) return kind;
     return OverlapKind::None;
 }
@@ -89,8 +91,14 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
 OverlapKind exactOverlap(const Piece& piece_a, const Piece& piece_b, const std::vector<Plane>& planes) {
     auto region = [](const Piece& piece) {
         PolygonSet set;
-        if (piece.whole) set.join(piece.triangle);
-        for (const PolygonWH& p : piece.polys)
+        if (piece.whole) {
+            Polygon triangle;
+            for (const Vec2& c : piece.ring())
+                triangle.push_back(Point(c.x, c.y));
+            set.join(triangle);
+            return set;
+        }
+        for (const PolygonWH& p : piece.cut->polys)
             set.join(p);
         return set;
     };

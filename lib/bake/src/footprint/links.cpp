@@ -17,12 +17,7 @@ std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<
                             Grid grid) {
     std::vector<EdgeRef> edges;
     for (uint32_t i = 0; i < pieces.size(); ++i)
-        pieces[i].forEachRing([&](const Polygon& ring) {
-            for (auto e = ring.edges_begin(); e != ring.edges_end(); ++e)
-                edges.push_back({i,
-                                 {CGAL::to_double(e->source().x()), CGAL::to_double(e->source().y())},
-                                 {CGAL::to_double(e->target().x()), CGAL::to_double(e->target().y())}});
-        });
+        pieces[i].forEachEdge([&](const Vec2& p, const Vec2& q) { edges.push_back({i, p, q}); });
     for (uint32_t e = 0; e < edges.size(); ++e) {
         const EdgeRef& r = edges[e];
         grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
