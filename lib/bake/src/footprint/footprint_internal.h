@@ -311,11 +311,22 @@ inline Vec2 largestTriangleCentre(const std::vector<Triangle2>& triangles) {
 // Triangles of a polygon with holes, in doubles and (when asked) exactly (pieces.cpp).
 std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact = nullptr);
 
+// A ground-plane bounding box.
+struct Box {
+    double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+    void add(const Vec2& p) {
+        min_x = std::min(min_x, p.x), max_x = std::max(max_x, p.x);
+        min_y = std::min(min_y, p.y), max_y = std::max(max_y, p.y);
+    }
+};
+
 // A cut piece's region: what is left of its triangle by its blockers.
 struct CutRegion {
     std::vector<PolygonWH> polys;             // the exact free region
     std::vector<Triangle2> surface;           // its triangulation (for heights)
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact
+    Box bounds;                               // of the surface
+    double area = 0;
 };
 
 struct Piece {
@@ -324,16 +335,26 @@ struct Piece {
     // Nothing blocks it (most of a level): its region is the triangle, held as the corners
     // alone. CGAL objects cost ~1 KB a triangle (lazy points, their exact values once frozen).
     bool whole = false;
-    bool corners_clockwise = false;  // whole: the ring runs corners 0, 2, 1
+    bool corners_clockwise = false; // whole: the ring runs corners 0, 2, 1
     std::unique_ptr<CutRegion> cut; // otherwise (null when nothing of it is free)
-    double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
-    double area = 0;
 
     bool empty() const { return !whole && (!cut || cut->polys.empty()); }
     // Whole: the triangle's projection, counter-clockwise (exactly decided).
     std::array<Vec2, 3> ring() const {
         if (corners_clockwise) return {corners[0], corners[2], corners[1]};
         return corners;
+    }
+    Box bounds() const {
+        if (!whole) return cut->bounds;
+        Box box;
+        for (const Vec2& c : corners)
+            box.add(c);
+        return box;
+    }
+    double area() const {
+        if (!whole) return cut->area;
+        const std::array<Vec2, 3> r = ring();
+        return triangleArea(Triangle2{{r[0], r[1], r[2]}});
     }
     // The triangles of its region, in doubles and exactly.
     std::vector<Triangle2> surface() const {

@@ -11,22 +11,57 @@ struct EdgeRef {
     Vec2 p, q;
 };
 
+// Every edge of every piece, in piece order, without holding them all: a whole piece's three come
+// from its corners (a fine level has millions), a cut piece's are kept.
+class PieceEdges {
+  public:
+    explicit PieceEdges(const std::vector<Piece>& pieces) : pieces_(pieces) {
+        for (uint32_t i = 0; i < pieces.size(); ++i) {
+            if (pieces[i].whole) {
+                for (uint32_t k = 0; k < 3; ++k)
+                    refs_.push_back({i, k});
+                continue;
+            }
+            pieces[i].forEachEdge([&](const Vec2& p, const Vec2& q) {
+                refs_.push_back({i, uint32_t(cut_edges_.size())});
+                cut_edges_.push_back({i, p, q});
+            });
+        }
+    }
+    uint32_t size() const { return uint32_t(refs_.size()); }
+    uint32_t pieceOf(uint32_t e) const { return refs_[e].piece; }
+    EdgeRef operator[](uint32_t e) const {
+        const Ref& ref = refs_[e];
+        const Piece& piece = pieces_[ref.piece];
+        if (!piece.whole) return cut_edges_[ref.at];
+        const std::array<Vec2, 3> ring = piece.ring();
+        return {ref.piece, ring[ref.at], ring[(ref.at + 1) % 3]};
+    }
+
+  private:
+    struct Ref {
+        uint32_t piece;
+        uint32_t at; // whole: the ring corner it starts at; cut: its index in cut_edges_
+    };
+    const std::vector<Piece>& pieces_;
+    std::vector<Ref> refs_;
+    std::vector<EdgeRef> cut_edges_;
+};
+
 } // namespace
 
 std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
                             Grid grid) {
-    std::vector<EdgeRef> edges;
-    for (uint32_t i = 0; i < pieces.size(); ++i)
-        pieces[i].forEachEdge([&](const Vec2& p, const Vec2& q) { edges.push_back({i, p, q}); });
+    const PieceEdges edges(pieces);
     for (uint32_t e = 0; e < edges.size(); ++e) {
-        const EdgeRef& r = edges[e];
+        const EdgeRef r = edges[e];
         grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
                     std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance);
     }
     std::vector<Link> links;
     std::vector<uint32_t> candidates;
     for (uint32_t e = 0; e < edges.size(); ++e) {
-        const EdgeRef& r = edges[e];
+        const EdgeRef r = edges[e];
         const double dx = r.q.x - r.p.x, dy = r.q.y - r.p.y;
         const double len = std::hypot(dx, dy);
         if (len < kEdgeTolerance) continue;
@@ -35,8 +70,8 @@ std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<
                    std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance,
                    candidates);
         for (uint32_t f : candidates) {
-            const EdgeRef& s = edges[f];
-            if (s.piece <= r.piece) continue;
+            if (edges.pieceOf(f) <= r.piece) continue;
+            const EdgeRef s = edges[f];
             // Opposite directions: the two pieces lie on either side of the shared edge.
             const double sx = s.q.x - s.p.x, sy = s.q.y - s.p.y;
             if (sx * ux + sy * uy >= 0) continue;

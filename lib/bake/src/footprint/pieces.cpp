@@ -147,8 +147,6 @@ void freeze(const CutRegion& region) {
 void setWholeTriangle(bool clockwise, Piece* piece) {
     piece->whole = true;
     piece->corners_clockwise = clockwise;
-    const std::array<Vec2, 3> r = piece->ring();
-    piece->area = triangleArea(Triangle2{{r[0], r[1], r[2]}});
 }
 
 // Adds the components of proj(T) minus its blockers (all blockers in one integer sweep; the new
@@ -171,8 +169,11 @@ uint32_t addComponents(const Polygon& base, const std::vector<Polygon>& blockers
             ++dropped;
             continue;
         }
-        for (const Triangle2& s : surface)
-            piece->area += triangleArea(s);
+        for (const Triangle2& s : surface) {
+            region->area += triangleArea(s);
+            for (const Vec2& p : s.p)
+                region->bounds.add(p);
+        }
         region->surface.insert(region->surface.end(), surface.begin(), surface.end());
         region->exact_surface.insert(region->exact_surface.end(), exact_surface.begin(), exact_surface.end());
         region->polys.push_back(std::move(component));
@@ -180,16 +181,6 @@ uint32_t addComponents(const Polygon& base, const std::vector<Polygon>& blockers
     freeze(*region);
     piece->cut = std::move(region);
     return dropped;
-}
-
-void setBounds(Piece& piece) {
-    piece.min_x = piece.min_y = INFINITY;
-    piece.max_x = piece.max_y = -INFINITY;
-    for (const Triangle2& s : piece.surface())
-        for (const Vec2& p : s.p) {
-            piece.min_x = std::min(piece.min_x, p.x), piece.max_x = std::max(piece.max_x, p.x);
-            piece.min_y = std::min(piece.min_y, p.y), piece.max_y = std::max(piece.max_y, p.y);
-        }
 }
 
 } // namespace
@@ -213,8 +204,8 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         // make no piece.
         const Tri& t = tris[ti];
         using IPoint = CGAL::Exact_predicates_inexact_constructions_kernel::Point_2;
-        const CGAL::Orientation turn = CGAL::orientation(IPoint(t.p[0].x, t.p[0].y), IPoint(t.p[1].x, t.p[1].y),
-                                                         IPoint(t.p[2].x, t.p[2].y));
+        const CGAL::Orientation turn = CGAL::orientation(
+            IPoint(t.p[0].x, t.p[0].y), IPoint(t.p[1].x, t.p[1].y), IPoint(t.p[2].x, t.p[2].y));
         if (turn == CGAL::COLLINEAR) return;
         Piece& piece = slots[k];
         piece.tri = ti;
@@ -223,10 +214,9 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
         if (blockers.empty())
             setWholeTriangle(turn == CGAL::CLOCKWISE, &piece);
         else
-            dropped[k] = addComponents(makePolygon(projectedCcw<Point>(t)), blockers, mesh, tri_grid, options,
-                                       &piece);
+            dropped[k] =
+                addComponents(makePolygon(projectedCcw<Point>(t)), blockers, mesh, tri_grid, options, &piece);
         if (piece.empty()) return;
-        setBounds(piece);
     });
     // Kept pieces close ranks in place: a second vector growing beside the slots would hold
     // every piece twice at its peak (and copy them, as a CGAL polygon's move may throw).
