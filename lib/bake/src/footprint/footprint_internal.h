@@ -294,6 +294,9 @@ struct Triangle2 {
 
 using ExactTriangle = std::array<Point, 3>;
 
+// A triangle's ground corners, counter-clockwise.
+using GroundTriangle = std::array<Vec2, 3>;
+
 inline double triangleArea(const Triangle2& t) {
     return 0.5 *
            ((t.p[1].x - t.p[0].x) * (t.p[2].y - t.p[0].y) - (t.p[1].y - t.p[0].y) * (t.p[2].x - t.p[0].x));
@@ -310,6 +313,8 @@ inline Vec2 largestTriangleCentre(const std::vector<Triangle2>& triangles) {
 
 // Triangles of a polygon with holes, in doubles and (when asked) exactly (pieces.cpp).
 std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact = nullptr);
+// Triangles of the region closed rings bound under the even-odd rule (pieces.cpp).
+std::vector<Triangle2> triangulateRings(const std::vector<std::vector<Vec2>>& rings);
 
 // A ground-plane bounding box.
 struct Box {
@@ -449,6 +454,7 @@ std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<
 struct Layering {
     std::vector<uint32_t> layer_of; // per piece
     uint32_t layer_count = 0;
+    std::vector<bool> coplanar_overlap; // per piece: shares ground with another at its height
 };
 
 // A piece j > i whose ground projection overlaps piece i's, stacked (heights apart) or coplanar.
@@ -475,6 +481,11 @@ Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>&
                       const Layering& layering, const std::vector<Plane>& planes,
                       const ImportOptions& options, double q, const std::string& name, LogContext& log,
                       std::vector<FootprintLayer>* out);
+
+// The surface of whole pieces lying flat at one height (surface_patches.cpp): one triangulation of
+// their union over its own corners, when that takes fewer triangles than `triangles` (their
+// rings, counter-clockwise) and they join cleanly; empty otherwise (they keep their own).
+std::vector<Triangle2> flatPatchSurface(const std::vector<GroundTriangle>& triangles);
 
 // ---------------------------------------------------------------------------------------------
 // Stage 6 (connections.cpp): walkable links between layers, merged into maximal collinear portals.

@@ -322,6 +322,10 @@ Layering buildLayers(const std::vector<Piece>& pieces, const std::vector<Link>& 
     });
     Layering layering = growLayers(pieces, tris, neighbours, conflicts);
     mergeLayers(conflicts, layering);
+    layering.coplanar_overlap.assign(pieces.size(), false);
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        for (const auto& [j, stacked] : overlaps[i])
+            if (!stacked) layering.coplanar_overlap[i] = layering.coplanar_overlap[j] = true;
     logLayerStats(pieces, links, neighbours, conflicts, layering.layer_count, name, log);
     return layering;
 }

@@ -55,13 +55,8 @@ void markNesting(Cdt& cdt) {
     }
 }
 
-} // namespace
-
-std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact) {
-    Cdt cdt;
-    cdt.insert_constraint(pwh.outer_boundary().vertices_begin(), pwh.outer_boundary().vertices_end(), true);
-    for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
-        cdt.insert_constraint(h->vertices_begin(), h->vertices_end(), true);
+// The faces inside the constraints (odd nesting), in doubles and (when asked) exactly.
+std::vector<Triangle2> insideFaces(Cdt& cdt, std::vector<ExactTriangle>* exact) {
     markNesting(cdt);
     std::vector<Triangle2> out;
     for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
@@ -73,6 +68,28 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriang
         if (exact) exact->push_back({f->vertex(0)->point(), f->vertex(1)->point(), f->vertex(2)->point()});
     }
     return out;
+}
+
+} // namespace
+
+std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact) {
+    Cdt cdt;
+    cdt.insert_constraint(pwh.outer_boundary().vertices_begin(), pwh.outer_boundary().vertices_end(), true);
+    for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
+        cdt.insert_constraint(h->vertices_begin(), h->vertices_end(), true);
+    return insideFaces(cdt, exact);
+}
+
+std::vector<Triangle2> triangulateRings(const std::vector<std::vector<Vec2>>& rings) {
+    Cdt cdt;
+    std::vector<Point> points;
+    for (const std::vector<Vec2>& ring : rings) {
+        points.clear();
+        for (const Vec2& p : ring)
+            points.emplace_back(p.x, p.y);
+        cdt.insert_constraint(points.begin(), points.end(), true);
+    }
+    return insideFaces(cdt, nullptr);
 }
 
 namespace {
