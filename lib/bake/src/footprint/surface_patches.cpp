@@ -2,10 +2,11 @@
 // as thousands of small triangles) become one triangulation of their union, over their corners.
 #include "footprint/footprint_internal.h"
 
+#include "core/flat_table.h"
+
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
 #include <cstring>
-#include <unordered_map>
 
 namespace clearway::bake::footprint_internal {
 
@@ -13,52 +14,62 @@ namespace {
 
 using IkPoint = CGAL::Exact_predicates_inexact_constructions_kernel::Point_2;
 
-// Corners welded by exact position.
+constexpr uint32_t kNoCorner = UINT32_MAX;
+
+// Corners welded by exact position: the bits of their coordinates (-0 made +0).
+using CornerKey = std::pair<uint64_t, uint64_t>;
+CornerKey cornerKey(const Vec2& p) {
+    CornerKey key;
+    const double x = p.x + 0.0, y = p.y + 0.0;
+    std::memcpy(&key.first, &x, sizeof x);
+    std::memcpy(&key.second, &y, sizeof y);
+    return key;
+}
 struct CornerHash {
-    size_t operator()(const Vec2& p) const {
-        uint64_t x = 0, y = 0;
-        const double px = p.x + 0.0, py = p.y + 0.0; // -0 and +0: one corner
-        std::memcpy(&x, &px, sizeof x);
-        std::memcpy(&y, &py, sizeof y);
-        const uint64_t h = (x * 0x9E3779B97F4A7C15ull) ^ (y + 0x7F4A7C159E3779B9ull + (x << 6) + (x >> 2));
-        return size_t(h ^ (h >> 29));
+    uint64_t operator()(const CornerKey& k) const {
+        return mixBits(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
     }
 };
-struct CornerEqual {
-    bool operator()(const Vec2& a, const Vec2& b) const { return a.x == b.x && a.y == b.y; }
+struct EdgeHash {
+    uint64_t operator()(uint64_t edge) const { return mixBits(edge); }
 };
 
 // The triangles' boundary: directed edges that no other triangle runs the other way (an edge two
-// triangles share is interior), as the one edge out of each boundary corner. False when the
-// boundary is not a set of corner-disjoint cycles (an edge twice, two boundary edges leaving one
-// corner: triangles overlapping or meeting at a corner only), where this does not coalesce.
+// triangles share is interior), as the one edge out of each boundary corner (`next`, kNoCorner
+// for the others). False when the boundary is not a set of corner-disjoint cycles (an edge twice,
+// two boundary edges leaving one corner: triangles overlapping or meeting at a corner only),
+// where this does not coalesce.
 bool boundaryCycles(const std::vector<GroundTriangle>& triangles, std::vector<Vec2>* corners,
-                    std::unordered_map<uint32_t, uint32_t>* next) {
-    std::unordered_map<Vec2, uint32_t, CornerHash, CornerEqual> corner_of;
-    std::unordered_map<uint64_t, int32_t> count; // from << 32 | to -> uses minus reversed uses
-    corner_of.reserve(triangles.size());
-    count.reserve(triangles.size() * 3);
+                    std::vector<uint32_t>* next) {
+    FlatTable<CornerKey, uint32_t, CornerHash> corner_of(triangles.size());
+    FlatTable<uint64_t, int32_t, EdgeHash> count(triangles.size() * 2); // uses minus reversed uses
     auto cornerId = [&](const Vec2& p) {
-        auto [it, inserted] = corner_of.emplace(p, uint32_t(corners->size()));
+        bool inserted = false;
+        const uint32_t id = corner_of.emplace(cornerKey(p), uint32_t(corners->size()), &inserted);
         if (inserted) corners->push_back(p);
-        return uint64_t(it->second);
+        return uint64_t(id);
     };
     for (const GroundTriangle& t : triangles) {
         const uint64_t id[3] = {cornerId(t[0]), cornerId(t[1]), cornerId(t[2])};
         for (int k = 0; k < 3; ++k) {
             const uint64_t a = id[k], b = id[(k + 1) % 3];
-            auto reverse = count.find(b << 32 | a);
-            if (reverse != count.end() && reverse->second > 0)
-                --reverse->second;
+            int32_t* reverse = count.find(b << 32 | a);
+            bool inserted = false;
+            if (reverse && *reverse > 0)
+                --*reverse;
             else
-                ++count[a << 32 | b];
+                ++count.emplace(a << 32 | b, 0, &inserted);
         }
     }
-    for (const auto& [edge, uses] : count) {
-        if (uses == 0) continue;
-        if (uses != 1 || !next->emplace(uint32_t(edge >> 32), uint32_t(edge)).second) return false;
-    }
-    return true;
+    next->assign(corners->size(), kNoCorner);
+    bool cycles = true;
+    count.forEach([&](uint64_t edge, int32_t uses) {
+        if (uses == 0) return;
+        uint32_t& out = (*next)[uint32_t(edge >> 32)];
+        cycles = cycles && uses == 1 && out == kNoCorner;
+        out = uint32_t(edge);
+    });
+    return cycles;
 }
 
 // Whether b lies on the straight line from a on to c, strictly between them: an exact
@@ -69,24 +80,17 @@ bool straightThrough(const Vec2& a, const Vec2& b, const Vec2& c) {
     return (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y) > 0;
 }
 
-// The cycles as rings without their straight-through corners (a flat grid's seams); rings that
-// fold onto a line (a T-junction inside the patch) are dropped.
-std::vector<std::vector<Vec2>> straightRings(const std::vector<Vec2>& corners,
-                                             std::unordered_map<uint32_t, uint32_t>& next) {
-    std::vector<uint32_t> starts;
-    for (const auto& entry : next)
-        starts.push_back(entry.first);
-    std::sort(starts.begin(), starts.end()); // a fixed order, whatever the hash
+// The cycles as rings without their straight-through corners (a flat grid's seams), from the
+// lowest corner of each; rings that fold onto a line (a T-junction inside the patch) are dropped.
+std::vector<std::vector<Vec2>> straightRings(const std::vector<Vec2>& corners, std::vector<uint32_t>& next) {
     std::vector<std::vector<Vec2>> rings;
-    for (uint32_t start : starts) {
+    for (uint32_t start = 0; start < next.size(); ++start) {
         std::vector<Vec2> ring;
-        for (uint32_t at = start;;) {
-            const auto it = next.find(at);
-            if (it == next.end()) break;
+        for (uint32_t at = start; next[at] != kNoCorner;) {
             ring.push_back(corners[at]);
-            at = it->second;
-            next.erase(it);
-            if (at == start) break;
+            const uint32_t to = next[at];
+            next[at] = kNoCorner;
+            at = to;
         }
         std::vector<Vec2> kept;
         for (const Vec2& p : ring) {
@@ -112,7 +116,7 @@ double area(const Triangle2& t) {
 std::vector<Triangle2> flatPatchSurface(const std::vector<GroundTriangle>& triangles) {
     if (triangles.size() < 3) return {};
     std::vector<Vec2> corners;
-    std::unordered_map<uint32_t, uint32_t> next;
+    std::vector<uint32_t> next;
     if (!boundaryCycles(triangles, &corners, &next)) return {};
     const std::vector<Triangle2> surface = triangulateRings(straightRings(corners, next));
     if (surface.empty() || surface.size() >= triangles.size()) return {};

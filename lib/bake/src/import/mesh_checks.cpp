@@ -3,6 +3,7 @@
 // apart, and exact duplicate triangles.
 #include <clearway/bake.h>
 
+#include "core/flat_table.h"
 #include "core/union_find.h"
 #include "import/import_internal.h"
 
@@ -44,59 +45,16 @@ struct Cell {
     int64_t x, y, z;
     bool operator==(const Cell& o) const { return x == o.x && y == o.y && z == o.z; }
 };
-// A multiply-xorshift mix of the three cell numbers.
-uint64_t cellHash(const Cell& c) {
-    uint64_t h = uint64_t(c.x) * 0x9E3779B97F4A7C15ull ^ uint64_t(c.y) * 0xC2B2AE3D27D4EB4Full ^
-                 uint64_t(c.z) * 0x165667B19E3779F9ull;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 32);
-}
-
-// Cell -> value for at most `capacity` cells, open addressing with linear probing. The weld looks
-// up 62 neighbour cells per vertex, nearly all empty: a node-based map with byte-wise FNV-1a
-// hashing was a quarter of a fine grid's bake. Only the iteration order depends on the table,
-// and the classes the weld finds do not.
-class CellTable {
-  public:
-    explicit CellTable(size_t capacity) {
-        size_t slots = 16;
-        while (slots < 2 * capacity)
-            slots *= 2;
-        slots_.resize(slots);
+// A mix of the three cell numbers. The weld looks up 62 neighbour cells per vertex, nearly all
+// empty: the table and its hash are most of its time (a node-based map hashed byte-wise was a
+// quarter of a fine grid's bake). The classes the weld finds do not depend on either.
+struct CellHash {
+    uint64_t operator()(const Cell& c) const {
+        return mixBits(uint64_t(c.x) * 0x9E3779B97F4A7C15ull ^ uint64_t(c.y) * 0xC2B2AE3D27D4EB4Full ^
+                       uint64_t(c.z) * 0x165667B19E3779F9ull);
     }
-    // The value of `cell`, set to `value` when the cell was not there yet (then *inserted).
-    uint32_t& emplace(const Cell& cell, uint32_t value, bool* inserted) {
-        Slot& slot = slots_[probe(cell)];
-        *inserted = !slot.used;
-        if (!slot.used) slot = {cell, value, true};
-        return slot.value;
-    }
-    const uint32_t* find(const Cell& cell) const {
-        const Slot& slot = slots_[probe(cell)];
-        return slot.used ? &slot.value : nullptr;
-    }
-    template <class F> void forEach(F&& f) const {
-        for (const Slot& slot : slots_)
-            if (slot.used) f(slot.cell, slot.value);
-    }
-
-  private:
-    struct Slot {
-        Cell cell{};
-        uint32_t value = 0;
-        bool used = false;
-    };
-    // The slot holding `cell`, or the empty one where it would go.
-    size_t probe(const Cell& cell) const {
-        const size_t mask = slots_.size() - 1;
-        size_t i = size_t(cellHash(cell)) & mask;
-        while (slots_[i].used && !(slots_[i].cell == cell))
-            i = (i + 1) & mask;
-        return i;
-    }
-    std::vector<Slot> slots_;
 };
+using CellTable = FlatTable<Cell, uint32_t, CellHash>;
 
 double squaredDistance(const Vec3& a, const Vec3& b) {
     const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
