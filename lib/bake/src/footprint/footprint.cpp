@@ -73,8 +73,8 @@ Error runStages(const Mesh& mesh, const ImportOptions& options, const std::strin
         if (Error e = freePieces(classified, tri_grid, options, name, log, &pieces)) return e;
     }
     timer.lap("clearance");
-    const std::vector<Link> links =
-        findLinks(pieces, classified.planes, options.max_step, groundGrid(frame, classified.cell));
+    const std::vector<Link> links = findLinks(pieces, classified.planes, options.max_step,
+                                              groundGrid(frame, classified.cell), options.threads);
     timer.lap("links");
     Layering layering;
     {

@@ -449,7 +449,7 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
 
 // Shared boundary segments of pieces; `grid` (empty) buckets their edges.
 std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
-                            Grid grid);
+                            Grid grid, unsigned threads);
 
 struct Layering {
     std::vector<uint32_t> layer_of; // per piece

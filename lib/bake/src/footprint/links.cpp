@@ -2,6 +2,8 @@
 // walkable where the height jump across them is at most the agent's step.
 #include "footprint/footprint_internal.h"
 
+#include "core/parallel.h"
+
 namespace clearway::bake::footprint_internal {
 
 namespace {
@@ -50,51 +52,76 @@ class PieceEdges {
 
 } // namespace
 
+namespace {
+
+// The links from edge e of a piece to the edges of later pieces, appended to `links` in the
+// grid's candidate order.
+void linksOfEdge(uint32_t e, const PieceEdges& edges, const Grid& grid, const std::vector<Piece>& pieces,
+                 const std::vector<Plane>& planes, double step, std::vector<uint32_t>& candidates,
+                 std::vector<Link>& links) {
+    const EdgeRef r = edges[e];
+    const double dx = r.q.x - r.p.x, dy = r.q.y - r.p.y;
+    const double len = std::hypot(dx, dy);
+    if (len < kEdgeTolerance) return;
+    const double ux = dx / len, uy = dy / len;
+    grid.query(std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
+               std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance, candidates);
+    for (uint32_t f : candidates) {
+        if (edges.pieceOf(f) <= r.piece) continue;
+        const EdgeRef s = edges[f];
+        // Opposite directions: the two pieces lie on either side of the shared edge.
+        const double sx = s.q.x - s.p.x, sy = s.q.y - s.p.y;
+        if (sx * ux + sy * uy >= 0) continue;
+        const double dp = (s.p.x - r.p.x) * uy - (s.p.y - r.p.y) * ux;
+        const double dq = (s.q.x - r.p.x) * uy - (s.q.y - r.p.y) * ux;
+        if (std::abs(dp) > kEdgeTolerance || std::abs(dq) > kEdgeTolerance) continue;
+        const double tp = (s.p.x - r.p.x) * ux + (s.p.y - r.p.y) * uy;
+        const double tq = (s.q.x - r.p.x) * ux + (s.q.y - r.p.y) * uy;
+        const double t0 = std::max(0.0, std::min(tp, tq)), t1 = std::min(len, std::max(tp, tq));
+        if (t1 - t0 < kEdgeTolerance) continue;
+        Link link;
+        link.a = r.piece;
+        link.b = s.piece;
+        link.p0 = {r.p.x + ux * t0, r.p.y + uy * t0};
+        link.p1 = {r.p.x + ux * t1, r.p.y + uy * t1};
+        const Plane& pa = planes[pieces[link.a].tri];
+        const Plane& pb = planes[pieces[link.b].tri];
+        const double j0 = std::abs(pa.at(link.p0.x, link.p0.y) - pb.at(link.p0.x, link.p0.y));
+        const double j1 = std::abs(pa.at(link.p1.x, link.p1.y) - pb.at(link.p1.x, link.p1.y));
+        // Float-rounded meshes put a 0.4 m stair at 0.40000000596 m: tolerate float noise.
+        link.walkable = j0 <= step + kHeightTolerance && j1 <= step + kHeightTolerance;
+        links.push_back(link);
+    }
+}
+
+} // namespace
+
 std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
-                            Grid grid) {
+                            Grid grid, unsigned threads) {
     const PieceEdges edges(pieces);
     for (uint32_t e = 0; e < edges.size(); ++e) {
         const EdgeRef r = edges[e];
         grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
                     std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance);
     }
+    // Blocks of edges in parallel, each its own links, joined in edge order: the same links in
+    // the same order for any thread count.
+    constexpr uint32_t kBlock = 1 << 15;
+    std::vector<std::vector<Link>> blocks((edges.size() + kBlock - 1) / kBlock);
+    parallel::forEach(blocks.size(), threads, [&](size_t b) {
+        std::vector<uint32_t> candidates;
+        const uint32_t end = std::min<uint32_t>(edges.size(), uint32_t((b + 1) * kBlock));
+        for (uint32_t e = uint32_t(b * kBlock); e < end; ++e)
+            linksOfEdge(e, edges, grid, pieces, planes, step, candidates, blocks[b]);
+    });
+    size_t count = 0;
+    for (const std::vector<Link>& block : blocks)
+        count += block.size();
     std::vector<Link> links;
-    std::vector<uint32_t> candidates;
-    for (uint32_t e = 0; e < edges.size(); ++e) {
-        const EdgeRef r = edges[e];
-        const double dx = r.q.x - r.p.x, dy = r.q.y - r.p.y;
-        const double len = std::hypot(dx, dy);
-        if (len < kEdgeTolerance) continue;
-        const double ux = dx / len, uy = dy / len;
-        grid.query(std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
-                   std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance,
-                   candidates);
-        for (uint32_t f : candidates) {
-            if (edges.pieceOf(f) <= r.piece) continue;
-            const EdgeRef s = edges[f];
-            // Opposite directions: the two pieces lie on either side of the shared edge.
-            const double sx = s.q.x - s.p.x, sy = s.q.y - s.p.y;
-            if (sx * ux + sy * uy >= 0) continue;
-            const double dp = (s.p.x - r.p.x) * uy - (s.p.y - r.p.y) * ux;
-            const double dq = (s.q.x - r.p.x) * uy - (s.q.y - r.p.y) * ux;
-            if (std::abs(dp) > kEdgeTolerance || std::abs(dq) > kEdgeTolerance) continue;
-            const double tp = (s.p.x - r.p.x) * ux + (s.p.y - r.p.y) * uy;
-            const double tq = (s.q.x - r.p.x) * ux + (s.q.y - r.p.y) * uy;
-            const double t0 = std::max(0.0, std::min(tp, tq)), t1 = std::min(len, std::max(tp, tq));
-            if (t1 - t0 < kEdgeTolerance) continue;
-            Link link;
-            link.a = r.piece;
-            link.b = s.piece;
-            link.p0 = {r.p.x + ux * t0, r.p.y + uy * t0};
-            link.p1 = {r.p.x + ux * t1, r.p.y + uy * t1};
-            const Plane& pa = planes[pieces[link.a].tri];
-            const Plane& pb = planes[pieces[link.b].tri];
-            const double j0 = std::abs(pa.at(link.p0.x, link.p0.y) - pb.at(link.p0.x, link.p0.y));
-            const double j1 = std::abs(pa.at(link.p1.x, link.p1.y) - pb.at(link.p1.x, link.p1.y));
-            // Float-rounded meshes put a 0.4 m stair at 0.40000000596 m: tolerate float noise.
-            link.walkable = j0 <= step + kHeightTolerance && j1 <= step + kHeightTolerance;
-            links.push_back(link);
-        }
+    links.reserve(count);
+    for (std::vector<Link>& block : blocks) {
+        links.insert(links.end(), block.begin(), block.end());
+        std::vector<Link>().swap(block);
     }
     return links;
 }
