@@ -7,7 +7,21 @@
 namespace clearway {
 namespace detail {
 
-bool LayerCrossings::onBoundary(P left, P right) const {
+void LayerCrossings::boundBoundaries() {
+    constexpr double kNear = 1e-3; // onBoundaryPieces' millimetre
+    if (!footprint || !footprint->connections()) return;
+    for (const fb::Connection* c : *footprint->connections())
+        for (uint32_t k = 0; k < count; ++k)
+            if (between(*c, from[k], to[k])) {
+                box_lo_x = minOf(box_lo_x, minOf(c->x0(), c->x1()) - kNear);
+                box_lo_y = minOf(box_lo_y, minOf(c->y0(), c->y1()) - kNear);
+                box_hi_x = maxOf(box_hi_x, maxOf(c->x0(), c->x1()) + kNear);
+                box_hi_y = maxOf(box_hi_y, maxOf(c->y0(), c->y1()) + kNear);
+                break;
+            }
+}
+
+bool LayerCrossings::onBoundaryPieces(P left, P right) const {
     for (const fb::Connection* c : *footprint->connections())
         for (uint32_t k = 0; k < count; ++k) {
             if (!between(*c, from[k], to[k])) continue;
@@ -79,7 +93,7 @@ bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_
 // backwards) or the path misses a boundary between layers the route crosses.
 bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
                   const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n, double check,
-                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found) {
+                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found, bool* missed_boundary) {
     *found = 0;
     auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
     // One walk for both: the arcs are looked at until the first one too close (or an end wrapped
@@ -107,7 +121,10 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
             }
             return true;
         });
-    if (!crossed_all) return false;
+    if (!crossed_all) {
+        *missed_boundary = true;
+        return false;
+    }
     if (*found > 0) return true;
     if (wrapped_back) return false;
     if (arc_found) lines[(*found)++] = arc;
@@ -225,13 +242,15 @@ void insertWrap(CorridorWrap* wraps, uint32_t* n, uint32_t at, const CorridorWra
 // that does; then the path is tightened again.
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity) {
+                        uint32_t capacity, bool* missed_boundary) {
+    *missed_boundary = false;
     const double check = q.radius * (1.0 - 1e-9);
     constexpr uint32_t kRoom = 16;
     TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         uint32_t found = 0;
-        if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found))
+        if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found,
+                          missed_boundary))
             return false;
         if (found == 0) return true;
         if (*n + found > capacity) return false;

@@ -51,8 +51,9 @@ uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P g
     for (uint32_t i = apex_i + 1; i <= count; ++i) {
         const P pl = i == count ? goal : portals[i].left_end;
         const P pr = i == count ? goal : portals[i].right_end;
-        if (!samePoint(pr, apex) && cross(right - apex, pr - apex) >= 0.0) {
-            if (samePoint(left, apex) || samePoint(pr, left) || cross(left - apex, pr - apex) < 0.0) {
+        // The cheap, usually deciding, cross product first; the same tests as pure conjunctions.
+        if (cross(right - apex, pr - apex) >= 0.0 && !samePoint(pr, apex)) {
+            if (cross(left - apex, pr - apex) < 0.0 || samePoint(left, apex) || samePoint(pr, left)) {
                 right = pr, right_i = i;
             } else { // the right side crossed the left: the path bends at the left end
                 if (n == capacity) return kNone;
@@ -64,8 +65,8 @@ uint32_t pointFunnel(const CorridorPortal* portals, uint32_t count, P start, P g
                 continue;
             }
         }
-        if (!samePoint(pl, apex) && cross(left - apex, pl - apex) <= 0.0) {
-            if (samePoint(right, apex) || samePoint(pl, right) || cross(right - apex, pl - apex) > 0.0) {
+        if (cross(left - apex, pl - apex) <= 0.0 && !samePoint(pl, apex)) {
+            if (cross(right - apex, pl - apex) > 0.0 || samePoint(right, apex) || samePoint(pl, right)) {
                 left = pl, left_i = i;
             } else {
                 if (n == capacity) return kNone;

@@ -15,6 +15,9 @@ struct LayerCrossings {
     const fb::Footprint* footprint = nullptr;
     uint32_t from[kMax] = {}, to[kMax] = {};
     uint32_t count = 0;
+    // The crossed boundaries' bounding box, grown by onBoundary's millimetre: most portals lie
+    // outside it, and onBoundary then needs no walk over the footprint's connections.
+    double box_lo_x = kInf, box_lo_y = kInf, box_hi_x = -kInf, box_hi_y = -kInf;
 
     static bool between(const fb::Connection& c, uint32_t a, uint32_t b) {
         return (c.layer_a() == a && c.layer_b() == b) || (c.layer_a() == b && c.layer_b() == a);
@@ -24,7 +27,15 @@ struct LayerCrossings {
     // and the layer's ring edge along it were each rounded to float, and simplified within the
     // bake's epsilon.
     // (Out of line: only routes that change layer pay for it.)
-    bool onBoundary(P left, P right) const;
+    bool onBoundary(P left, P right) const {
+        return (nearBox(left) || nearBox(right)) && onBoundaryPieces(left, right);
+    }
+    // The bounding box above, once the crossings are known.
+    void boundBoundaries();
+
+private:
+    bool nearBox(P p) const { return p.x >= box_lo_x && p.x <= box_hi_x && p.y >= box_lo_y && p.y <= box_hi_y; }
+    bool onBoundaryPieces(P left, P right) const;
 };
 
 // The signed angle a path turns round `disc` from unit u_in to u_out: with the disc's side (left:
@@ -137,11 +148,12 @@ bool walkPath(const PathQuery& q, const LayerCrossings& crossings, const Corrido
 }
 
 // The path against the walls of the layers it crosses, repaired with discs round the walls it
-// meets and tightened again (corridor_check.cpp); false when it does not settle. `exact`: no
+// meets and tightened again (corridor_check.cpp); false when it does not settle, and then
+// *missed_boundary says whether it missed a boundary between layers the route crosses. `exact`: no
 // portal has an open or unchecked stretch before it (else each line looks at its own portals).
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity);
+                        uint32_t capacity, bool* missed_boundary);
 
 } // namespace detail
 } // namespace clearway

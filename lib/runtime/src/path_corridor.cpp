@@ -22,6 +22,10 @@ struct PortalList {
     // whether the edge being listed is such an edge.
     bool unchecked = false, edge_unchecked = false;
     bool exact = true; // no stretch open or unchecked: every line between portals is bounded
+    // The portals listed before the route's first boundary between layers and after its last:
+    // only those may be trimmed at the ends (a route that climbs a ramp and turns back over the
+    // floor below passes portals behind its goal in plan, on the other layer).
+    uint32_t before_crossing = kNone, after_crossing = 0;
 
     double sideRadius(P wall, double clearance) const {
         if (!(preferred > radius)) return radius; // the common case: no distances needed
@@ -211,8 +215,10 @@ void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm
     // anywhere): one portal between the walls at its ends; the layer walk splits the path where
     // it crosses.
     if (e->portal()) {
+        if (list.before_crossing == kNone) list.before_crossing = list.n;
         list.skipped();
         if (!pushConnectionPortal(list, rm, *e, forward)) list.skipped();
+        list.after_crossing = list.n;
         return;
     }
     const uint32_t first = s.seed_start[edge], end = s.seed_start[edge + 1];
@@ -261,6 +267,7 @@ bool listPortals(PathQuery& q, PortalList& list) {
         }
         at_vertex = next;
     }
+    if (list.crossings.count > 0) list.crossings.boundBoundaries();
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
         if (q.start_forward)
@@ -290,18 +297,35 @@ bool listPortals(PathQuery& q, PortalList& list) {
 }
 
 // Drops the portals the start has already passed and those beyond the goal: an end snaps onto
-// the roadmap from the side, and a funnel must not turn back through a portal behind it.
-void trimPortalEnds(PortalList& list, P start, P goal, uint32_t* first) {
+// the roadmap from the side, and a funnel must not turn back through a portal behind it. With
+// `keep_crossing`, only the portals before the route's first boundary between layers and after its
+// last go: a route that climbs a ramp and turns back over the floor below passes portals behind its
+// goal (or start) in plan, on the other layer. False when that keeps nothing more.
+bool trimPortalEnds(PortalList& list, P start, P goal, bool keep_crossing, uint32_t* first) {
+    const uint32_t start_limit = keep_crossing ? list.before_crossing : kNone;
+    const uint32_t goal_limit = keep_crossing ? list.after_crossing : 0;
     uint32_t a = 0, b = list.n;
     auto ahead = [&](uint32_t i, P point) {
         return cross(list.p[i].right_end - list.p[i].left_end, point - list.p[i].left_end);
     };
-    while (a < b && ahead(a, start) > 0.0)
+    bool kept = false;
+    while (a < b && ahead(a, start) > 0.0) {
+        if (a >= start_limit) {
+            kept = true;
+            break;
+        }
         ++a;
-    while (b > a && ahead(b - 1, goal) < 0.0)
+    }
+    while (b > a && ahead(b - 1, goal) < 0.0) {
+        if (b <= goal_limit) {
+            kept = true;
+            break;
+        }
         --b;
+    }
     *first = a;
     list.n = b;
+    return !keep_crossing || kept;
 }
 
 // One disc per wall point: where consecutive portals share a wall point (a vertex seen along a
@@ -392,6 +416,37 @@ template <class Seed> void forEachSeed(const fb::Roadmap& rm, uint32_t edge, See
     }
 }
 
+// One corridor path at preferred radius `preferred`: Answered; Retry (no taut, clear path in this
+// corridor at these radii, or the trimming `keep_crossing` asks for keeps nothing more);
+// MissedBoundary (the path missed a boundary between layers the route crosses: the trimming may
+// have dropped it); GiveUp (the route has no corridor the funnel can use).
+enum class Attempt { Answered, Retry, MissedBoundary, GiveUp };
+
+Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, CorridorWrap* wraps, double preferred,
+                        bool keep_crossing) {
+    PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, preferred, q.ps, q.pg, false, false};
+    const bool listed = listPortals(q, list);
+    phaseRoutePoints(list.n);
+    if (!listed || list.narrow) return Attempt::GiveUp;
+    if (keep_crossing && list.before_crossing == kNone) return Attempt::Retry;
+    uint32_t first = 0;
+    if (!trimPortalEnds(list, q.ps, q.pg, keep_crossing, &first)) return Attempt::Retry;
+    if (list.preferred > q.radius) shareWallRadii(list, first);
+    phaseMark(Phase::Corridor);
+    uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
+    phaseMark(Phase::Funnel);
+    if (n == kNone) return Attempt::Retry;
+    bool missed_boundary = false;
+    if (!verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact, wraps, &n, cap,
+                            &missed_boundary))
+        return missed_boundary ? Attempt::MissedBoundary : Attempt::Retry;
+    phaseRoutePoints(n);
+    phaseMark(Phase::Verify);
+    emitWraps(q, list.crossings, wraps, n);
+    phaseMark(Phase::Output);
+    return Attempt::Answered;
+}
+
 } // namespace
 
 uint32_t portalSeedCount(const fb::Roadmap& rm) {
@@ -429,33 +484,10 @@ bool corridorPath(PathQuery& q) {
     // in this corridor and never beats the one at the radius.
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
     for (const double share : {1.0, 0.5, 0.0}) {
-        if (share < 1.0 && !(extra > 0.0)) break;
-        PortalList list{reinterpret_cast<CorridorPortal*>(base),
-                        0,
-                        cap,
-                        q.radius,
-                        q.radius + share * extra,
-                        q.ps,
-                        q.pg,
-                        false,
-                        false};
-        const bool listed = listPortals(q, list);
-        phaseRoutePoints(list.n);
-        if (!listed || list.narrow) return false;
-        uint32_t first = 0;
-        trimPortalEnds(list, q.ps, q.pg, &first);
-        if (list.preferred > q.radius) shareWallRadii(list, first);
-        phaseMark(Phase::Corridor);
-        uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
-        phaseMark(Phase::Funnel);
-        if (n == kNone || !verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact,
-                                              wraps, &n, cap))
-            continue;
-        phaseRoutePoints(n);
-        phaseMark(Phase::Verify);
-        emitWraps(q, list.crossings, wraps, n);
-        phaseMark(Phase::Output);
-        return true;
+        if (share < 1.0 && !(extra > 0.0)) return false;
+        Attempt a = corridorAttempt(q, base, cap, wraps, q.radius + share * extra, false);
+        if (a == Attempt::MissedBoundary) a = corridorAttempt(q, base, cap, wraps, q.radius + share * extra, true);
+        if (a == Attempt::Answered || a == Attempt::GiveUp) return a == Attempt::Answered;
     }
     return false;
 }

@@ -116,8 +116,25 @@ P rotate(P v, double angle) {
     return {v.x * c - v.y * s, v.x * s + v.y * c};
 }
 
+// angleAlong(center, start, sweep, p) <= |sweep|, `end` the arc's last point: by the signs of two
+// cross products where the arc turns less than 3 radians (its wedge is convex) and p lies clearly
+// inside or outside the wedge, else by the angle. The margin is far above the cross products'
+// rounding, so the answer is the angle's, bit for bit, without an atan2 for most points.
+bool withinSweep(P center, P start, P end, double sweep, P p) {
+    if (std::fabs(sweep) <= 3.0) {
+        const P u0 = start - center, u1 = end - center, v = p - center;
+        const double sense = sweep < 0.0 ? -1.0 : 1.0;
+        const double c0 = sense * cross(u0, v), c1 = sense * cross(v, u1);
+        const double margin2 = 1e-18 * dot(u0, u0) * dot(v, v);
+        auto clear = [&](double c) { return c * c > margin2; };
+        if (c0 > 0.0 && c1 > 0.0 && clear(c0) && clear(c1)) return true;
+        if ((c0 < 0.0 && clear(c0)) || (c1 < 0.0 && clear(c1))) return false;
+    }
+    return angleAlong(center, start, sweep, p) <= std::fabs(sweep);
+}
+
 double pointArcDistance(P center, double radius, P start, P end, double sweep, P p) {
-    if (angleAlong(center, start, sweep, p) <= std::fabs(sweep)) return std::fabs(norm(p - center) - radius);
+    if (withinSweep(center, start, end, sweep, p)) return std::fabs(norm(p - center) - radius);
     return std::fmin(norm(p - start), norm(p - end));
 }
 
@@ -137,7 +154,7 @@ double arcSegmentDistance(P center, double radius, P start, P end, double sweep,
         if (disc >= 0.0) {
             const double sq = std::sqrt(disc);
             for (const double t : {(-B - sq) / len2, (-B + sq) / len2})
-                if (t >= 0.0 && t <= 1.0 && angleAlong(center, start, sweep, c + dir * t) <= std::fabs(sweep))
+                if (t >= 0.0 && t <= 1.0 && withinSweep(center, start, end, sweep, c + dir * t))
                     return 0.0;
         }
     }
@@ -149,7 +166,7 @@ double arcSegmentDistance(P center, double radius, P start, P end, double sweep,
     pointSegment2(center, c, d, &t);
     const P foot = c + dir * t;
     const double df = norm(foot - center);
-    if (t > 0.0 && t < 1.0 && df > radius && angleAlong(center, start, sweep, foot) <= std::fabs(sweep))
+    if (t > 0.0 && t < 1.0 && df > radius && withinSweep(center, start, end, sweep, foot))
         best = std::fmin(best, df - radius);
     return best;
 }

@@ -1074,6 +1074,55 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         }
     }
 
+    // Pairs from a cw-bench query run on nav_test whose routes climb a ramp and turn back over the
+    // floor below (or come down and turn back under it): the portals behind an end in plan lie on
+    // the other layer. Trimmed as an end's own, they took the crossing with them and the polyline
+    // shortening answered, 0.05-1.7 m longer.
+    TEST_CASE("a route that turns back over the floor it climbed from keeps its crossing: the funnel "
+              "answers it, on the connection, keeping the radius, no longer than at larger clearances") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{29.940951229000934, -19.331139693887113, 1}, {15.45622230599913, -11.238358671626763, 0}},
+            {{30.866205893398888, -20.48067063234291, 1}, {16.711460696671807, -10.78018401259499, 0}},
+            {{15.326628037741711, -11.190332041524357, 0}, {28.693918592357633, -7.2452647901571918, 1}},
+            {{22.063927267001056, -19.304033784671667, 1}, {15.651468664741838, -9.7867326296086841, 0}},
+            {{26.401223584102571, -10.424258247882642, 1}, {33.886763706832198, -6.4784683794618179, 0}}};
+        for (const auto& pair : pairs) {
+            const cw::PathEndpoint a = pair[0], b = pair[1];
+            CAPTURE(a.x);
+            CAPTURE(b.x);
+            double at_radius = 0.0;
+            for (const double preferred : {0.6, 1.2, 2.4}) {
+                CAPTURE(preferred);
+                std::vector<PathSegment> out(4096);
+                uint32_t count = 0;
+                cw::pathPhaseTiming(true);
+                cw::pathPhaseTimesTake();
+                REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) ==
+                        Status::Ok);
+                CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
+                cw::pathPhaseTiming(false);
+                out.resize(count);
+                double length = 0.0;
+                for (size_t i = 0; i < out.size(); ++i) {
+                    length += out[i].length;
+                    if (i > 0 && out[i].layer != out[i - 1].layer)
+                        CHECK(toConnection(level, out[i - 1].layer, out[i].layer, out[i].start, out[i].start) <
+                              1e-6);
+                }
+                PathCheck check;
+                checkPath(level, out, a, b, 0.6, &check);
+                CHECK(check.clearance_violations == 0);
+                CHECK(check.gaps == 0);
+                if (preferred == 0.6)
+                    at_radius = length;
+                else
+                    CHECK(at_radius <= length + 1e-9);
+            }
+        }
+    }
+
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
     // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6), and
     // a funnel that took the chords between portal ends for walls a line 0.003 m from one (dungeon).
