@@ -112,7 +112,10 @@ Grid groundGrid(const MeshFrame& frame, double cell) {
     const Vec3& lo = frame.lo;
     const Vec3& hi = frame.hi;
     const Vec3& origin = frame.origin;
-    return Grid(lo.x - origin.x, lo.y - origin.y, hi.x - origin.x, hi.y - origin.y, cell);
+    // Bucket borders a fraction of a cell off the level's corner: levels are laid out on round
+    // grids, and an edge on a bucket border is in both buckets (a fine floor's seams all were).
+    const double offset = 0.37 * cell;
+    return Grid(lo.x - origin.x - offset, lo.y - origin.y - offset, hi.x - origin.x, hi.y - origin.y, cell);
 }
 
 Grid triangleGrid(const MeshFrame& frame, const ClassifiedMesh& mesh) {
