@@ -91,10 +91,9 @@ Error classifyTriangles(const Mesh& mesh, const ImportOptions& options, const Me
     out->walkable_count = std::count_if(tris.begin(), tris.end(), [](const Tri& t) { return t.walkable; });
     if (out->walkable_count == 0)
         return {ErrorCode::NoWalkableSurface,
-                name +
-                    ": no walkable surface (no upward-facing triangle within the slope limit; if the mesh "
-                    "was exported with the other up axis, bake it with " +
-                    (options.up == UpAxis::Y ? "--up z)" : "--up y)")};
+                name + ": no walkable surface (no upward-facing triangle within the slope limit; if the mesh "
+                       "was exported with the other up axis, bake it with " +
+                       (options.up == UpAxis::Y ? "--up z)" : "--up y)")};
     log.log(LogLevel::Debug, name + ": " + std::to_string(out->walkable_count) + " walkable of " +
                                  std::to_string(tris.size()) + " triangles");
 

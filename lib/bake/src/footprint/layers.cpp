@@ -136,7 +136,7 @@ std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pi
     std::vector<std::vector<PieceOverlap>> overlaps(pieces.size());
     std::vector<uint32_t> exact_overlap_tests(pieces.size(), 0);
     parallel::forEach(pieces.size(), options.threads, [&](size_t i) {
-        std::vector<uint32_t> near;
+        thread_local std::vector<uint32_t> near; // one per thread: a fine level asks millions of times
         const Box bi = pieces[i].bounds();
         piece_grid.query(bi.min_x, bi.min_y, bi.max_x, bi.max_y, near);
         for (uint32_t j : near) {

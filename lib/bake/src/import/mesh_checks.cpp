@@ -34,8 +34,8 @@ Error checkParsedPrecision(const std::vector<Vec3>& world_positions, const std::
                   "coordinates are %.6g m apart (a wall may already be %.6g m off), coarser than a quarter "
                   "of --epsilon %.6g m. Recentre the level near the origin, export it as tiles each near "
                   "its own origin, or raise --epsilon",
-                  farthest * options.scale, precision == ParsedPrecision::Float ? "single" : "double",
-                  spacing, spacing / 2, options.epsilon);
+                  farthest * options.scale, precision == ParsedPrecision::Float ? "single" : "double", spacing,
+                  spacing / 2, options.epsilon);
     return {ErrorCode::InvalidOption, name + text};
 }
 
