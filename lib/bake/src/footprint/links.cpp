@@ -96,16 +96,18 @@ void linksOfEdge(uint32_t e, const PieceEdges& edges, const Grid& grid, const st
 
 } // namespace
 
-std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
-                            Grid grid, unsigned threads) {
+namespace {
+
+// The links in blocks of edges, found in parallel, each block in edge order. The edges and their
+// grid are gone when this returns, before the blocks are joined (a fine level's peak).
+std::vector<std::vector<Link>> linkBlocks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes,
+                                          double step, Grid grid, unsigned threads) {
     const PieceEdges edges(pieces);
     for (uint32_t e = 0; e < edges.size(); ++e) {
         const EdgeRef r = edges[e];
         grid.insert(e, std::min(r.p.x, r.q.x) - kEdgeTolerance, std::min(r.p.y, r.q.y) - kEdgeTolerance,
                     std::max(r.p.x, r.q.x) + kEdgeTolerance, std::max(r.p.y, r.q.y) + kEdgeTolerance);
     }
-    // Blocks of edges in parallel, each its own links, joined in edge order: the same links in
-    // the same order for any thread count.
     constexpr uint32_t kBlock = 1 << 15;
     std::vector<std::vector<Link>> blocks((edges.size() + kBlock - 1) / kBlock);
     parallel::forEach(blocks.size(), threads, [&](size_t b) {
@@ -114,6 +116,15 @@ std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<
         for (uint32_t e = uint32_t(b * kBlock); e < end; ++e)
             linksOfEdge(e, edges, grid, pieces, planes, step, candidates, blocks[b]);
     });
+    return blocks;
+}
+
+} // namespace
+
+std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
+                            Grid grid, unsigned threads) {
+    // Blocks joined in edge order: the same links in the same order for any thread count.
+    std::vector<std::vector<Link>> blocks = linkBlocks(pieces, planes, step, std::move(grid), threads);
     size_t count = 0;
     for (const std::vector<Link>& block : blocks)
         count += block.size();
