@@ -1001,6 +1001,32 @@ double toConnection(const Level& level, uint32_t a, uint32_t b, cw::Vec2d p, cw:
     return best;
 }
 
+// findPath at radius 0.6 answered by the corridor funnel, keeping the radius with no gaps, and
+// changing layer only on a connection: its length.
+double funnelPathLength(const Level& level, Scratch& scratch, cw::PathEndpoint a, cw::PathEndpoint b,
+                        double preferred) {
+    std::vector<PathSegment> out(4096);
+    uint32_t count = 0;
+    cw::pathPhaseTiming(true);
+    cw::pathPhaseTimesTake();
+    REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) ==
+            Status::Ok);
+    CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
+    cw::pathPhaseTiming(false);
+    out.resize(count);
+    double length = 0.0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        length += out[i].length;
+        if (i > 0 && out[i].layer != out[i - 1].layer)
+            CHECK(toConnection(level, out[i - 1].layer, out[i].layer, out[i].start, out[i].start) < 1e-6);
+    }
+    PathCheck check;
+    checkPath(level, out, a, b, 0.6, &check);
+    CHECK(check.clearance_violations == 0);
+    CHECK(check.gaps == 0);
+    return length;
+}
+
 TEST_SUITE("bake/runtime roadmap: corridor funnel") {
     TEST_CASE(
         "across layers a path starts and ends on its ends' layers, changes layer only on a connection and "
@@ -1095,26 +1121,7 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             double at_radius = 0.0;
             for (const double preferred : {0.6, 1.2, 2.4}) {
                 CAPTURE(preferred);
-                std::vector<PathSegment> out(4096);
-                uint32_t count = 0;
-                cw::pathPhaseTiming(true);
-                cw::pathPhaseTimesTake();
-                REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) ==
-                        Status::Ok);
-                CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
-                cw::pathPhaseTiming(false);
-                out.resize(count);
-                double length = 0.0;
-                for (size_t i = 0; i < out.size(); ++i) {
-                    length += out[i].length;
-                    if (i > 0 && out[i].layer != out[i - 1].layer)
-                        CHECK(toConnection(level, out[i - 1].layer, out[i].layer, out[i].start, out[i].start) <
-                              1e-6);
-                }
-                PathCheck check;
-                checkPath(level, out, a, b, 0.6, &check);
-                CHECK(check.clearance_violations == 0);
-                CHECK(check.gaps == 0);
+                const double length = funnelPathLength(level, scratch, a, b, preferred);
                 if (preferred == 0.6)
                     at_radius = length;
                 else
@@ -1144,21 +1151,7 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             const double preferred[4] = {0.6, 0.75, 0.9, 1.2};
             for (int k = 0; k < 4; ++k) {
                 CAPTURE(preferred[k]);
-                std::vector<PathSegment> out(4096);
-                uint32_t count = 0;
-                cw::pathPhaseTiming(true);
-                cw::pathPhaseTimesTake();
-                REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred[k], out.data(), &count,
-                                     4096) == Status::Ok);
-                CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
-                cw::pathPhaseTiming(false);
-                out.resize(count);
-                for (const PathSegment& segment : out)
-                    lengths[k] += segment.length;
-                PathCheck check;
-                checkPath(level, out, a, b, 0.6, &check);
-                CHECK(check.clearance_violations == 0);
-                CHECK(check.gaps == 0);
+                lengths[k] = funnelPathLength(level, scratch, a, b, preferred[k]);
             }
             CHECK(lengths[0] == lengths[1]);
             CHECK(lengths[0] <= lengths[2] + 1e-9);
