@@ -8,15 +8,20 @@ namespace clearway::bake::footprint_internal {
 
 namespace {
 
+// The kernel's lazy exact numbers: interval arithmetic decides the signs below and the exact
+// values (GMP rationals) are computed only where intervals cannot, so covers cost doubles unless
+// degenerate.
+using LazyFT = FT;
+
 struct ExactPlane {
-    EFT a, b, c;
+    LazyFT a, b, c;
 };
 
 ExactPlane exactPlaneOf(const Tri& t) {
-    const EFT x0 = t.p[0].x, y0 = t.p[0].y, z0 = t.p[0].z;
-    const EFT x1 = EFT(t.p[1].x) - x0, y1 = EFT(t.p[1].y) - y0, z1 = EFT(t.p[1].z) - z0;
-    const EFT x2 = EFT(t.p[2].x) - x0, y2 = EFT(t.p[2].y) - y0, z2 = EFT(t.p[2].z) - z0;
-    const EFT det = x1 * y2 - x2 * y1;
+    const LazyFT x0 = t.p[0].x, y0 = t.p[0].y, z0 = t.p[0].z;
+    const LazyFT x1 = LazyFT(t.p[1].x) - x0, y1 = LazyFT(t.p[1].y) - y0, z1 = LazyFT(t.p[1].z) - z0;
+    const LazyFT x2 = LazyFT(t.p[2].x) - x0, y2 = LazyFT(t.p[2].y) - y0, z2 = LazyFT(t.p[2].z) - z0;
+    const LazyFT det = x1 * y2 - x2 * y1;
     ExactPlane plane;
     plane.a = (z1 * y2 - z2 * y1) / det;
     plane.b = (x1 * z2 - x2 * z1) / det;
@@ -24,19 +29,19 @@ ExactPlane exactPlaneOf(const Tri& t) {
     return plane;
 }
 
-std::vector<EPoint> clipHalfPlane(const std::vector<EPoint>& poly, const EFT& a, const EFT& b, const EFT& c) {
+std::vector<Point> clipHalfPlane(const std::vector<Point>& poly, const LazyFT& a, const LazyFT& b, const LazyFT& c) {
     // Keeps a*x + b*y + c >= 0 of a convex polygon.
-    std::vector<EPoint> out;
+    std::vector<Point> out;
     const size_t n = poly.size();
     for (size_t i = 0; i < n; ++i) {
-        const EPoint& p = poly[i];
-        const EPoint& q = poly[(i + 1) % n];
-        const EFT fp = a * p.x() + b * p.y() + c;
-        const EFT fq = a * q.x() + b * q.y() + c;
-        if (!CGAL::is_negative(fp)) out.push_back(p);
-        if ((CGAL::is_positive(fp) && CGAL::is_negative(fq)) ||
-            (CGAL::is_negative(fp) && CGAL::is_positive(fq))) {
-            const EFT t = fp / (fp - fq);
+        const Point& p = poly[i];
+        const Point& q = poly[(i + 1) % n];
+        const LazyFT fp = a * p.x() + b * p.y() + c;
+        const LazyFT fq = a * q.x() + b * q.y() + c;
+        const CGAL::Sign sp = CGAL::sign(fp), sq = CGAL::sign(fq);
+        if (sp != CGAL::NEGATIVE) out.push_back(p);
+        if ((sp == CGAL::POSITIVE && sq == CGAL::NEGATIVE) || (sp == CGAL::NEGATIVE && sq == CGAL::POSITIVE)) {
+            const LazyFT t = fp / (fp - fq);
             out.emplace_back(p.x() + t * (q.x() - p.x()), p.y() + t * (q.y() - p.y()));
         }
     }
@@ -44,20 +49,20 @@ std::vector<EPoint> clipHalfPlane(const std::vector<EPoint>& poly, const EFT& a,
 }
 
 // Inside-left half-planes of a CCW convex polygon's edges.
-std::vector<EPoint> clipToConvex(std::vector<EPoint> poly, const std::vector<EPoint>& convex) {
+std::vector<Point> clipToConvex(std::vector<Point> poly, const std::vector<Point>& convex) {
     for (size_t i = 0; i < convex.size() && poly.size() >= 3; ++i) {
-        const EPoint& p = convex[i];
-        const EPoint& q = convex[(i + 1) % convex.size()];
+        const Point& p = convex[i];
+        const Point& q = convex[(i + 1) % convex.size()];
         // left of p->q: (q-p) x (r-p) >= 0  <=>  -(qy-py) x + (qx-px) y + ... >= 0
-        const EFT a = -(q.y() - p.y());
-        const EFT b = q.x() - p.x();
-        const EFT c = -(a * p.x() + b * p.y());
+        const LazyFT a = -(q.y() - p.y());
+        const LazyFT b = q.x() - p.x();
+        const LazyFT c = -(a * p.x() + b * p.y());
         poly = clipHalfPlane(poly, a, b, c);
     }
     return poly;
 }
 
-bool hasArea(const std::vector<EPoint>& poly) {
+bool hasArea(const std::vector<Point>& poly) {
     if (poly.size() < 3) return false;
     for (size_t i = 2; i < poly.size(); ++i)
         if (CGAL::orientation(poly[0], poly[i - 1], poly[i]) != CGAL::COLLINEAR) return true;
@@ -77,17 +82,37 @@ bool projectionsOverlap(const Tri& a, const Tri& b) {
     return interiorsOverlap(ground(a), ground(b));
 }
 
-// Covering by a walkable surface G above T within (kCoverGap, agent_height): exact.
-bool coverBlocker(const Tri& t, const Tri& g, const ImportOptions& o, Polygon* out) {
-    if (!projectionsOverlap(t, g)) return false;
+// Whether G's height over T stays outside (kCoverGap, agent_height) by a wide margin wherever
+// their ground projections overlap, in doubles: the height difference is linear, so over the
+// overlap it lies between its values at the overlap's corners. The margin is far above the
+// rounding of those corners and planes, so the exact clipping below would keep no area either.
+// Most stacked floors are decided here (one storey apart, or G below T) without GMP.
+bool surelyOutsideSlab(const Tri& t, const Plane& pt, const Tri& g, const Plane& pg, const ImportOptions& o) {
+    const Vec2 a[3] = {{t.p[0].x, t.p[0].y}, {t.p[1].x, t.p[1].y}, {t.p[2].x, t.p[2].y}};
+    const Vec2 b[3] = {{g.p[0].x, g.p[0].y}, {g.p[1].x, g.p[1].y}, {g.p[2].x, g.p[2].y}};
+    const ClippedTriangle overlap = clippedOverlap(a, b);
+    if (overlap.n < 3) return false; // a sliver the doubles lose: the exact test decides
+    constexpr double kMargin = 1e-6;
+    double lowest = INFINITY, highest = -INFINITY;
+    for (uint32_t k = 0; k < overlap.n; ++k) {
+        const double d = pg.at(overlap.p[k].x, overlap.p[k].y) - pt.at(overlap.p[k].x, overlap.p[k].y);
+        lowest = std::min(lowest, d), highest = std::max(highest, d);
+    }
+    return highest < kCoverGap - kMargin || lowest > o.agent_height + kMargin;
+}
 
-    std::vector<EPoint> poly = clipToConvex(projectedCcw<EPoint>(t), projectedCcw<EPoint>(g));
+// Covering by a walkable surface G above T within (kCoverGap, agent_height): exact.
+bool coverBlocker(const Tri& t, const Plane& t_plane, const Tri& g, const Plane& g_plane, const ImportOptions& o,
+                  Polygon* out) {
+    if (!projectionsOverlap(t, g) || surelyOutsideSlab(t, t_plane, g, g_plane, o)) return false;
+
+    std::vector<Point> poly = clipToConvex(projectedCcw<Point>(t), projectedCcw<Point>(g));
     if (!hasArea(poly)) return false;
     const ExactPlane pt = exactPlaneOf(t), pg = exactPlaneOf(g);
-    const EFT a = pg.a - pt.a, b = pg.b - pt.b, c = pg.c - pt.c; // d(p) = height of G over T
-    poly = clipHalfPlane(poly, a, b, c - EFT(kCoverGap));
+    const LazyFT a = pg.a - pt.a, b = pg.b - pt.b, c = pg.c - pt.c; // d(p) = height of G over T
+    poly = clipHalfPlane(poly, a, b, c - LazyFT(kCoverGap));
     if (!hasArea(poly)) return false;
-    poly = clipHalfPlane(poly, -a, -b, EFT(o.agent_height) - c);
+    poly = clipHalfPlane(poly, -a, -b, LazyFT(o.agent_height) - c);
     if (!hasArea(poly)) return false;
     *out = makePolygon(std::move(poly));
     return out->size() >= 3;
@@ -121,6 +146,16 @@ std::vector<Vec2> convexHull(std::vector<Vec2> pts) {
 // vertical prism. Computed in doubles, then inflated by kWallHalfWidth (vertical walls project
 // to segments).
 bool obstacleBlocker(const Tri& t, const Plane& pt, const Tri& g, const ImportOptions& o, Polygon* out) {
+    // G's height over T's plane is linear on G, so every point the clips below keep lies between
+    // its corners' heights (give or take rounding, far below the margin): G wholly under the step
+    // or above the agent keeps nothing. Most of a storey's walls seen from the storey above.
+    constexpr double kMargin = 1e-9;
+    double lowest = INFINITY, highest = -INFINITY;
+    for (const Vec3& r : g.p) {
+        const double h = r.z - pt.at(r.x, r.y);
+        lowest = std::min(lowest, h), highest = std::max(highest, h);
+    }
+    if (highest < o.max_step - kMargin || lowest > o.agent_height + kMargin) return false;
     std::vector<Vec3> poly{g.p[0], g.p[1], g.p[2]};
     // T's prism, with its projection made CCW.
     Vec3 a = t.p[0], b = t.p[1], c = t.p[2];
@@ -171,7 +206,7 @@ std::vector<Polygon> blockersOf(uint32_t ti, const ClassifiedMesh& mesh, const G
             continue;
         if (g.max[2] <= t.min[2] || g.min[2] >= t.max[2] + options.agent_height) continue;
         Polygon blocker;
-        const bool blocks = g.walkable ? coverBlocker(t, g, options, &blocker)
+        const bool blocks = g.walkable ? coverBlocker(t, mesh.planes[ti], g, mesh.planes[gi], options, &blocker)
                                        : obstacleBlocker(t, mesh.planes[ti], g, options, &blocker);
         if (blocks) blockers.push_back(std::move(blocker));
     }

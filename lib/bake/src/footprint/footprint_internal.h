@@ -215,6 +215,15 @@ inline Vec3 along(const Vec3& p, const Vec3& q, double s) {
 }
 
 // One Sutherland-Hodgman step in doubles: keeps the part of a convex polygon where side >= 0.
+// A triangle clipped by another's three half-planes: a clip at most doubles the corners (one
+// more for a convex polygon; rounding may bend it).
+struct ClippedTriangle {
+    Vec2 p[24];
+    uint32_t n = 0;
+};
+// Overlap of two ground triangles in doubles (layers.cpp).
+ClippedTriangle clippedOverlap(const Vec2 (&a)[3], const Vec2 (&b)[3]);
+
 template <class V, class Side> void clipToSide(std::vector<V>& poly, Side&& side) {
     std::vector<V> next;
     for (size_t i = 0; i < poly.size(); ++i) {

@@ -123,8 +123,17 @@ bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::v
                std::max(p.x, p.x + d.x * reach), std::max(p.y, p.y + d.y * reach), scratch);
     double best = reach;
     bool from_behind = false;
+    // The ray is axis-aligned: it meets a triangle only inside the triangle's bounding box across
+    // it (grown far beyond Moller-Trumbore's rounding), which most candidates of the cells miss.
+    constexpr double kMargin = 1e-6;
+    const double at[3] = {p.x, p.y, p.z};
+    const bool along[3] = {d.x != 0.0, d.y != 0.0, d.z != 0.0};
     for (uint32_t id : scratch) {
         const Tri& tri = tris[id];
+        bool beside = false;
+        for (int k = 0; k < 3 && !beside; ++k)
+            beside = !along[k] && (at[k] < tri.min[k] - kMargin || at[k] > tri.max[k] + kMargin);
+        if (beside) continue;
         const double hit = rayHit(p, d, tri);
         if (hit > 0 && hit < best) {
             best = hit;
