@@ -43,6 +43,11 @@ Scene stepBox();
 // Every scene above, in a fixed order.
 std::vector<Scene> allScenes();
 
+// A flat square floor of `cells` x `cells` square cells of side `cell_size` (grid.cpp), two
+// triangles per cell, corner at the origin, extending along world +x and -z at height 0: its
+// footprint is one square whatever the number of cells. Not in allScenes (it is a size test).
+Scene flatGrid(int cells, double cell_size);
+
 // A generated one-layer footprint (boxes.cpp): a square outer ring around (wall_segments - 4) / 4
 // non-overlapping box holes (half axis-aligned, half rotated), every vertex on the 2^-14 m grid,
 // flat floor at z = 0. Walls = 4 per box + 4. The same seed gives the same level on every platform.

@@ -1,5 +1,5 @@
-// cw-make-samples: writes every analytic scene (samples/scenes) as a sample level, or with
-// `boxes` one generated box level as a roadmap asset.
+// cw-make-samples: writes every analytic scene (samples/scenes) as a sample level, with `boxes`
+// one generated box level as a roadmap asset, or with `grid` a flat grid mesh.
 #include <clearway/preview/json_writer.h>
 #include <clearway/tool_cli.h>
 
@@ -24,6 +24,13 @@ int main(int argc, char** argv) {
     boxes_cmd->add_option("-o,--output", boxes.output, "Roadmap asset to write (.cwrm), atomically")
         ->required();
     boxes_cmd->fallthrough(); // --json, -q, -v after the subcommand
+    samples::GridLevelRequest grid;
+    CLI::App* grid_cmd = app.add_subcommand("grid", "Instead: write a flat square floor of N x N cells, two "
+                                                    "triangles each, as an OBJ (a finely tessellated level)");
+    grid_cmd->add_option("--cells", grid.cells, "Cells per side")->capture_default_str();
+    grid_cmd->add_option("--cell-size", grid.cell_size, "Cell side, metres")->capture_default_str();
+    grid_cmd->add_option("-o,--output", grid.output, "OBJ to write")->required();
+    grid_cmd->fallthrough();
     cli::CommonFlags flags;
     cli::addCommonFlags(app, flags);
     CLEARWAY_CLI_PARSE(app, argc, argv);
@@ -42,6 +49,16 @@ int main(int argc, char** argv) {
             std::printf("%s: %s, %zu walls, %zu vertices, %zu edges, %zu bytes\n", boxes.output.c_str(),
                         result.name.c_str(), result.stats.walls, result.stats.vertices, result.stats.edges,
                         result.bytes);
+        return 0;
+    }
+    if (grid_cmd->parsed()) {
+        size_t triangles = 0;
+        if (bake::Error e = samples::writeGridLevel(grid, &triangles)) return cli::fail(log, e);
+        if (flags.json)
+            std::printf("{\"output\": %s, \"triangles\": %zu}\n", preview::jsonString(grid.output).c_str(),
+                        triangles);
+        else if (!flags.quiet)
+            std::printf("%s: %zu triangles\n", grid.output.c_str(), triangles);
         return 0;
     }
     std::vector<std::string> written; // for --json

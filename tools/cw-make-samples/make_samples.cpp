@@ -49,4 +49,17 @@ bake::Error writeBoxLevel(const BoxLevelRequest& request, BoxLevelResult* result
     return bake::writeFileAtomic(request.output, asset.data(), asset.size());
 }
 
+bake::Error writeGridLevel(const GridLevelRequest& request, size_t* triangles) {
+    if (request.cells < 1 || request.cells > 20000 || !(request.cell_size > 0))
+        return {bake::ErrorCode::InvalidOption, "grid: --cells must be 1..20000 and --cell-size positive"};
+    const scenes::Scene scene = scenes::flatGrid(request.cells, request.cell_size);
+    try {
+        scenes::writeObj(scene, request.output);
+    } catch (const std::exception& e) {
+        return {bake::ErrorCode::WriteFailed, e.what()};
+    }
+    *triangles = scene.indices.size() / 3;
+    return {};
+}
+
 } // namespace clearway::samples

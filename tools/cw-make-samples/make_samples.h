@@ -1,5 +1,6 @@
-// What cw-make-samples writes: the analytic scenes as sample level meshes, and generated box
-// levels as roadmap assets (the large levels scripts/bake-diff compares between two builds).
+// What cw-make-samples writes: the analytic scenes as sample level meshes, generated box levels
+// as roadmap assets (the large levels scripts/bake-diff compares between two builds), and flat
+// grids as meshes (a finely tessellated floor, for timing the bake).
 #pragma once
 
 #include <clearway/bake.h>
@@ -32,5 +33,13 @@ struct BoxLevelResult {
 // scenes::randomBoxesFootprint(walls, seed) through buildRoadmap with the default options, the
 // same bytes `cw-bench child boxes N --seed S --write OUT` writes.
 bake::Error writeBoxLevel(const BoxLevelRequest& request, BoxLevelResult* result, bake::LogContext& log);
+
+struct GridLevelRequest {
+    int cells = 1000;       // per side
+    double cell_size = 0.1; // metres
+    std::string output;     // Wavefront OBJ
+};
+// scenes::flatGrid(cells, cell_size) as an OBJ; `triangles` is its triangle count.
+bake::Error writeGridLevel(const GridLevelRequest& request, size_t* triangles);
 
 } // namespace clearway::samples

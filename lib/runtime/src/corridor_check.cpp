@@ -93,7 +93,7 @@ bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_
 // backwards) or the path misses a boundary between layers the route crosses.
 bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
                   const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n, double check,
-                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found, bool* missed_boundary) {
+                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found, VerifyFailure* failure) {
     *found = 0;
     auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
     // One walk for both: the arcs are looked at until the first one too close (or an end wrapped
@@ -122,7 +122,7 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
             return true;
         });
     if (!crossed_all) {
-        *missed_boundary = true;
+        *failure = VerifyFailure::MissedBoundary;
         return false;
     }
     if (*found > 0) return true;
@@ -242,17 +242,20 @@ void insertWrap(CorridorWrap* wraps, uint32_t* n, uint32_t at, const CorridorWra
 // that does; then the path is tightened again.
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity, bool* missed_boundary) {
-    *missed_boundary = false;
+                        uint32_t capacity, VerifyFailure* failure) {
+    *failure = VerifyFailure::Other;
     const double check = q.radius * (1.0 - 1e-9);
     constexpr uint32_t kRoom = 16;
     TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         uint32_t found = 0;
         if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found,
-                          missed_boundary))
+                          failure))
             return false;
-        if (found == 0) return true;
+        if (found == 0) {
+            *failure = VerifyFailure::None;
+            return true;
+        }
         if (*n + found > capacity) return false;
         for (uint32_t k = found; k-- > 0;) { // from the goal back: insertions keep lower indices
             CorridorWrap w;
@@ -263,8 +266,12 @@ bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t co
             insertWrap(wraps, n, close[k].index + (after ? 1 : 0), w);
         }
         *n = corridorTighten(portals, count, q.ps, q.pg, wraps, *n, capacity);
-        if (*n == kNone) return false;
+        if (*n == kNone) {
+            *failure = VerifyFailure::Unsettled;
+            return false;
+        }
     }
+    *failure = VerifyFailure::Unsettled;
     return false;
 }
 

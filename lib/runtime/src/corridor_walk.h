@@ -147,13 +147,17 @@ bool walkPath(const PathQuery& q, const LayerCrossings& crossings, const Corrido
     return walk.next == crossings.count;
 }
 
+// Why a corridor path was not verified: it missed a boundary between layers the route crosses;
+// the tightening did not settle after a disc was added; or anything else.
+enum class VerifyFailure { None, MissedBoundary, Unsettled, Other };
+
 // The path against the walls of the layers it crosses, repaired with discs round the walls it
-// meets and tightened again (corridor_check.cpp); false when it does not settle, and then
-// *missed_boundary says whether it missed a boundary between layers the route crosses. `exact`: no
-// portal has an open or unchecked stretch before it (else each line looks at its own portals).
+// meets and tightened again (corridor_check.cpp); false when it does not settle, and *failure says
+// why. `exact`: no portal has an open or unchecked stretch before it (else each line looks at its
+// own portals).
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity, bool* missed_boundary);
+                        uint32_t capacity, VerifyFailure* failure);
 
 } // namespace detail
 } // namespace clearway

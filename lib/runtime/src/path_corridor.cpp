@@ -416,11 +416,12 @@ template <class Seed> void forEachSeed(const fb::Roadmap& rm, uint32_t edge, See
     }
 }
 
-// One corridor path at preferred radius `preferred`: Answered; Retry (no taut, clear path in this
-// corridor at these radii, or the trimming `keep_crossing` asks for keeps nothing more);
-// MissedBoundary (the path missed a boundary between layers the route crosses: the trimming may
-// have dropped it); GiveUp (the route has no corridor the funnel can use).
-enum class Attempt { Answered, Retry, MissedBoundary, GiveUp };
+// One corridor path at preferred radius `preferred`: Answered; Unsettled (the tightening did not
+// settle); MissedBoundary (the path missed a boundary between layers the route crosses: the
+// trimming may have dropped it); Retry (no clear path in this corridor at these radii for another
+// reason, or the trimming `keep_crossing` asks for keeps nothing more); GiveUp (the route has no
+// corridor the funnel can use).
+enum class Attempt { Answered, Unsettled, MissedBoundary, Retry, GiveUp };
 
 Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, CorridorWrap* wraps, double preferred,
                         bool keep_crossing) {
@@ -435,11 +436,13 @@ Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, Corrido
     phaseMark(Phase::Corridor);
     uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
     phaseMark(Phase::Funnel);
-    if (n == kNone) return Attempt::Retry;
-    bool missed_boundary = false;
+    if (n == kNone) return Attempt::Unsettled;
+    VerifyFailure failure;
     if (!verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact, wraps, &n, cap,
-                            &missed_boundary))
-        return missed_boundary ? Attempt::MissedBoundary : Attempt::Retry;
+                            &failure))
+        return failure == VerifyFailure::MissedBoundary ? Attempt::MissedBoundary
+               : failure == VerifyFailure::Unsettled    ? Attempt::Unsettled
+                                                        : Attempt::Retry;
     phaseRoutePoints(n);
     phaseMark(Phase::Verify);
     emitWraps(q, list.crossings, wraps, n);
@@ -483,12 +486,23 @@ bool corridorPath(PathQuery& q) {
     // clearance is halved, then dropped (the radius alone always settles), so the answer stays
     // in this corridor and never beats the one at the radius.
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
+    auto attempt = [&](double preferred) {
+        Attempt a = corridorAttempt(q, base, cap, wraps, preferred, false);
+        if (a == Attempt::MissedBoundary) a = corridorAttempt(q, base, cap, wraps, preferred, true);
+        return a;
+    };
+    Attempt last = Attempt::Retry;
     for (const double share : {1.0, 0.5, 0.0}) {
-        if (share < 1.0 && !(extra > 0.0)) return false;
-        Attempt a = corridorAttempt(q, base, cap, wraps, q.radius + share * extra, false);
-        if (a == Attempt::MissedBoundary) a = corridorAttempt(q, base, cap, wraps, q.radius + share * extra, true);
-        if (a == Attempt::Answered || a == Attempt::GiveUp) return a == Attempt::Answered;
+        if (share < 1.0 && !(extra > 0.0)) break;
+        last = attempt(q.radius + share * extra);
+        if (last == Attempt::Answered || last == Attempt::GiveUp) return last == Attempt::Answered;
     }
+    // The tightening does not settle at or near the radius (wall vertices a rounding apart where
+    // two layers' walls meet, wrapped over and over): a quarter more clearance in the same
+    // corridor still keeps the radius, and is the answer a quarter more would give.
+    constexpr double kWider = 1.25;
+    if (last == Attempt::Unsettled && extra < (kWider - 1.0) * q.radius)
+        return attempt(kWider * q.radius) == Attempt::Answered;
     return false;
 }
 

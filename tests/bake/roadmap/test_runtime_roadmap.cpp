@@ -1001,6 +1001,32 @@ double toConnection(const Level& level, uint32_t a, uint32_t b, cw::Vec2d p, cw:
     return best;
 }
 
+// findPath at radius 0.6 answered by the corridor funnel, keeping the radius with no gaps, and
+// changing layer only on a connection: its length.
+double funnelPathLength(const Level& level, Scratch& scratch, cw::PathEndpoint a, cw::PathEndpoint b,
+                        double preferred) {
+    std::vector<PathSegment> out(4096);
+    uint32_t count = 0;
+    cw::pathPhaseTiming(true);
+    cw::pathPhaseTimesTake();
+    REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) ==
+            Status::Ok);
+    CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
+    cw::pathPhaseTiming(false);
+    out.resize(count);
+    double length = 0.0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        length += out[i].length;
+        if (i > 0 && out[i].layer != out[i - 1].layer)
+            CHECK(toConnection(level, out[i - 1].layer, out[i].layer, out[i].start, out[i].start) < 1e-6);
+    }
+    PathCheck check;
+    checkPath(level, out, a, b, 0.6, &check);
+    CHECK(check.clearance_violations == 0);
+    CHECK(check.gaps == 0);
+    return length;
+}
+
 TEST_SUITE("bake/runtime roadmap: corridor funnel") {
     TEST_CASE(
         "across layers a path starts and ends on its ends' layers, changes layer only on a connection and "
@@ -1095,31 +1121,41 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             double at_radius = 0.0;
             for (const double preferred : {0.6, 1.2, 2.4}) {
                 CAPTURE(preferred);
-                std::vector<PathSegment> out(4096);
-                uint32_t count = 0;
-                cw::pathPhaseTiming(true);
-                cw::pathPhaseTimesTake();
-                REQUIRE(cw::findPath(level.view, scratch.scratch, a, b, 0.6, preferred, out.data(), &count, 4096) ==
-                        Status::Ok);
-                CHECK(cw::pathPhaseTimesTake().funnel_paths == 1);
-                cw::pathPhaseTiming(false);
-                out.resize(count);
-                double length = 0.0;
-                for (size_t i = 0; i < out.size(); ++i) {
-                    length += out[i].length;
-                    if (i > 0 && out[i].layer != out[i - 1].layer)
-                        CHECK(toConnection(level, out[i - 1].layer, out[i].layer, out[i].start, out[i].start) <
-                              1e-6);
-                }
-                PathCheck check;
-                checkPath(level, out, a, b, 0.6, &check);
-                CHECK(check.clearance_violations == 0);
-                CHECK(check.gaps == 0);
+                const double length = funnelPathLength(level, scratch, a, b, preferred);
                 if (preferred == 0.6)
                     at_radius = length;
                 else
                     CHECK(at_radius <= length + 1e-9);
             }
+        }
+    }
+
+    // Pairs from a cw-bench query run on nav_test whose paths wrap the end of a connection where
+    // the two layers' walls put vertices 0.2 mm apart: at the radius the tightening wraps them
+    // over and over and never settles; the polyline shortening answered, 0.2-1.6 m longer than the
+    // funnel at 1.25 x the radius and so longer than at a larger clearance.
+    TEST_CASE("where the tightening does not settle at the radius the funnel answers at a quarter more "
+              "clearance: keeping the radius, the same path as at 1.25 x, no longer than at 1.5 and 2 x") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{27.736276277812042, -18.338599710802839, 1}, {14.818992940791983, -5.8292700716965857, 0}},
+            {{23.660182123704324, -29.075523125955936, 1}, {12.892678930025996, -5.3697091504030592, 0}},
+            {{27.258561889313434, -5.0165534408018768, 0}, {31.596492048516502, -13.873432990941591, 0}},
+            {{26.301418130242158, -4.8333981111836248, 0}, {38.02017417626773, -8.4002883290990393, 0}}};
+        for (const auto& pair : pairs) {
+            const cw::PathEndpoint a = pair[0], b = pair[1];
+            CAPTURE(a.x);
+            CAPTURE(b.x);
+            double lengths[4] = {};
+            const double preferred[4] = {0.6, 0.75, 0.9, 1.2};
+            for (int k = 0; k < 4; ++k) {
+                CAPTURE(preferred[k]);
+                lengths[k] = funnelPathLength(level, scratch, a, b, preferred[k]);
+            }
+            CHECK(lengths[0] == lengths[1]);
+            CHECK(lengths[0] <= lengths[2] + 1e-9);
+            CHECK(lengths[0] <= lengths[3] + 1e-9);
         }
     }
 

@@ -195,7 +195,7 @@ std::vector<Polygon> blockersOf(uint32_t ti, const ClassifiedMesh& mesh, const G
                                 const ImportOptions& options) {
     const std::vector<Tri>& tris = mesh.tris;
     const Tri& t = tris[ti];
-    std::vector<uint32_t> near;
+    thread_local std::vector<uint32_t> near; // one per thread: a fine level asks millions of times
     tri_grid.query(t.min[0], t.min[1], t.max[0], t.max[1], near);
     std::vector<Polygon> blockers;
     for (uint32_t gi : near) {

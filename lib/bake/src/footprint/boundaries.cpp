@@ -377,11 +377,40 @@ struct LayerRegion {
     std::vector<GroundTriangle> whole_pieces;
 };
 
+// The layer's whole pieces lying flat (height plane z = c) that share ground with no other piece
+// at their height, grouped by height, with the groups' coalesced surfaces (flatPatchSurface; empty
+// where the pieces keep their own). Heights on a flat piece are c wherever they are read, so the
+// coalesced surface gives every point the height the pieces' triangles gave it.
+struct FlatPatches {
+    std::vector<uint32_t> patch_of; // per member of the layer, or UINT32_MAX
+    std::vector<std::vector<Triangle2>> surfaces;
+};
+
+FlatPatches flatPatches(const std::vector<uint32_t>& members, const std::vector<Piece>& pieces,
+                        const std::vector<Plane>& planes, const std::vector<bool>& coplanar_overlap) {
+    FlatPatches out;
+    out.patch_of.assign(members.size(), UINT32_MAX);
+    std::map<double, uint32_t> patch_at_height;
+    std::vector<std::vector<GroundTriangle>> triangles;
+    for (size_t m = 0; m < members.size(); ++m) {
+        const Piece& piece = pieces[members[m]];
+        const Plane& plane = planes[piece.tri];
+        if (!piece.whole || coplanar_overlap[members[m]] || plane.a != 0 || plane.b != 0) continue;
+        const auto [it, inserted] = patch_at_height.emplace(plane.c, uint32_t(triangles.size()));
+        if (inserted) triangles.emplace_back();
+        out.patch_of[m] = it->second;
+        triangles[it->second].push_back(piece.ring());
+    }
+    for (const std::vector<GroundTriangle>& patch : triangles)
+        out.surfaces.push_back(flatPatchSurface(patch));
+    return out;
+}
+
 // Adds the surface triangles of the layer's pieces to the layer (vertices rounded to float and
-// shared where equal) and returns the pieces' regions.
-LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
-                         const std::vector<uint32_t>& layer_of, const std::vector<Plane>& planes,
-                         FootprintLayer& out_layer) {
+// shared where equal; a coalesced flat patch where its first piece would be) and returns the
+// pieces' regions.
+LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces, const Layering& layering,
+                         const std::vector<Plane>& planes, FootprintLayer& out_layer) {
     LayerRegion region;
     std::map<VertexKey, uint32_t> vertex_ids;
     auto vertexId = [&](double x, double y, double z) {
@@ -390,21 +419,27 @@ LayerRegion layerSurface(uint32_t layer, const std::vector<Piece>& pieces,
         if (inserted) out_layer.surface_vertices.push_back({key.x, key.y, key.z});
         return it->second;
     };
-    for (uint32_t i = 0; i < pieces.size(); ++i) {
-        if (layer_of[i] != layer) continue;
-        if (pieces[i].whole) {
-            const Polygon& triangle = pieces[i].triangle;
-            GroundTriangle& corners = region.whole_pieces.emplace_back();
-            for (int k = 0; k < 3; ++k)
-                corners[k] = {CGAL::to_double(triangle[k].x()), CGAL::to_double(triangle[k].y())};
-        } else {
-            region.cut_pieces.insert(region.cut_pieces.end(), pieces[i].polys.begin(), pieces[i].polys.end());
-        }
-        const Plane& plane = planes[pieces[i].tri];
-        for (const Triangle2& s : pieces[i].surface) {
+    std::vector<uint32_t> members;
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        if (layering.layer_of[i] == layer) members.push_back(i);
+    const FlatPatches patches = flatPatches(members, pieces, planes, layering.coplanar_overlap);
+    std::vector<bool> patch_added(patches.surfaces.size(), false);
+    for (size_t m = 0; m < members.size(); ++m) {
+        const Piece& piece = pieces[members[m]];
+        if (piece.whole)
+            region.whole_pieces.push_back(piece.ring());
+        else
+            region.cut_pieces.insert(region.cut_pieces.end(), piece.cut->polys.begin(),
+                                     piece.cut->polys.end());
+        const Plane& plane = planes[piece.tri];
+        const uint32_t patch = patches.patch_of[m];
+        const bool coalesced = patch != UINT32_MAX && !patches.surfaces[patch].empty();
+        if (coalesced && patch_added[patch]) continue;
+        if (coalesced) patch_added[patch] = true;
+        for (const Triangle2& s : coalesced ? patches.surfaces[patch] : piece.surface()) {
             uint32_t id[3];
             for (int k = 0; k < 3; ++k) {
-                const Vec2 p = atCorner(s.p[k], pieces[i].corners);
+                const Vec2 p = coalesced ? s.p[k] : atCorner(s.p[k], piece.corners);
                 id[k] = vertexId(p.x, p.y, plane.at(p.x, p.y));
             }
             if (id[0] == id[1] || id[1] == id[2] || id[2] == id[0]) continue; // collapsed onto a corner
@@ -419,12 +454,12 @@ struct LayerSeconds {
     double total = 0, join = 0;
 };
 
-Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const std::vector<uint32_t>& layer_of,
+Error buildLayer(uint32_t layer, const std::vector<Piece>& pieces, const Layering& layering,
                  const std::vector<Plane>& planes, const std::vector<std::pair<Vec2, Vec2>>& cliffs,
                  const ImportOptions& options, double q, const std::string& name, FootprintLayer& out_layer,
                  LayerSeconds& seconds) {
     const auto layer_start = std::chrono::steady_clock::now();
-    const LayerRegion pieces_region = layerSurface(layer, pieces, layer_of, planes, out_layer);
+    const LayerRegion pieces_region = layerSurface(layer, pieces, layering, planes, out_layer);
     const std::vector<PolygonWH> region =
         integerUnionMinus(pieces_region.cut_pieces, pieces_region.whole_pieces, cliffStrips(cliffs));
     seconds.join = std::chrono::duration<double>(std::chrono::steady_clock::now() - layer_start).count();
@@ -462,7 +497,7 @@ Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>&
     std::vector<Error> layer_errors(layer_count);
     std::vector<LayerSeconds> layer_seconds(layer_count);
     parallel::forEach(layer_count, options.threads, [&](size_t layer) {
-        layer_errors[layer] = buildLayer(uint32_t(layer), pieces, layer_of, planes, cliffs[layer], options, q,
+        layer_errors[layer] = buildLayer(uint32_t(layer), pieces, layering, planes, cliffs[layer], options, q,
                                          name, layer_slots[layer], layer_seconds[layer]);
     });
     for (uint32_t layer = 0; layer < layer_count; ++layer)

@@ -97,7 +97,10 @@ Error classifyTriangles(const Mesh& mesh, const ImportOptions& options, const Me
     log.log(LogLevel::Debug, name + ": " + std::to_string(out->walkable_count) + " walkable of " +
                                  std::to_string(tris.size()) + " triangles");
 
-    out->cell = std::clamp(2.0 * size_sum / double(tris.size()), 0.5, 50.0);
+    // Twice the mean triangle: a bucket holds a few triangles (a fine grid of 10 cm cells in 0.5 m
+    // buckets gave every edge of the links stage hundreds of candidates). The grid caps its
+    // cell count, so a tiny mean cannot ask for too many buckets.
+    out->cell = std::clamp(2.0 * size_sum / double(tris.size()), 0.01, 50.0);
     out->planes.assign(tris.size(), Plane{});
     for (size_t i = 0; i < tris.size(); ++i)
         if (tris[i].walkable) out->planes[i] = planeOf(tris[i]);
@@ -108,7 +111,10 @@ Grid groundGrid(const MeshFrame& frame, double cell) {
     const Vec3& lo = frame.lo;
     const Vec3& hi = frame.hi;
     const Vec3& origin = frame.origin;
-    return Grid(lo.x - origin.x, lo.y - origin.y, hi.x - origin.x, hi.y - origin.y, cell);
+    // Bucket borders a fraction of a cell off the level's corner: levels are laid out on round
+    // grids, and an edge on a bucket border is in both buckets (a fine floor's seams all were).
+    const double offset = 0.37 * cell;
+    return Grid(lo.x - origin.x - offset, lo.y - origin.y - offset, hi.x - origin.x, hi.y - origin.y, cell);
 }
 
 Grid triangleGrid(const MeshFrame& frame, const ClassifiedMesh& mesh) {

@@ -66,19 +66,27 @@ Error runStages(const Mesh& mesh, const ImportOptions& options, const std::strin
     StageTimer timer;
     ClassifiedMesh classified;
     if (Error e = classifyTriangles(mesh, options, frame, name, log, &classified)) return e;
-    const Grid tri_grid = triangleGrid(frame, classified);
-    timer.lap("classify");
     std::vector<Piece> pieces;
-    if (Error e = freePieces(classified, tri_grid, options, name, log, &pieces)) return e;
+    {
+        const Grid tri_grid = triangleGrid(frame, classified); // the clearance stage's alone
+        timer.lap("classify");
+        if (Error e = freePieces(classified, tri_grid, options, name, log, &pieces)) return e;
+    }
     timer.lap("clearance");
-    const std::vector<Link> links =
-        findLinks(pieces, classified.planes, options.max_step, groundGrid(frame, classified.cell));
+    const std::vector<Link> links = findLinks(pieces, classified.planes, options.max_step,
+                                              groundGrid(frame, classified.cell), options.threads);
     timer.lap("links");
-    const std::vector<std::vector<PieceOverlap>> overlaps =
-        findOverlaps(pieces, classified, groundGrid(frame, classified.cell), options, name, log);
-    timer.lap("overlaps");
-    const Layering layering = buildLayers(pieces, links, overlaps, classified.tris, name, log);
-    timer.lap("layers");
+    Layering layering;
+    {
+        const std::vector<std::vector<PieceOverlap>> overlaps =
+            findOverlaps(pieces, classified, groundGrid(frame, classified.cell), options, name, log);
+        timer.lap("overlaps");
+        layering = buildLayers(pieces, links, overlaps, classified.tris, name, log);
+        timer.lap("layers");
+    }
+    // The later stages read planes, not triangles: a fine level's triangles are a good part of
+    // its peak memory.
+    std::vector<Tri>().swap(classified.tris);
     Footprint footprint = emptyFootprint(mesh, options, frame);
     if (Error e = layerBoundaries(pieces, links, layering, classified.planes, options, frame.grid_spacing,
                                   name, log, &footprint.layers))

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -302,6 +303,9 @@ struct Triangle2 {
 
 using ExactTriangle = std::array<Point, 3>;
 
+// A triangle's ground corners, counter-clockwise.
+using GroundTriangle = std::array<Vec2, 3>;
+
 inline double triangleArea(const Triangle2& t) {
     return 0.5 *
            ((t.p[1].x - t.p[0].x) * (t.p[2].y - t.p[0].y) - (t.p[1].y - t.p[0].y) * (t.p[2].x - t.p[0].x));
@@ -318,28 +322,83 @@ inline Vec2 largestTriangleCentre(const std::vector<Triangle2>& triangles) {
 
 // Triangles of a polygon with holes, in doubles and (when asked) exactly (pieces.cpp).
 std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact = nullptr);
+// Triangles of the region closed rings bound under the even-odd rule (pieces.cpp).
+std::vector<Triangle2> triangulateRings(const std::vector<std::vector<Vec2>>& rings);
 
-struct Piece {
-    uint32_t tri = 0;                         // walkable triangle it lies on
-    std::array<Vec2, 3> corners;              // that triangle's ground corners
-    bool whole = false;                       // nothing blocks it: its region is `triangle`
-    Polygon triangle;                         // whole: the triangle's projection, counter-clockwise
-    std::vector<PolygonWH> polys;             // otherwise: the exact free region
+// A ground-plane bounding box.
+struct Box {
+    double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+    void add(const Vec2& p) {
+        min_x = std::min(min_x, p.x), max_x = std::max(max_x, p.x);
+        min_y = std::min(min_y, p.y), max_y = std::max(max_y, p.y);
+    }
+};
+
+// A cut piece's region: what is left of its triangle by its blockers.
+struct CutRegion {
+    std::vector<PolygonWH> polys;             // the exact free region
     std::vector<Triangle2> surface;           // its triangulation (for heights)
     std::vector<ExactTriangle> exact_surface; // the same triangles, exact
-    double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    Box bounds;                               // of the surface
     double area = 0;
+};
 
-    // A whole piece keeps its triangle as a bare ring: a polygon with holes costs an empty
-    // std::deque of holes, about 600 bytes, per triangle of the level.
-    bool empty() const { return !whole && polys.empty(); }
-    // Every ring of the region: outer rings counter-clockwise, holes clockwise.
-    template <class F> void forEachRing(F&& f) const {
-        if (whole) return f(triangle);
-        for (const PolygonWH& p : polys) {
-            f(p.outer_boundary());
+struct Piece {
+    uint32_t tri = 0;            // walkable triangle it lies on
+    std::array<Vec2, 3> corners; // that triangle's ground corners
+    // Nothing blocks it (most of a level): its region is the triangle, held as the corners
+    // alone. CGAL objects cost ~1 KB a triangle (lazy points, their exact values once frozen).
+    bool whole = false;
+    bool corners_clockwise = false; // whole: the ring runs corners 0, 2, 1
+    std::unique_ptr<CutRegion> cut; // otherwise (null when nothing of it is free)
+
+    bool empty() const { return !whole && (!cut || cut->polys.empty()); }
+    // Whole: the triangle's projection, counter-clockwise (exactly decided).
+    std::array<Vec2, 3> ring() const {
+        if (corners_clockwise) return {corners[0], corners[2], corners[1]};
+        return corners;
+    }
+    Box bounds() const {
+        if (!whole) return cut->bounds;
+        Box box;
+        for (const Vec2& c : corners)
+            box.add(c);
+        return box;
+    }
+    double area() const {
+        if (!whole) return cut->area;
+        const std::array<Vec2, 3> r = ring();
+        return triangleArea(Triangle2{{r[0], r[1], r[2]}});
+    }
+    // The triangles of its region, in doubles and exactly.
+    std::vector<Triangle2> surface() const {
+        if (!whole) return cut->surface;
+        const std::array<Vec2, 3> r = ring();
+        return {Triangle2{{r[0], r[1], r[2]}}};
+    }
+    std::vector<ExactTriangle> exactSurface() const {
+        if (!whole) return cut->exact_surface;
+        const std::array<Vec2, 3> r = ring();
+        return {ExactTriangle{Point(r[0].x, r[0].y), Point(r[1].x, r[1].y), Point(r[2].x, r[2].y)}};
+    }
+    // Every edge of its region's rings (outer rings counter-clockwise, holes clockwise), in
+    // doubles: f(from, to).
+    template <class F> void forEachEdge(F&& f) const {
+        if (whole) {
+            const std::array<Vec2, 3> r = ring();
+            for (int k = 0; k < 3; ++k)
+                f(r[k], r[(k + 1) % 3]);
+            return;
+        }
+        auto ringEdges = [&](const Polygon& ring) {
+            for (auto e = ring.edges_begin(); e != ring.edges_end(); ++e)
+                f(Vec2{CGAL::to_double(e->source().x()), CGAL::to_double(e->source().y())},
+                  Vec2{CGAL::to_double(e->target().x()), CGAL::to_double(e->target().y())});
+        };
+        for (const PolygonWH& p : cut->polys) {
+            ringEdges(p.outer_boundary());
             for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
-                f(*h);
+                ringEdges(*h);
         }
     }
 };
@@ -399,11 +458,12 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
 
 // Shared boundary segments of pieces; `grid` (empty) buckets their edges.
 std::vector<Link> findLinks(const std::vector<Piece>& pieces, const std::vector<Plane>& planes, double step,
-                            Grid grid);
+                            Grid grid, unsigned threads);
 
 struct Layering {
     std::vector<uint32_t> layer_of; // per piece
     uint32_t layer_count = 0;
+    std::vector<bool> coplanar_overlap; // per piece: shares ground with another at its height
 };
 
 // A piece j > i whose ground projection overlaps piece i's, stacked (heights apart) or coplanar.
@@ -430,6 +490,11 @@ Error layerBoundaries(const std::vector<Piece>& pieces, const std::vector<Link>&
                       const Layering& layering, const std::vector<Plane>& planes,
                       const ImportOptions& options, double q, const std::string& name, LogContext& log,
                       std::vector<FootprintLayer>* out);
+
+// The surface of whole pieces lying flat at one height (surface_patches.cpp): one triangulation of
+// their union over its own corners, when that takes fewer triangles than `triangles` (their
+// rings, counter-clockwise) and they join cleanly; empty otherwise (they keep their own).
+std::vector<Triangle2> flatPatchSurface(const std::vector<GroundTriangle>& triangles);
 
 // ---------------------------------------------------------------------------------------------
 // Stage 6 (connections.cpp): walkable links between layers, merged into maximal collinear portals.

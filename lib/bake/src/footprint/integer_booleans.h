@@ -19,9 +19,6 @@ std::vector<PolygonWH> integerDifference(const Polygon& triangle, const std::vec
 // How far the integer booleans move a wall at most: a piece's inset and its rounding.
 constexpr double kIntegerWallShift = 8 * kIntegerUnit;
 
-// A triangle's ground corners, counter-clockwise.
-using GroundTriangle = std::array<Vec2, 3>;
-
 // The union of `polys` (outer rings counter-clockwise, holes clockwise) and `triangles` minus the
 // union of `cuts` (any orientation). The triangles (whole pieces, most of a level) are first
 // joined over their shared edges in linear time (triangleUnionRings), so the sweep sees their

@@ -102,8 +102,9 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
     // (then the exact intersection is empty: it is regularised).
     constexpr double kSureArea = 1e-6;
     double area = 0;
-    for (const Triangle2& s : a.surface)
-        for (const Triangle2& u : b.surface) {
+    const std::vector<Triangle2> a_surface = a.surface(), b_surface = b.surface();
+    for (const Triangle2& s : a_surface)
+        for (const Triangle2& u : b_surface) {
             if (boxesApart(s, u, 0.0)) continue; // no overlap to clip
             const ClippedTriangle overlap = clippedOverlap(s.p, u.p);
             area += polygonArea(overlap.p, overlap.n);
@@ -114,10 +115,11 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
     // Their double surfaces round the same corners in the same order: boxes apart by far more
     // than that rounding hold exact triangles that share nothing.
     constexpr double kRoundingMargin = 1e-9;
-    for (size_t i = 0; i < a.exact_surface.size(); ++i)
-        for (size_t k = 0; k < b.exact_surface.size(); ++k)
-            if (!boxesApart(a.surface[i], b.surface[k], kRoundingMargin) &&
-                interiorsOverlap(a.exact_surface[i], b.exact_surface[k]))
+    const std::vector<ExactTriangle> a_exact = a.exactSurface(), b_exact = b.exactSurface();
+    for (size_t i = 0; i < a_exact.size(); ++i)
+        for (size_t k = 0; k < b_exact.size(); ++k)
+            if (!boxesApart(a_surface[i], b_surface[k], kRoundingMargin) &&
+                interiorsOverlap(a_exact[i], b_exact[k]))
                 return kind;
     return OverlapKind::None;
 }
@@ -127,8 +129,14 @@ OverlapKind quickOverlap(const Piece& a, const Piece& b, const std::vector<Vec2>
 OverlapKind exactOverlap(const Piece& piece_a, const Piece& piece_b, const std::vector<Plane>& planes) {
     auto region = [](const Piece& piece) {
         PolygonSet set;
-        if (piece.whole) set.join(piece.triangle);
-        for (const PolygonWH& p : piece.polys)
+        if (piece.whole) {
+            Polygon triangle;
+            for (const Vec2& c : piece.ring())
+                triangle.push_back(Point(c.x, c.y));
+            set.join(triangle);
+            return set;
+        }
+        for (const PolygonWH& p : piece.cut->polys)
             set.join(p);
         return set;
     };
@@ -157,19 +165,22 @@ std::vector<std::vector<PieceOverlap>> findOverlaps(const std::vector<Piece>& pi
                                                     const ClassifiedMesh& mesh, Grid piece_grid,
                                                     const ImportOptions& options, const std::string& name,
                                                     LogContext& log) {
-    for (uint32_t i = 0; i < pieces.size(); ++i)
-        piece_grid.insert(i, pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y);
+    for (uint32_t i = 0; i < pieces.size(); ++i) {
+        const Box b = pieces[i].bounds();
+        piece_grid.insert(i, b.min_x, b.min_y, b.max_x, b.max_y);
+    }
     // One task per piece i (pairs i < j): exact booleans on frozen pieces, each task on its own
     // polygon sets.
     std::vector<std::vector<PieceOverlap>> overlaps(pieces.size());
     std::vector<uint32_t> exact_overlap_tests(pieces.size(), 0);
     parallel::forEach(pieces.size(), options.threads, [&](size_t i) {
-        std::vector<uint32_t> near;
-        piece_grid.query(pieces[i].min_x, pieces[i].min_y, pieces[i].max_x, pieces[i].max_y, near);
+        thread_local std::vector<uint32_t> near; // one per thread: a fine level asks millions of times
+        const Box bi = pieces[i].bounds();
+        piece_grid.query(bi.min_x, bi.min_y, bi.max_x, bi.max_y, near);
         for (uint32_t j : near) {
             if (j <= i) continue;
-            if (pieces[j].max_x <= pieces[i].min_x || pieces[j].min_x >= pieces[i].max_x ||
-                pieces[j].max_y <= pieces[i].min_y || pieces[j].min_y >= pieces[i].max_y)
+            const Box bj = pieces[j].bounds();
+            if (bj.max_x <= bi.min_x || bj.min_x >= bi.max_x || bj.max_y <= bi.min_y || bj.min_y >= bi.max_y)
                 continue;
             // Pieces lie inside their triangles: triangles that do not overlap (neighbours
             // sharing an edge, the common case) cannot give overlapping pieces. A double test
@@ -198,10 +209,35 @@ namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
 
+// Per piece, a list of pieces, all in one array (a vector per piece cost ~50 bytes a piece on a
+// level of millions). `each(add)` calls add(from, to) for every entry, twice (count, then fill),
+// in the same order: each list keeps the order of its entries.
+class Adjacency {
+  public:
+    template <class Each> Adjacency(size_t count, Each&& each) : first_(count + 1, 0) {
+        each([&](uint32_t from, uint32_t) { ++first_[from + 1]; });
+        for (size_t i = 0; i < count; ++i)
+            first_[i + 1] += first_[i];
+        std::vector<uint32_t> next(first_.begin(), first_.end() - 1);
+        to_.resize(first_.back());
+        each([&](uint32_t from, uint32_t to) { to_[next[from]++] = to; });
+    }
+    struct List {
+        const uint32_t *first, *last;
+        const uint32_t* begin() const { return first; }
+        const uint32_t* end() const { return last; }
+        size_t size() const { return size_t(last - first); }
+    };
+    List operator[](size_t i) const { return {to_.data() + first_[i], to_.data() + first_[i + 1]}; }
+    size_t size() const { return first_.size() - 1; }
+
+  private:
+    std::vector<uint32_t> first_, to_;
+};
+
 // Grows layers greedily from the pieces in order, over neighbours, never into a conflict.
 Layering growLayers(const std::vector<Piece>& pieces, const std::vector<Tri>& tris,
-                    const std::vector<std::vector<uint32_t>>& neighbours,
-                    const std::vector<std::vector<uint32_t>>& conflicts) {
+                    const Adjacency& neighbours, const Adjacency& conflicts) {
     Layering layering;
     std::vector<uint32_t>& layer_of = layering.layer_of;
     layer_of.assign(pieces.size(), kNone);
@@ -236,7 +272,7 @@ Layering growLayers(const std::vector<Piece>& pieces, const std::vector<Tri>& tr
 // Merges layers whose projections do not overlap, touching or not (greedy growth leaves
 // fragments, and islands such as crate tops need no layer of their own). First fit in layer
 // order keeps it deterministic.
-void mergeLayers(const std::vector<std::vector<uint32_t>>& conflicts, Layering& layering) {
+void mergeLayers(const Adjacency& conflicts, Layering& layering) {
     std::vector<uint32_t>& layer_of = layering.layer_of;
     std::vector<std::set<uint32_t>> clashing(layering.layer_count);
     for (uint32_t i = 0; i < layer_of.size(); ++i)
@@ -262,14 +298,13 @@ void mergeLayers(const std::vector<std::vector<uint32_t>>& conflicts, Layering& 
 
 // Debug log: walkable components (pieces joined by neighbours) by area, links, overlaps, layers.
 void logLayerStats(const std::vector<Piece>& pieces, const std::vector<Link>& links,
-                   const std::vector<std::vector<uint32_t>>& neighbours,
-                   const std::vector<std::vector<uint32_t>>& conflicts, uint32_t layer_count,
+                   const Adjacency& neighbours, const Adjacency& conflicts, uint32_t layer_count,
                    const std::string& name, LogContext& log) {
     size_t walkable_links = 0, conflict_pairs = 0;
     for (const Link& link : links)
         walkable_links += link.walkable;
-    for (const auto& c : conflicts)
-        conflict_pairs += c.size();
+    for (size_t i = 0; i < conflicts.size(); ++i)
+        conflict_pairs += conflicts[i].size();
     std::vector<uint32_t> comp(pieces.size(), kNone);
     std::vector<double> comp_area;
     for (uint32_t s0 = 0; s0 < pieces.size(); ++s0) {
@@ -280,7 +315,7 @@ void logLayerStats(const std::vector<Piece>& pieces, const std::vector<Link>& li
         while (!stack.empty()) {
             uint32_t i = stack.back();
             stack.pop_back();
-            comp_area.back() += pieces[i].area;
+            comp_area.back() += pieces[i].area();
             for (uint32_t n : neighbours[i])
                 if (comp[n] == kNone) comp[n] = comp[i], stack.push_back(n);
         }
@@ -306,27 +341,29 @@ void logLayerStats(const std::vector<Piece>& pieces, const std::vector<Link>& li
 Layering buildLayers(const std::vector<Piece>& pieces, const std::vector<Link>& links,
                      const std::vector<std::vector<PieceOverlap>>& overlaps, const std::vector<Tri>& tris,
                      const std::string& name, LogContext& log) {
-    std::vector<std::vector<uint32_t>> neighbours(pieces.size());
-    for (const Link& link : links)
-        if (link.walkable) {
-            neighbours[link.a].push_back(link.b);
-            neighbours[link.b].push_back(link.a);
-        }
-    // Overlaps in (i, j) order.
-    std::vector<std::vector<uint32_t>> conflicts(pieces.size());
-    for (uint32_t i = 0; i < pieces.size(); ++i)
-        for (const auto& [j, stacked] : overlaps[i]) {
-            if (!stacked) {
-                // Coplanar overlap (modular floor tiles laid over each other): one floor.
-                neighbours[i].push_back(j);
-                neighbours[j].push_back(i);
-                continue;
+    // Neighbours: walkable links, then coplanar overlaps (modular floor tiles laid over each
+    // other: one floor), in (i, j) order. Conflicts: stacked overlaps, in (i, j) order.
+    const Adjacency neighbours(pieces.size(), [&](auto&& add) {
+        for (const Link& link : links)
+            if (link.walkable) {
+                add(link.a, link.b);
+                add(link.b, link.a);
             }
-            conflicts[i].push_back(j);
-            conflicts[j].push_back(i);
-        }
+        for (uint32_t i = 0; i < pieces.size(); ++i)
+            for (const auto& [j, stacked] : overlaps[i])
+                if (!stacked) add(i, j), add(j, i);
+    });
+    const Adjacency conflicts(pieces.size(), [&](auto&& add) {
+        for (uint32_t i = 0; i < pieces.size(); ++i)
+            for (const auto& [j, stacked] : overlaps[i])
+                if (stacked) add(i, j), add(j, i);
+    });
     Layering layering = growLayers(pieces, tris, neighbours, conflicts);
     mergeLayers(conflicts, layering);
+    layering.coplanar_overlap.assign(pieces.size(), false);
+    for (uint32_t i = 0; i < pieces.size(); ++i)
+        for (const auto& [j, stacked] : overlaps[i])
+            if (!stacked) layering.coplanar_overlap[i] = layering.coplanar_overlap[j] = true;
     logLayerStats(pieces, links, neighbours, conflicts, layering.layer_count, name, log);
     return layering;
 }

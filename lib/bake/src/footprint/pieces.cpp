@@ -6,6 +6,7 @@
 #include "core/parallel.h"
 
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Triangulation_face_base_with_info_2.h>
 
 #include <queue>
@@ -54,13 +55,8 @@ void markNesting(Cdt& cdt) {
     }
 }
 
-} // namespace
-
-std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact) {
-    Cdt cdt;
-    cdt.insert_constraint(pwh.outer_boundary().vertices_begin(), pwh.outer_boundary().vertices_end(), true);
-    for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
-        cdt.insert_constraint(h->vertices_begin(), h->vertices_end(), true);
+// The faces inside the constraints (odd nesting), in doubles and (when asked) exactly.
+std::vector<Triangle2> insideFaces(Cdt& cdt, std::vector<ExactTriangle>* exact) {
     markNesting(cdt);
     std::vector<Triangle2> out;
     for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
@@ -74,15 +70,29 @@ std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriang
     return out;
 }
 
-namespace {
+} // namespace
 
-// A triangle ring as it stands (CDT of a lone triangle returns it in ring order).
-Triangle2 triangleOf(const Polygon& ring) {
-    Triangle2 t;
-    for (int i = 0; i < 3; ++i)
-        t.p[i] = {CGAL::to_double(ring[i].x()), CGAL::to_double(ring[i].y())};
-    return t;
+std::vector<Triangle2> triangulate(const PolygonWH& pwh, std::vector<ExactTriangle>* exact) {
+    Cdt cdt;
+    cdt.insert_constraint(pwh.outer_boundary().vertices_begin(), pwh.outer_boundary().vertices_end(), true);
+    for (auto h = pwh.holes_begin(); h != pwh.holes_end(); ++h)
+        cdt.insert_constraint(h->vertices_begin(), h->vertices_end(), true);
+    return insideFaces(cdt, exact);
 }
+
+std::vector<Triangle2> triangulateRings(const std::vector<std::vector<Vec2>>& rings) {
+    Cdt cdt;
+    std::vector<Point> points;
+    for (const std::vector<Vec2>& ring : rings) {
+        points.clear();
+        for (const Vec2& p : ring)
+            points.emplace_back(p.x, p.y);
+        cdt.insert_constraint(points.begin(), points.end(), true);
+    }
+    return insideFaces(cdt, nullptr);
+}
+
+namespace {
 
 // Moller-Trumbore style ray/triangle hit distance, or -1.
 double rayHit(const Vec3& origin, const Vec3& dir, const Tri& tri) {
@@ -142,25 +152,27 @@ bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, const Grid& grid,
     return true;
 }
 
-// Evaluates every vertex of the piece exactly, inside the task that built it. A lazy value
+// Evaluates every vertex of a cut piece exactly, inside the task that built it. A lazy value
 // refines its cached approximation when first evaluated exactly (and drops the expression that
 // made it), so later readers on other threads see only settled values: what they compute cannot
-// depend on which thread evaluated a shared vertex first.
-void freeze(const Piece& piece) {
-    piece.forEachRing([](const Polygon& ring) {
+// depend on which thread evaluated a shared vertex first. (A whole piece holds only doubles.)
+void freeze(const CutRegion& region) {
+    auto freezeRing = [](const Polygon& ring) {
         for (auto v = ring.vertices_begin(); v != ring.vertices_end(); ++v)
             CGAL::exact(*v);
-    });
+    };
+    for (const PolygonWH& p : region.polys) {
+        freezeRing(p.outer_boundary());
+        for (auto h = p.holes_begin(); h != p.holes_end(); ++h)
+            freezeRing(*h);
+    }
 }
 
-// A piece nothing blocks: the whole triangle (most of a level), exact and without booleans, its
-// own surface. A whole triangle is never inside a closed solid.
-void setWholeTriangle(const Polygon& base, Piece* piece) {
+// A piece nothing blocks: the whole triangle (most of a level), without booleans, its own
+// surface. A whole triangle is never inside a closed solid.
+void setWholeTriangle(bool clockwise, Piece* piece) {
     piece->whole = true;
-    piece->triangle = base;
-    piece->surface.push_back(triangleOf(base));
-    piece->exact_surface.push_back({base[0], base[1], base[2]});
-    piece->area = triangleArea(piece->surface.front());
+    piece->corners_clockwise = clockwise;
 }
 
 // Adds the components of proj(T) minus its blockers (all blockers in one integer sweep; the new
@@ -170,6 +182,7 @@ uint32_t addComponents(const Polygon& base, const std::vector<Polygon>& blockers
                        const Grid& tri_grid, const ImportOptions& options, Piece* piece) {
     std::vector<uint32_t> probe_scratch;
     uint32_t dropped = 0;
+    auto region = std::make_unique<CutRegion>();
     for (PolygonWH& component : integerDifference(base, blockers)) {
         std::vector<ExactTriangle> exact_surface;
         const std::vector<Triangle2> surface = triangulate(component, &exact_surface);
@@ -182,23 +195,18 @@ uint32_t addComponents(const Polygon& base, const std::vector<Polygon>& blockers
             ++dropped;
             continue;
         }
-        for (const Triangle2& s : surface)
-            piece->area += triangleArea(s);
-        piece->surface.insert(piece->surface.end(), surface.begin(), surface.end());
-        piece->exact_surface.insert(piece->exact_surface.end(), exact_surface.begin(), exact_surface.end());
-        piece->polys.push_back(std::move(component));
-    }
-    return dropped;
-}
-
-void setBounds(Piece& piece) {
-    piece.min_x = piece.min_y = INFINITY;
-    piece.max_x = piece.max_y = -INFINITY;
-    for (const Triangle2& s : piece.surface)
-        for (const Vec2& p : s.p) {
-            piece.min_x = std::min(piece.min_x, p.x), piece.max_x = std::max(piece.max_x, p.x);
-            piece.min_y = std::min(piece.min_y, p.y), piece.max_y = std::max(piece.max_y, p.y);
+        for (const Triangle2& s : surface) {
+            region->area += triangleArea(s);
+            for (const Vec2& p : s.p)
+                region->bounds.add(p);
         }
+        region->surface.insert(region->surface.end(), surface.begin(), surface.end());
+        region->exact_surface.insert(region->exact_surface.end(), exact_surface.begin(), exact_surface.end());
+        region->polys.push_back(std::move(component));
+    }
+    freeze(*region);
+    piece->cut = std::move(region);
+    return dropped;
 }
 
 } // namespace
@@ -218,19 +226,23 @@ Error freePieces(const ClassifiedMesh& mesh, const Grid& tri_grid, const ImportO
     parallel::forEach(walkable_ids.size(), options.threads, [&](size_t k) {
         const uint32_t ti = walkable_ids[k];
         const std::vector<Polygon> blockers = blockersOf(ti, mesh, tri_grid, options);
-        const Polygon base = makePolygon(projectedCcw<Point>(tris[ti]));
-        if (base.size() < 3) return;
+        // Exact orientation of the projection (as makePolygon would settle it): collinear corners
+        // make no piece.
+        const Tri& t = tris[ti];
+        using IPoint = CGAL::Exact_predicates_inexact_constructions_kernel::Point_2;
+        const CGAL::Orientation turn = CGAL::orientation(
+            IPoint(t.p[0].x, t.p[0].y), IPoint(t.p[1].x, t.p[1].y), IPoint(t.p[2].x, t.p[2].y));
+        if (turn == CGAL::COLLINEAR) return;
         Piece& piece = slots[k];
         piece.tri = ti;
         for (int c = 0; c < 3; ++c)
-            piece.corners[c] = {tris[ti].p[c].x, tris[ti].p[c].y};
+            piece.corners[c] = {t.p[c].x, t.p[c].y};
         if (blockers.empty())
-            setWholeTriangle(base, &piece);
+            setWholeTriangle(turn == CGAL::CLOCKWISE, &piece);
         else
-            dropped[k] = addComponents(base, blockers, mesh, tri_grid, options, &piece);
+            dropped[k] =
+                addComponents(makePolygon(projectedCcw<Point>(t)), blockers, mesh, tri_grid, options, &piece);
         if (piece.empty()) return;
-        setBounds(piece);
-        freeze(piece);
     });
     // Kept pieces close ranks in place: a second vector growing beside the slots would hold
     // every piece twice at its peak (and copy them, as a CGAL polygon's move may throw).

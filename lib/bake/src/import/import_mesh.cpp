@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <sys/stat.h>
 
 namespace clearway::bake {
@@ -207,7 +206,11 @@ Error openRegularFile(const std::string& path, std::ifstream* stream, uint64_t* 
 
 // The rest of `stream`'s bytes, and their hash: assets record what they were baked from.
 Error readBytes(const std::string& path, std::ifstream& stream, std::vector<char>* bytes, uint64_t* hash) {
-    bytes->assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+    // In blocks: a character at a time was a tenth of a second per 30 MB.
+    bytes->clear();
+    std::vector<char> block(1 << 16);
+    while (stream.read(block.data(), std::streamsize(block.size())) || stream.gcount() > 0)
+        bytes->insert(bytes->end(), block.data(), block.data() + stream.gcount());
     if (bytes->empty()) return {ErrorCode::EmptyMesh, path + ": file is empty"};
     *hash = fnv1a64(bytes->data(), bytes->size());
     return {};

@@ -3,6 +3,7 @@
 // apart, and exact duplicate triangles.
 #include <clearway/bake.h>
 
+#include "core/flat_table.h"
 #include "core/union_find.h"
 #include "import/import_internal.h"
 
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
 
 namespace clearway::bake::detail {
 
@@ -45,9 +45,16 @@ struct Cell {
     int64_t x, y, z;
     bool operator==(const Cell& o) const { return x == o.x && y == o.y && z == o.z; }
 };
+// A mix of the three cell numbers. The weld looks up 62 neighbour cells per vertex, nearly all
+// empty: the table and its hash are most of its time (a node-based map hashed byte-wise was a
+// quarter of a fine grid's bake). The classes the weld finds do not depend on either.
 struct CellHash {
-    size_t operator()(const Cell& c) const { return size_t(fnv1a64(&c, sizeof c)); }
+    uint64_t operator()(const Cell& c) const {
+        return mixBits(uint64_t(c.x) * 0x9E3779B97F4A7C15ull ^ uint64_t(c.y) * 0xC2B2AE3D27D4EB4Full ^
+                       uint64_t(c.z) * 0x165667B19E3779F9ull);
+    }
 };
+using CellTable = FlatTable<Cell, uint32_t, CellHash>;
 
 double squaredDistance(const Vec3& a, const Vec3& b) {
     const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
@@ -63,21 +70,49 @@ constexpr uint32_t kNoVertex = UINT32_MAX;
 // The vertices `indices` use, in a hash grid of cubes `size` wide: cell -> one vertex in it, and
 // `next` chains the others. False when a coordinate's cell number would not fit an integer.
 bool gridOfUsedVertices(const std::vector<Vec3>& positions, const std::vector<uint32_t>& indices, double size,
-                        std::unordered_map<Cell, uint32_t, CellHash>* grid, std::vector<uint32_t>* next) {
+                        CellTable* grid, std::vector<uint32_t>* next) {
     next->assign(positions.size(), kNoVertex);
     std::vector<bool> seen(positions.size(), false);
-    grid->reserve(indices.size() / 3);
     for (uint32_t v : indices) {
         if (seen[v]) continue;
         seen[v] = true;
         const Vec3& p = positions[v];
         const double cx = std::floor(p.x / size), cy = std::floor(p.y / size), cz = std::floor(p.z / size);
         if (std::max({std::abs(cx), std::abs(cy), std::abs(cz)}) > 0x1p60) return false;
-        const auto [cell, inserted] = grid->emplace(Cell{int64_t(cx), int64_t(cy), int64_t(cz)}, v);
-        if (!inserted) (*next)[v] = cell->second, cell->second = v;
+        bool inserted = false;
+        uint32_t& first = grid->emplace(Cell{int64_t(cx), int64_t(cy), int64_t(cz)}, v, &inserted);
+        if (!inserted) (*next)[v] = first, first = v;
     }
     return true;
 }
+
+// Whether no other occupied cell lies within two cells of each occupied cell, per cell: occupied
+// cells are counted per block of 5 x 5 x 5 cells, and a cell alone in the blocks its
+// neighbourhood meets (most cells of a mesh without close vertices) needs no neighbour lookups.
+class LoneCells {
+  public:
+    LoneCells(const CellTable& grid, size_t cells) : blocks_(cells) {
+        grid.forEach([&](const Cell& cell, uint32_t) {
+            bool inserted = false;
+            uint32_t& count =
+                blocks_.emplace({blockOf(cell.x), blockOf(cell.y), blockOf(cell.z)}, 0, &inserted);
+            ++count;
+        });
+    }
+    bool alone(const Cell& cell) const {
+        uint32_t occupied = 0;
+        for (int64_t bx = blockOf(cell.x - 2); bx <= blockOf(cell.x + 2); ++bx)
+            for (int64_t by = blockOf(cell.y - 2); by <= blockOf(cell.y + 2); ++by)
+                for (int64_t bz = blockOf(cell.z - 2); bz <= blockOf(cell.z + 2); ++bz)
+                    if (const uint32_t* count = blocks_.find({bx, by, bz})) occupied += *count;
+        return occupied == 1;
+    }
+
+  private:
+    static constexpr int64_t kBlock = 5;
+    static int64_t blockOf(int64_t c) { return c >= 0 ? c / kBlock : -((-c + kBlock - 1) / kBlock); }
+    CellTable blocks_;
+};
 
 // Joins every two used vertices within `tolerance` (transitively). Cells are tolerance / sqrt(3)
 // wide, so a cell's vertices are all within tolerance of each other and join without a distance
@@ -86,30 +121,33 @@ bool gridOfUsedVertices(const std::vector<Vec3>& positions, const std::vector<ui
 void joinCloseVertices(const std::vector<Vec3>& positions, const std::vector<uint32_t>& indices,
                        double tolerance, UnionFind* classes) {
     const double size = tolerance / std::sqrt(3.0);
-    std::unordered_map<Cell, uint32_t, CellHash> grid;
+    CellTable grid(positions.size());
     std::vector<uint32_t> next;
     if (!gridOfUsedVertices(positions, indices, size, &grid, &next)) return;
-    for (const auto& [cell, first] : grid)
+    grid.forEach([&](const Cell&, uint32_t first) {
         for (uint32_t v = next[first]; v != kNoVertex; v = next[v])
             classes->join(first, v);
+    });
+    const LoneCells lone(grid, positions.size());
     const double limit = tolerance * tolerance;
-    for (const auto& [cell, first] : grid) {
+    grid.forEach([&](const Cell& cell, uint32_t first) {
+        if (lone.alone(cell)) return;
         // Points up to tolerance = sqrt(3) cells apart lie at most two cells away; each cell pair
         // once (the neighbour after this cell in x, then y, then z order).
         for (int64_t dx = 0; dx <= 2; ++dx)
             for (int64_t dy = dx == 0 ? 0 : -2; dy <= 2; ++dy)
                 for (int64_t dz = dx == 0 && dy == 0 ? 1 : -2; dz <= 2; ++dz) {
-                    const auto other = grid.find({cell.x + dx, cell.y + dy, cell.z + dz});
-                    if (other == grid.end() || classes->find(first) == classes->find(other->second)) continue;
+                    const uint32_t* other = grid.find({cell.x + dx, cell.y + dy, cell.z + dz});
+                    if (!other || classes->find(first) == classes->find(*other)) continue;
                     bool joined = false;
                     for (uint32_t a = first; a != kNoVertex && !joined; a = next[a])
-                        for (uint32_t b = other->second; b != kNoVertex && !joined; b = next[b])
+                        for (uint32_t b = *other; b != kNoVertex && !joined; b = next[b])
                             if (squaredDistance(positions[a], positions[b]) <= limit) {
                                 classes->join(a, b);
                                 joined = true;
                             }
                 }
-    }
+    });
 }
 
 } // namespace
@@ -183,11 +221,20 @@ size_t dropDuplicateTriangles(const std::vector<Vec3>& positions, std::vector<ui
     };
     // Sorting (hash, index) pairs needs 16 bytes a triangle, not a hash set of keys; within a run
     // of equal hashes the first triangle in file order is kept.
+    // The hash mixes the key word by word (which triangles are dropped does not depend on it).
+    auto hashOf = [](const Key& key) {
+        uint64_t h = 0;
+        for (double value : key) {
+            uint64_t bits = 0;
+            std::memcpy(&bits, &value, sizeof bits);
+            h = (h ^ bits) * 0x9E3779B97F4A7C15ull;
+            h ^= h >> 31;
+        }
+        return h;
+    };
     std::vector<std::pair<uint64_t, uint32_t>> order(count);
-    for (size_t t = 0; t < count; ++t) {
-        const Key key = keyOf(t);
-        order[t] = {fnv1a64(key.data(), sizeof key), uint32_t(t)};
-    }
+    for (size_t t = 0; t < count; ++t)
+        order[t] = {hashOf(keyOf(t)), uint32_t(t)};
     std::sort(order.begin(), order.end());
     std::vector<bool> dropped(count, false);
     for (size_t run = 0; run < count;) {
@@ -198,7 +245,8 @@ size_t dropDuplicateTriangles(const std::vector<Vec3>& positions, std::vector<ui
             if (dropped[order[i].second]) continue;
             const Key kept = keyOf(order[i].second);
             for (size_t j = i + 1; j < end; ++j)
-                if (!dropped[order[j].second] && keyOf(order[j].second) == kept) dropped[order[j].second] = true;
+                if (!dropped[order[j].second] && keyOf(order[j].second) == kept)
+                    dropped[order[j].second] = true;
         }
         run = end;
     }
