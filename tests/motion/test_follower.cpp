@@ -399,6 +399,38 @@ TEST_CASE("follower backs off at once when a wall blocks it, and the stuck windo
     }
 }
 
+TEST_CASE("follower: an escape ends after escape_turn x turning_radius metres, or after reverse_time") {
+    // A wall 10 m along the path: forwards the vehicle never moves; backwards it moves at 2 m/s.
+    const Vec2f path[] = {{0, 0}, {50, 0}, {100, 0}};
+    const double dt = 0.05;
+    auto firstEscape = [&](const FollowerSettings& settings) {
+        FollowerState state{};
+        REQUIRE(followerStart(path, 3, &state) == Status::Ok);
+        FollowerVehicle v{10, 0, 0, 0};
+        FollowerCommand cmd{};
+        double reversing = 0, backed = 0;
+        for (int step = 0; step < 60; ++step) {
+            REQUIRE(followerStep(settings, path, 3, v, dt, &state, &cmd) == Status::Ok);
+            if (!cmd.reversing && reversing > 0) break;
+            v.speed = cmd.reversing ? -2.0 : 0.0;
+            v.x += v.speed * dt;
+            if (cmd.reversing) reversing += dt, backed -= v.speed * dt;
+        }
+        return std::pair<double, double>{reversing, backed};
+    };
+    FollowerSettings settings = followerDefaults();
+    settings.turning_radius = 4.0; // escape_turn 0.5 rad: 2 m
+    REQUIRE(settings.escape_turn == 0.5);
+    const auto [time, backed] = firstEscape(settings);
+    CHECK(backed == doctest::Approx(settings.escape_turn * settings.turning_radius).epsilon(0.06));
+    CHECK(time < settings.stuck.reverse_time);
+    // Without a turning radius (or with escape_turn 0) the escape lasts reverse_time, as in the paper.
+    settings.turning_radius = 0.0;
+    const auto [timed, far] = firstEscape(settings);
+    CHECK(timed == doctest::Approx(settings.stuck.reverse_time).epsilon(0.03));
+    CHECK(far == doctest::Approx(2.0 * settings.stuck.reverse_time).epsilon(0.03));
+}
+
 TEST_CASE("follower learns the lateral acceleration a sliding vehicle holds") {
     // A 25 m radius circle driven by a bicycle whose tyres hold 0.15 g: the default a_lat (0.4 g)
     // asks for more, the vehicle slides wide, and the follower lowers a_lat to what it reached.
@@ -691,6 +723,38 @@ TEST_CASE("follower drives a path with gears: forward, stop at the cusp, reverse
     CHECK(state.backoff_events == 0u);
     CHECK(std::hypot(car.x - path.back().x, car.y - path.back().y) < settings.arrive_distance + 0.5);
     CHECK(car.heading == doctest::Approx(kPi / 2).epsilon(0.05));
+}
+
+TEST_CASE("follower stops at the cusp of a short reverse piece: no speed integral pushes it past") {
+    // 0.7 m straight back (west), cusp, 10 m east: a truck-like bicycle (accel 1.5, brake 4 m/s^2). The
+    // integral built up speeding along the piece kept such a vehicle rolling past the cusp at 0.15-0.3 m/s,
+    // never below cusp_speed, until the stuck window ran out (cw-drive, bridge).
+    const auto pieces = gearChain(Pose2d{0, 0, 0}, {{0.7, 0, -1}, {10, 0, 1}});
+    std::vector<Vec2f> path;
+    std::vector<int8_t> gears;
+    gearedPolyline(pieces, 0.25, &path, &gears);
+    const uint32_t n = uint32_t(path.size());
+    FollowerSettings settings = followerDefaults();
+    settings.turning_radius = 10.0;
+    FollowerState state{};
+    REQUIRE(followerStartGears(path.data(), gears.data(), n, &state) == Status::Ok);
+    Bicycle truck;
+    truck.accel = 1.5;
+    truck.brake = 4.0;
+    const double dt = 0.05;
+    double t = 0, cusp_time = -1;
+    FollowerCommand cmd{};
+    for (; t < 20 && !cmd.arrived; t += dt) {
+        const FollowerVehicle v = truck.vehicle();
+        REQUIRE(followerStepGears(settings, path.data(), gears.data(), n, v, dt, &state, &cmd) == Status::Ok);
+        if (cmd.gear > 0 && cusp_time < 0) cusp_time = t;
+        truck.step(cmd, dt);
+    }
+    MESSAGE("gear change at " << cusp_time << " s, arrived at " << t << " s");
+    CHECK(cusp_time > 0);
+    CHECK(cusp_time < 2.0); // measured 1.3 s; 2.7 s with the integral left pushing
+    CHECK(state.stuck_events == 0u);
+    CHECK(cmd.arrived);
 }
 
 TEST_CASE("follower reversing on plan: pure pursuit on the reversed pose, escapes forwards when stuck") {

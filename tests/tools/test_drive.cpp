@@ -1,8 +1,9 @@
 // cw-drive (the de Schaetzen and Sestini 2023 simulation suite) on two sample levels: Table I as JSON with both
 // controllers, six vehicles, finite numbers, at least one clean run of the clearway follower, and
 // planned multi-point turns (Directional A* with reverse moves); over three seeds of a generated box
-// level, the clearway follower gets stuck no more often than the baseline on the same planned routes;
-// slope routes (ramp) and cross-layer routes (two_storey's stairs) are driven and reported as their own groups.
+// level, the clearway follower gets stuck no more often than the baseline on the same planned routes, and
+// no more often at two_storey's stair top; slope routes (ramp) and cross-layer routes (two_storey's
+// stairs) are driven and reported as their own groups.
 #include "test_files.h"
 
 #include <doctest/doctest.h>
@@ -22,6 +23,16 @@ bool allFinite(const nlohmann::json& j) {
             if (!allFinite(v)) return false;
     }
     return true;
+}
+
+// Runs cw-drive with `args`; requires exit code 0 and JSON on stdout.
+nlohmann::json runDrive(const std::string& args) {
+    std::string out;
+    const int code = clearway::test::runTool(std::string(CLEARWAY_BIN_DIR) + "/cw-drive " + args, &out);
+    REQUIRE_MESSAGE(code == 0, out);
+    nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+    REQUIRE_MESSAGE(!j.is_discarded(), out);
+    return j;
 }
 
 } // namespace
@@ -79,15 +90,9 @@ TEST_SUITE("tools/drive") {
     TEST_CASE("cw-drive --gear-turns off drives the findPath routes only") {
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
         const std::string samples = CLEARWAY_SAMPLES;
-        std::string out;
-        const int code =
-            clearway::test::runTool(tool + " --levels " + samples +
-                                        "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
-                                        "--gear-turns off",
-                                    &out);
-        REQUIRE_MESSAGE(code == 0, out);
-        const nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
-        REQUIRE_MESSAGE(!j.is_discarded(), out);
+        const nlohmann::json j =
+            runDrive("--levels " + samples + "/levels/two_storey.obj --routes 2 --no-raw --json --quiet "
+                     "--gear-turns off");
         CHECK(j.at("planned_gear_turn_routes").get<int>() == 0);
         for (const char* controller : {"baseline", "clearway", "clearway_tuned"})
             CHECK(j.at("controllers").at(controller).at("gear_changes").get<int>() == 0);
@@ -101,7 +106,8 @@ TEST_SUITE("tools/drive") {
         // A generated box level (4x the samples/scenes boxes, 25 boxes, level seed 7; in neither the
         // tuning nor the held-aside set of docs/motion.md), 3 routes x 3 seeds, both controllers on the
         // same planned routes (--baseline-gear-turns on, the default). Measured: baseline 3, 10, 4 stuck
-        // events, clearway 0, 3, 2: ratios 0.00, 0.30, 0.50, mean 0.27, pooled 5 / 17.
+        // events, clearway 0, 4, 2: ratios 0.00, 0.40, 0.50, mean 0.30, pooled 6 / 17 (0, 3, 2 before the
+        // escape length, escape_turn).
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
         std::string out;
         const int code = clearway::test::runTool(
@@ -145,6 +151,25 @@ TEST_SUITE("tools/drive") {
         CHECK(ratio.at("mean").get<double>() <= 0.45);
     }
 
+    TEST_CASE("cw-drive --seeds: at two_storey's stair top the follower is stuck no more than the baseline") {
+        // Routes down two_storey's stairs (car and kart; the route turns into the stairs at their top with
+        // 0.08 m / 0.18 m to spare): both controllers graze the landing wall with the front axle over the
+        // top step and are pinned there by the slope until the teleport, 3 stuck events per trial each.
+        // Measured: 6 / 6 per seed (cross-layer ratio 1.00, overall mean 0.95); before the blocked timer
+        // restarted after a teleport the follower backed off at once where it landed: 7 / 6 (mean 1.11).
+        const nlohmann::json j =
+            runDrive(std::string("--levels ") + CLEARWAY_SAMPLES +
+                     "/levels/two_storey.obj --routes 1 --cross-layer-routes 2 --seeds 1-3 --no-raw --json "
+                     "--quiet");
+        const auto& cross = j.at("groups").at("cross_layer");
+        REQUIRE(cross.at("clearway").at("trials").get<int>() >= 3);
+        CHECK(cross.at("baseline").at("stuck_events").get<int>() >= 3); // the stair top is hard for both
+        CHECK(cross.at("clearway").at("stuck_events").get<int>() <=
+              cross.at("baseline").at("stuck_events").get<int>());
+        CHECK(cross.at("stuck_ratio_spread").at("max").get<double>() <= 1.0);
+        CHECK(j.at("target").at("stuck_ratio_mean").get<double>() <= 1.0);
+    }
+
     TEST_CASE("cw-drive drives slope routes and cross-layer routes and reports them as their own groups") {
         const std::string tool = std::string(CLEARWAY_BIN_DIR) + "/cw-drive";
         const std::string samples = CLEARWAY_SAMPLES;
@@ -183,7 +208,7 @@ TEST_SUITE("tools/drive") {
             CHECK(slope.at("clearway").at("trials").get<int>() >= 1);
             CHECK(slope.at("clearway").at("arrived").get<int>() == slope.at("clearway").at("trials").get<int>());
             // One route from the upper floor of two_storey down its stairs: they fit the car and the kart
-            // only. Measured: with slopes both arrive (after 7 stuck events: the route bends at the stairs'
+            // only. Measured: with slopes both arrive (after 6 stuck events: the route bends at the stairs'
             // top with 0.08 m to spare); planar (off) the clearway follower's reverse escape takes them back
             // to the start and neither arrives in time: counted, not arrived.
             const auto& cross = groups.at("cross_layer");

@@ -298,6 +298,7 @@ FollowerSettings followerDefaults() {
     s.cusp_distance = 0.5;
     s.cusp_speed = 0.1;
     s.narrow_time = 0.5;
+    s.escape_turn = 0.5;
     return s;
 }
 
@@ -310,6 +311,7 @@ FollowerSettings followerBaselineDefaults() {
     s.initial_lateral_accel = 0.0;
     s.saturated_speed = 0.0;
     s.narrow_time = 0.0;
+    s.escape_turn = 0.0;
     return s;
 }
 
@@ -532,6 +534,16 @@ double narrowCorridorSpeed(const FollowerSettings& settings, const Vec2f* path, 
     return cap;
 }
 
+// Counts the distance moved in the current escape; true once it has swung escape_turn rad at full lock
+// (escape_turn x turning_radius metres): enough to point the nose elsewhere, where a fixed time backs a
+// fast vehicle several metres, into the wall behind or far off the path.
+bool escapeLongEnough(const FollowerSettings& settings, const FollowerVehicle& vehicle, double dt,
+                      FollowerState* state) {
+    state->escape_travelled += std::fabs(vehicle.speed) * dt;
+    const double length = settings.escape_turn * settings.turning_radius;
+    return length > 0.0 && state->escape_travelled >= length;
+}
+
 // Pushing without moving: after blocked_time, back off (or, close to a cusp, take the next gear).
 void watchBlocked(const FollowerSettings& settings, const int8_t* gears, bool final_piece, double remaining,
                   const FollowerVehicle& vehicle, double gear, double dt, FollowerState* state,
@@ -539,6 +551,7 @@ void watchBlocked(const FollowerSettings& settings, const int8_t* gears, bool fi
     const StuckSettings& stuck = settings.stuck;
     if (state->backoff_left > 0.0) {
         state->backoff_left -= dt;
+        if (escapeLongEnough(settings, vehicle, dt, state)) state->backoff_left = 0.0;
         reverseCommand(stuck, state, cmd);
     } else if (settings.blocked_time > 0.0 && !cmd->arrived && gear * cmd->throttle > 0.3 &&
                std::fabs(vehicle.speed) < 0.2) {
@@ -549,6 +562,7 @@ void watchBlocked(const FollowerSettings& settings, const int8_t* gears, bool fi
                 state->cusp_pending = true; // close enough to the cusp: the next gear backs away anyway
             } else {
                 state->backoff_left = stuck.reverse_time;
+                state->escape_travelled = 0.0;
                 ++state->backoff_events;
             }
         }
@@ -575,12 +589,14 @@ void watchProgress(const StuckSettings& stuck, const Vec2f* path, const int8_t* 
         ++state->reverse_events;
         state->reverse_left = stuck.reverse_time;
         state->backoff_left = 0.0;
+        state->escape_travelled = 0.0;
         reverseCommand(stuck, state, cmd);
     } else {
         // Last resort: a pose on the path ahead, facing along it (nose first in its gear).
         ++state->teleport_events;
         state->attempts = 0;
         state->backoff_left = 0.0;
+        state->blocked_for = 0.0; // pressing before the teleport is no sign of a wall where it lands
         state->speed.integral = 0.0;
         const Cursor c =
             locate(path, count, state->progress + stuck.teleport_ahead, here.segment, here.segment_start);
@@ -637,6 +653,9 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
     cmd.arrived = final_piece && remaining <= settings.arrive_distance;
     const bool at_cusp = !final_piece && remaining <= settings.cusp_distance;
     if (cmd.arrived || at_cusp) target = 0.0;
+    // Stopping at a cusp: an integral still pushing on (built up speeding along the piece) would keep the
+    // vehicle rolling slowly past the cusp, never below cusp_speed; one that brakes is kept.
+    if (at_cusp) state->speed.integral = std::fmin(state->speed.integral, 0.0);
     cmd.target_speed = target;
 
     pursue(settings, path, piece_count, final_piece, vehicle, pose, gear, here, *state, &cmd);
@@ -651,9 +670,11 @@ Status followerStepImpl(const FollowerSettings& settings, const Vec2f* path, con
     const StuckSettings& stuck = settings.stuck;
     if (state->reverse_left > 0.0) {
         state->reverse_left -= dt;
+        if (escapeLongEnough(settings, vehicle, dt, state)) state->reverse_left = 0.0;
         reverseCommand(stuck, state, &cmd);
         if (state->reverse_left <= 0.0) {
             state->reverse_left = 0.0;
+            state->blocked_for = 0.0; // counted afresh from the end of the escape
             state->window_time = 0.0;
             state->window_progress = state->progress;
         }

@@ -241,10 +241,10 @@ struct FollowerSettings {
     double cusp_distance; // m
     double cusp_speed;    // m/s
     double narrow_time;   // s, narrow corridors (not in the paper): see FollowerState::margins; 0 = off
+    double escape_turn;   // rad: escapes (not in the paper) end after escape_turn x turning_radius m; 0 = off
 };
 // Bezier mode, the defaults above, 2 m/s^2, 1.5 m, 25 m, learning, back-off 0.5 s, turning radius unknown
-// (saturated speed 3 m/s once set, look-ahead floor 0.75 of it), initial a_lat 0.1, cusps 0.5 m and
-// 0.1 m/s, narrow_time 0.5 s.
+// (saturated 3 m/s, floor 0.75 of it once set), initial a_lat 0.1, cusps 0.5 m, 0.1 m/s, 0.5 s, 0.5 rad.
 FollowerSettings followerDefaults();
 FollowerSettings followerBaselineDefaults(); // the paper's baseline: angle heuristic, P-only control
 
@@ -261,9 +261,7 @@ struct FollowerState {
     double reverse_left;    // s of reversing still to do
     double series_progress; // best progress at the first stuck event of the current series
     uint32_t attempts;      // reverse attempts in the current series
-    uint32_t stuck_events;  // totals since followerStart
-    uint32_t reverse_events;
-    uint32_t teleport_events;
+    uint32_t stuck_events, reverse_events, teleport_events; // totals since followerStart
     double learned_lateral_accel; // fraction of g the vehicle is known to hold, 0 = not learned
     double slip_time;             // s the vehicle has been turning less than commanded
     double slip_peak;             // the largest lateral acceleration reached meanwhile, m/s^2
@@ -281,6 +279,7 @@ struct FollowerState {
     uint32_t piece_first, piece_last; // its first and last segment
     double piece_begin, piece_end;    // their arc lengths along the whole path
     uint32_t gear_changes;            // cusps passed since followerStart
+    double escape_travelled;          // m moved since the current escape began
     // Optional, set after a start (count entries, caller-owned): room to stray sideways at path[i] (wall
     // distance - radius). Tracking error ~ narrow_time x speed (steering lag, slides): the target is at most
     // max(min_speed, margin / narrow_time) at each point ahead, braking at stop_decel to it. Null: none.
