@@ -58,6 +58,8 @@ struct LayerWalk {
     void crossNext() { layer = crossings.to[next++]; }
     // Calls meet(c0, c1) for every connection of the next boundary.
     template <class Meet> void forEachPiece(Meet&& meet) const {
+        // A mutated asset's route may cross a portal edge while its footprint lists no connections.
+        if (!crossings.footprint || !crossings.footprint->connections()) return;
         for (const fb::Connection* c : *crossings.footprint->connections())
             if (LayerCrossings::between(*c, crossings.from[next], crossings.to[next]))
                 meet(P{c->x0(), c->y0()}, P{c->x1(), c->y1()});
