@@ -166,6 +166,28 @@ TEST_SUITE("bake/import declared counts") {
         checkRefused(e, "wrapped.stl", "2147483650 facets");
     }
 
+    TEST_CASE("a GLB whose header or first chunk declares more bytes than the file holds is refused, "
+              "and a real GLB still imports") {
+        // The import fuzzer's finding: a 2 KB GLB whose chunk length had become 2,533,360,524;
+        // Assimp allocated it before reading.
+        // The importer fuzzer's seeds start with one byte it consumes before the file.
+        const std::vector<uint8_t> bytes = test::readFile(kSamples + "/../tests/fuzz/seeds/import/step_box.glb");
+        REQUIRE(bytes.size() > 21);
+        const std::string seed(bytes.begin() + 1, bytes.end());
+        Mesh mesh;
+        REQUIRE_FALSE(fromMemory({"step_box.glb", seed}, &mesh));
+        CHECK(mesh.triangleCount() > 0);
+        for (const size_t field : {size_t(8), size_t(12)}) { // the total length, the JSON chunk's
+            CAPTURE(field);
+            std::string mutated = seed;
+            const uint32_t huge = 2533360524u;
+            std::memcpy(&mutated[field], &huge, sizeof huge);
+            Mesh refused;
+            checkRefused(fromMemory({"mutated.glb", mutated}, &refused), "mutated.glb",
+                         std::to_string(huge - (field == 8 ? 20 : 0)) + " bytes after its headers");
+        }
+    }
+
     TEST_CASE("correct small OFF, PLY (ascii and binary) and binary STL files still import") {
         const std::string dir = test::makeTempDir();
         for (const Sample& sample : correctTriangles()) {

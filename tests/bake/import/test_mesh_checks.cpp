@@ -271,4 +271,18 @@ TEST_SUITE("import checks") {
         REQUIRE(!meshFromTriangles(close.positions, close.indices, fine, "slabs", &welded));
         CHECK(welded.indices == close.indices);
     }
+
+    TEST_CASE("a mesh whose every triangle collapses in the weld is refused as empty, naming the file") {
+        // The import fuzzer's finding: a GLB that loaded with triangles whose corners lay within
+        // the weld tolerance of each other, and none left to bake.
+        Triangles t;
+        t.positions = {{0, 0, 0}, {0.000004, 0, 0}, {0, 0, 0.000004}, {1, 0, 0}, {1.000003, 0, 0}, {1, 0, 1}};
+        t.indices = {0, 1, 2, 3, 4, 5};
+        Mesh mesh;
+        const Error e = meshFromTriangles(t.positions, t.indices, defaultImportOptions(), "slivers.glb", &mesh,
+                                          silentLog());
+        CHECK(e.code == ErrorCode::EmptyMesh);
+        CHECK(exitCodeFor(e) == 2);
+        CHECK_MESSAGE(e.message.rfind("slivers.glb: mesh has no triangles left after welding", 0) == 0, e.message);
+    }
 }

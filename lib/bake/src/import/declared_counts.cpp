@@ -1,5 +1,6 @@
-// Refuses OFF, PLY and binary STL inputs whose header declares more vertices, faces or facets than
-// the bytes after it can hold, before Assimp allocates for the declared counts. Reads the header only.
+// Refuses OFF, PLY, binary STL and binary glTF inputs whose header declares more vertices, faces,
+// facets or chunk bytes than the bytes after it can hold, before Assimp allocates for the declared
+// counts. Reads the header only.
 #include "import/import_internal.h"
 
 #include <algorithm>
@@ -202,6 +203,18 @@ DeclaredLayout stlLayout(const char* head, size_t head_size, uint64_t size) {
     return {{{"facets", facets, 50}}, 84, false};
 }
 
+// Binary glTF (GLB): a 12-byte header ("glTF", version, total length), then chunks, each an 8-byte
+// header (length, type) and its bytes. Assimp 5.2 allocates the declared lengths before reading
+// them: a mutated length asks for gigabytes (the import fuzzer, 2 KB files).
+DeclaredLayout glbLayout(const char* head, size_t head_size) {
+    if (head_size < 20 || std::memcmp(head, "glTF", 4) != 0) return {};
+    uint32_t total = 0, first_chunk = 0; // little endian, as the format and the machine
+    std::memcpy(&total, head + 8, sizeof total);
+    std::memcpy(&first_chunk, head + 12, sizeof first_chunk);
+    const uint64_t after_headers = std::max<uint64_t>(first_chunk, total > 20 ? total - 20 : 0);
+    return {{{"bytes after its headers", after_headers, 1}}, 20, false};
+}
+
 std::string extensionOf(const std::string& file_name) {
     const size_t slash = file_name.find_last_of("/\\");
     const size_t dot = file_name.rfind('.');
@@ -225,6 +238,7 @@ DeclaredLayout declaredLayout(const Assimp::Importer& importer, const std::strin
                                (head[3] == '\n' || head[3] == '\r' || head[3] == ' ')))
         return plyLayout(head, end);
     if (extension == "stl") return stlLayout(head, head_size, size);
+    if (extension == "glb" || extension == "gltf" || by_signature) return glbLayout(head, head_size);
     return {};
 }
 

@@ -187,6 +187,10 @@ Error detail::meshFromParsedTriangles(const std::vector<Vec3>& world_positions, 
     const detail::WeldSummary weld = detail::weldCloseVertices(mesh.positions, weld_tolerance, &mesh.indices);
     const size_t dropped = detail::dropDuplicateTriangles(mesh.positions, &mesh.indices);
     logWeldAndDuplicates(weld, weld_tolerance, dropped, options, name, log);
+    // Every triangle collapsed in the weld or was a copy of another: nothing left to bake.
+    if (mesh.indices.empty())
+        return {ErrorCode::EmptyMesh, name + ": mesh has no triangles left after welding its vertices and "
+                                             "dropping duplicate triangles"};
     *out = std::move(mesh);
     return {};
 }
