@@ -483,8 +483,8 @@ bool corridorPath(PathQuery& q) {
     const uint32_t cap = s.corner_capacity;
     auto* wraps = reinterpret_cast<CorridorWrap*>(s.corners);
     // Preferred radii that overlap across a narrow stretch can leave no taut path: the extra
-    // clearance is halved, then dropped (the radius alone always settles), so the answer stays
-    // in this corridor and never beats the one at the radius.
+    // clearance is halved, then dropped, all in this corridor, so the answer never beats the one
+    // at the radius.
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
     auto attempt = [&](double preferred) {
         Attempt a = corridorAttempt(q, base, cap, wraps, preferred, false);
