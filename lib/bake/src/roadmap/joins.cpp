@@ -2,10 +2,13 @@
 // nearest medial-axis vertex it sees and to its twin across the connection.
 #include "roadmap/roadmap_stages.h"
 
+#include <algorithm>
+
 namespace clearway::bake::roadmap_detail {
 
 void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& walls) {
     const uint32_t medial_count = uint32_t(rm.vertices.size());
+    std::vector<std::pair<double, uint32_t>> candidates;
     for (const Connection& c : fp.connections) {
         const Vec2 m{(c.p0.x + c.p1.x) / 2, (c.p0.y + c.p1.y) / 2};
         uint32_t ends[2] = {UINT32_MAX, UINT32_MAX};
@@ -18,18 +21,23 @@ void joinLayers(Roadmap& rm, const Footprint& fp, const std::vector<Walls>& wall
             // ends) whose one edge has clearance 0, and earlier portal vertices may only chain to
             // such leaves: linking to either strands the portal for every radius > 0. A leaf is
             // still better than no link when the layer has nothing else in sight.
-            double best = INFINITY, best_clearance = 0;
+            // Candidates nearest first, ties by index: the first whose segment to the midpoint has
+            // positive clearance wins, so each side costs one wall search, not one per closer vertex.
+            double best_clearance = 0;
             uint32_t best_vertex = UINT32_MAX;
-            for (int pass = 0; pass < 2 && best_vertex == UINT32_MAX; ++pass)
-                for (uint32_t v = 0; v < medial_count; ++v) {
-                    if (rm.vertices[v].layer != layer || (pass == 0 && rm.vertices[v].clearance <= 0))
-                        continue;
-                    const double d = dist(m, xy(rm.vertices[v].position));
-                    if (d >= best) continue;
+            for (int pass = 0; pass < 2 && best_vertex == UINT32_MAX; ++pass) {
+                candidates.clear();
+                for (uint32_t v = 0; v < medial_count; ++v)
+                    if (rm.vertices[v].layer == layer && (pass == 1 || rm.vertices[v].clearance > 0))
+                        candidates.push_back({dist(m, xy(rm.vertices[v].position)), v});
+                std::sort(candidates.begin(), candidates.end());
+                for (const auto& [d, v] : candidates) {
                     const double clearance = walls[layer].segmentClearance(m, xy(rm.vertices[v].position));
                     if (clearance <= 0) continue;
-                    best = d, best_vertex = v, best_clearance = clearance;
+                    best_vertex = v, best_clearance = clearance;
+                    break;
                 }
+            }
             if (best_vertex == UINT32_MAX) break;
             RoadmapVertex portal;
             portal.position = {m.x, m.y, heights[side]};
