@@ -156,10 +156,15 @@ bool insideSolid(const Vec3& p, const std::vector<Tri>& tris, const Grid& grid,
 // refines its cached approximation when first evaluated exactly (and drops the expression that
 // made it), so later readers on other threads see only settled values: what they compute cannot
 // depend on which thread evaluated a shared vertex first. (A whole piece holds only doubles.)
+// A vertex whose approximation is already one double per coordinate (every corner the integer
+// difference makes) is settled: an exact evaluation could not narrow it, so it is skipped.
 void freeze(const CutRegion& region) {
     auto freezeRing = [](const Polygon& ring) {
-        for (auto v = ring.vertices_begin(); v != ring.vertices_end(); ++v)
-            CGAL::exact(*v);
+        for (auto v = ring.vertices_begin(); v != ring.vertices_end(); ++v) {
+            const auto approx = CGAL::approx(*v);
+            if (approx.x().inf() != approx.x().sup() || approx.y().inf() != approx.y().sup())
+                CGAL::exact(*v);
+        }
     };
     for (const PolygonWH& p : region.polys) {
         freezeRing(p.outer_boundary());
