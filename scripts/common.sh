@@ -8,12 +8,12 @@ CLEARWAY_BUILD="${CLEARWAY_BUILD:-$CLEARWAY_ROOT/build}"
 # chromium renders the cw-inspect previews in a test; libtbb-dev runs bake stages in parallel;
 # python3 and GNU time run scripts/bench-tiles (city generator, per-command time and memory);
 # emscripten compiles the runtime to WebAssembly for the preview page's path queries;
-# libtcmalloc-minimal4 is the tools' allocator (tools/common/CMakeLists.txt).
+# libjemalloc2 is the tools' allocator (tools/common/CMakeLists.txt).
 CLEARWAY_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libcgal-dev libgmp-dev libmpfr-dev libboost-dev libpolyclipping-dev
   libassimp-dev libcli11-dev libflatbuffers-dev flatbuffers-compiler
-  libspdlog-dev doctest-dev librecast-dev libtcmalloc-minimal4
+  libspdlog-dev doctest-dev librecast-dev libjemalloc2
   nlohmann-json3-dev libtbb-dev
   clang libclang-rt-14-dev
   chromium libpng-dev python3 time

@@ -121,6 +121,20 @@ TEST_SUITE("tools: exit codes and JSON errors") {
     }
 #endif
 
+    TEST_CASE("--max-memory below what a level needs ends in a named out-of-memory error (3), nothing written") {
+        // The tools allocate with jemalloc where it is installed (tools/common): the address-space
+        // cap must still end the bake in the tool's own error, not in the allocator's abort.
+        const std::string dir = makeTempDir("clearway-cli-memory");
+        const std::string mesh = std::string(CLEARWAY_PEER_MESHES) + "/dungeon.obj";
+        std::string out;
+        const int code = runTool(tool("cw-bake") + " " + mesh + " -o " + dir + "/d.cwrm --max-memory 16M", &out);
+        CHECK(code == 3);
+        CHECK(contains(out, "dungeon.obj: out of memory (budget"));
+        CHECK(clearway::test::filesIn(dir) == 0);
+        CHECK(runTool(tool("cw-bake") + " " + mesh + " -o " + dir + "/d.cwrm --max-memory 2G -q", &out) == 0);
+        CHECK(fileExists(dir + "/d.cwrm"));
+    }
+
     TEST_CASE("--quiet prints nothing on success, --json one object, cw-make-samples lists its files") {
         const std::string dir = makeTempDir("clearway-cli");
         std::string out;

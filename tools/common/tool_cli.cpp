@@ -20,6 +20,16 @@
 #include <thread>
 #include <unistd.h>
 
+
+#ifdef CLEARWAY_JEMALLOC
+// jemalloc reads this at start-up (tools/common/CMakeLists.txt): freed pages go back to the system
+// within a second, and lazily purged ones at once, so a long bake's peak memory stays where
+// glibc's is; a level baked in a few milliseconds never waits for either.
+extern "C" {
+const char* malloc_conf = "dirty_decay_ms:1000,muzzy_decay_ms:0";
+}
+#endif
+
 namespace clearway::cli {
 
 void addCommonFlags(CLI::App& app, CommonFlags& flags) {

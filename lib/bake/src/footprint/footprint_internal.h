@@ -185,6 +185,11 @@ class Grid {
         out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
+    // The area the cells cover: [x0, x1) x [y0, y1).
+    void area(double* x0, double* y0, double* x1, double* y1) const {
+        *x0 = min_x_, *y0 = min_y_, *x1 = min_x_ + nx_ * cell_, *y1 = min_y_ + ny_ * cell_;
+    }
+
   private:
     template <class F> void forCells(double x0, double y0, double x1, double y1, F&& f) const {
         const int i0 = clampX(x0), i1 = clampX(x1), j0 = clampY(y0), j1 = clampY(y1);
