@@ -102,6 +102,9 @@ class SurfaceIndex {
             boxed.push_back(i);
         }
         if (boxes.empty()) return;
+        box_of_.assign(count, {0, 0, 0, 0});
+        for (size_t k = 0; k < boxes.size(); ++k)
+            box_of_[boxed[k]] = boxes[k];
         lo_ = {INFINITY, INFINITY}, hi_ = {-INFINITY, -INFINITY};
         for (const auto& box : boxes)
             lo_ = {std::min(lo_.x, box[0]), std::min(lo_.y, box[1])},
@@ -148,9 +151,21 @@ class SurfaceIndex {
         if (cells_.empty()) return nearest.height;
         if (!std::isfinite(p.x) || !std::isfinite(p.y)) return surfaceHeight(layer_, p);
         const int ci = cx(p.x), cj = cy(p.y);
+        // A cell or a triangle's box farther than the best (plus the rounding slack) holds
+        // nothing as near: skipped without viewing its triangles.
+        const auto farther = [&](double x0, double y0, double x1, double y1) {
+            const double gx = std::max({x0 - p.x, 0.0, p.x - x1}), gy = std::max({y0 - p.y, 0.0, p.y - y1});
+            return std::hypot(gx, gy) - slack_ > nearest.distance;
+        };
         const auto offer_cell = [&](int i, int j) {
-            for (uint32_t t : cells_[size_t(j) * nx_ + i])
+            if (nearest.distance < INFINITY &&
+                farther(lo_.x + i * cell_, lo_.y + j * cell_, lo_.x + (i + 1) * cell_, lo_.y + (j + 1) * cell_))
+                return;
+            for (uint32_t t : cells_[size_t(j) * nx_ + i]) {
+                const std::array<double, 4>& box = box_of_[t];
+                if (nearest.distance < INFINITY && farther(box[0], box[1], box[2], box[3])) continue;
                 offer(t);
+            }
         };
         for (int ring = 0;; ++ring) {
             const int i0 = std::max(ci - ring, 0), i1 = std::min(ci + ring, nx_ - 1);
@@ -195,6 +210,7 @@ class SurfaceIndex {
     int cy(double y) const { return int(std::clamp(std::floor((y - lo_.y) / cell_), 0.0, double(ny_ - 1))); }
     const FootprintLayer& layer_;
     std::vector<uint32_t> thin_;
+    std::vector<std::array<double, 4>> box_of_; // widened boxes of the grid's triangles
     Vec2 lo_, hi_;
     double cell_ = 1;
     int nx_ = 1, ny_ = 1;
