@@ -185,6 +185,20 @@ class Grid {
         out.erase(std::unique(out.begin(), out.end()), out.end());
     }
 
+    // The cells from (x, y) along an axis (dx, dy: one of (±1, 0), (0, ±1)) out to `reach`,
+    // nearest first, each given with the distance from (x, y) to its near side (0 for the first);
+    // f(ids, near) returns false to stop. The same cells as query() over the ray's box.
+    template <class F> void walkAxis(double x, double y, int dx, int dy, double reach, F&& f) const {
+        int i = clampX(x), j = clampY(y);
+        const int i_end = clampX(x + dx * reach), j_end = clampY(y + dy * reach);
+        double near = 0.0;
+        while (f(cells_[static_cast<size_t>(j) * nx_ + i], near) && (i != i_end || j != j_end)) {
+            if (dx > 0) ++i, near = min_x_ + i * cell_ - x;
+            else if (dx < 0) near = x - (min_x_ + i * cell_), --i;
+            else if (dy > 0) ++j, near = min_y_ + j * cell_ - y;
+            else near = y - (min_y_ + j * cell_), --j;
+        }
+    }
     // The area the cells cover: [x0, x1) x [y0, y1).
     void area(double* x0, double* y0, double* x1, double* y1) const {
         *x0 = min_x_, *y0 = min_y_, *x1 = min_x_ + nx_ * cell_, *y1 = min_y_ + ny_ * cell_;

@@ -119,27 +119,41 @@ double rayHit(const Vec3& origin, const Vec3& dir, const Tri& tri) {
 // under a one-sided upper storey (seen from behind above, but walls seen from the front around).
 bool firstHitFromBehind(const Vec3& p, const Vec3& d, double reach, const std::vector<Tri>& tris,
                         const Grid& grid, std::vector<uint32_t>& scratch) {
-    grid.query(std::min(p.x, p.x + d.x * reach), std::min(p.y, p.y + d.y * reach),
-               std::max(p.x, p.x + d.x * reach), std::max(p.y, p.y + d.y * reach), scratch);
     double best = reach;
+    uint32_t best_id = UINT32_MAX;
     bool from_behind = false;
     // The ray is axis-aligned: it meets a triangle only inside the triangle's bounding box across
     // it (grown far beyond Moller-Trumbore's rounding), which most candidates of the cells miss.
     constexpr double kMargin = 1e-6;
     const double at[3] = {p.x, p.y, p.z};
     const bool along[3] = {d.x != 0.0, d.y != 0.0, d.z != 0.0};
-    for (uint32_t id : scratch) {
+    // The nearest hit, ties to the lowest index (what a scan in index order keeps); a triangle met
+    // again in a later cell changes nothing.
+    const auto offer = [&](uint32_t id) {
         const Tri& tri = tris[id];
-        bool beside = false;
-        for (int k = 0; k < 3 && !beside; ++k)
-            beside = !along[k] && (at[k] < tri.min[k] - kMargin || at[k] > tri.max[k] + kMargin);
-        if (beside) continue;
+        for (int k = 0; k < 3; ++k)
+            if (!along[k] && (at[k] < tri.min[k] - kMargin || at[k] > tri.max[k] + kMargin)) return;
         const double hit = rayHit(p, d, tri);
-        if (hit > 0 && hit < best) {
-            best = hit;
+        if (hit > 0 && (hit < best || (hit == best && best_id != UINT32_MAX && id < best_id))) {
+            best = hit, best_id = id;
             from_behind = tri.normal.x * d.x + tri.normal.y * d.y + tri.normal.z * d.z > 0;
         }
+    };
+    if (d.x == 0.0 && d.y == 0.0) { // straight up: the one cell under the point
+        grid.query(p.x, p.y, p.x, p.y, scratch);
+        for (uint32_t id : scratch)
+            offer(id);
+        return from_behind;
     }
+    // Sideways: the cells along the ray, nearest first, until the next one's near side is past
+    // the best hit (a hit lies in its triangle's box, so in a cell whose near side is before it;
+    // the margin covers the rounding of cell sides).
+    grid.walkAxis(p.x, p.y, int(d.x), int(d.y), reach, [&](const std::vector<uint32_t>& ids, double near) {
+        if (near - kMargin > best) return false;
+        for (uint32_t id : ids)
+            offer(id);
+        return true;
+    });
     return from_behind;
 }
 
