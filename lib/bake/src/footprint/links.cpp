@@ -2,6 +2,7 @@
 // walkable where the height jump across them is at most the agent's step.
 #include "footprint/footprint_internal.h"
 
+#include "core/flat_buckets.h"
 #include "core/parallel.h"
 
 #include <algorithm>
@@ -85,15 +86,8 @@ class EdgeBuckets {
             nx_ = std::max(1, int(std::ceil((x1 - x0) / cell_)) + 1);
             ny_ = std::max(1, int(std::ceil((y1 - y0) / cell_)) + 1);
         }
-        start_.assign(size_t(nx_) * ny_ + 1, 0);
-        for (uint32_t e = 0; e < edges.size(); ++e)
-            forBuckets(edges[e], [&](size_t b) { ++start_[b + 1]; });
-        for (size_t b = 0; b + 1 < start_.size(); ++b)
-            start_[b + 1] += start_[b];
-        ids_.resize(start_.back());
-        std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
-        for (uint32_t e = 0; e < edges.size(); ++e)
-            forBuckets(edges[e], [&](size_t b) { ids_[fill[b]++] = e; });
+        fillBuckets(
+            size_t(nx_) * ny_, edges.size(), [&](uint32_t e, auto&& f) { forBuckets(edges[e], f); }, &start_, &ids_);
     }
     // The edges sharing a bucket with r, sorted and unique.
     void near(const EdgeRef& r, std::vector<uint32_t>& out, std::vector<uint32_t>& merged) const {

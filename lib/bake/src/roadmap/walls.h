@@ -2,6 +2,7 @@
 // arcs, with the search pruned by the best distance so far.
 #pragma once
 
+#include "core/flat_buckets.h"
 #include "roadmap/wall_distance.h"
 
 #include <utility>
@@ -29,7 +30,6 @@ class Walls {
         ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
         margin_ = 1e-9 * (1 + std::abs(lo.x) + std::abs(lo.y) + double(nx_ + ny_) * cell_);
         // One flat list, counted first (no vector per cell); each cell's walls ascend.
-        cell_start_.assign(size_t(nx_) * ny_ + 1, 0);
         auto each_cell = [&](const WallSegment& w, auto&& f) {
             const int j1 = cy(std::max(w.a.y, w.b.y)), i0 = cx(std::min(w.a.x, w.b.x)),
                       i1 = cx(std::max(w.a.x, w.b.x));
@@ -37,14 +37,9 @@ class Walls {
                 for (int k = i0; k <= i1; ++k)
                     f(size_t(j) * nx_ + k);
         };
-        for (const WallSegment& w : walls_)
-            each_cell(w, [&](size_t c) { ++cell_start_[c + 1]; });
-        for (size_t c = 0; c + 1 < cell_start_.size(); ++c)
-            cell_start_[c + 1] += cell_start_[c];
-        cell_walls_.resize(cell_start_.back());
-        std::vector<uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
-        for (uint32_t i = 0; i < walls_.size(); ++i)
-            each_cell(walls_[i], [&](size_t c) { cell_walls_[fill[c]++] = i; });
+        fillBuckets(
+            size_t(nx_) * ny_, uint32_t(walls_.size()), [&](uint32_t i, auto&& f) { each_cell(walls_[i], f); },
+            &cell_start_, &cell_walls_);
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
