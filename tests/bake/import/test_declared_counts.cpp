@@ -1,5 +1,6 @@
 // Import memory is bounded by the input's size: OFF, PLY and binary STL headers declaring more
-// elements than the bytes after them can hold are refused before Assimp allocates for them.
+// elements than the bytes after them can hold, and glTF strips too short for one element, are
+// refused before Assimp allocates for them.
 #include <clearway/bake.h>
 
 #include <doctest/doctest.h>
@@ -100,6 +101,12 @@ void checkRefused(const Error& e, const std::string& name, const std::string& de
     CHECK_MESSAGE(e.message.find("bytes follow it") != std::string::npos, e.message);
 }
 
+void checkTooFewVertices(const Error& e, const std::string& name, const std::string& what) {
+    CHECK(e.code == ErrorCode::ReadFailed);
+    CHECK(exitCodeFor(e) == 2);
+    CHECK_MESSAGE(e.message.rfind(name + ": cannot import mesh: mesh 0, primitive 0 is a " + what, 0) == 0, e.message);
+}
+
 } // namespace
 
 TEST_SUITE("bake/import declared counts") {
@@ -186,6 +193,45 @@ TEST_SUITE("bake/import declared counts") {
             checkRefused(fromMemory({"mutated.glb", mutated}, &refused), "mutated.glb",
                          std::to_string(huge - (field == 8 ? 20 : 0)) + " bytes after its headers");
         }
+    }
+
+    TEST_CASE("a glTF strip or fan of too few vertices is refused before Assimp allocates for 2^32 faces, "
+              "and a strip with enough vertices still imports") {
+        // The import fuzzer's finding: the step box GLB with its primitive turned into a triangle
+        // strip whose indices and positions had lost their keys. Assimp 5.2 counted 0 - 2 faces
+        // and asked for 64 GB. The edits below keep the JSON's length, so the GLB stays valid.
+        const std::vector<uint8_t> bytes = test::readFile(kSamples + "/../tests/fuzz/seeds/import/step_box.glb");
+        REQUIRE(bytes.size() > 21);
+        const std::string seed(bytes.begin() + 1, bytes.end());
+        auto edited = [&](const std::string& from, const std::string& to) {
+            REQUIRE(from.size() == to.size());
+            std::string glb = seed;
+            const size_t at = glb.find(from);
+            REQUIRE(at != std::string::npos);
+            glb.replace(at, from.size(), to);
+            return glb;
+        };
+        const std::string strip = edited("\"mode\":4", "\"mode\":5");
+        Mesh mesh;
+        CHECK_FALSE(fromMemory({"strip.glb", strip}, &mesh)); // 72 indices: a strip of 70 triangles
+        Mesh refused;
+        const std::string keyless = edited("\"mode\":4,\"material\":0,\"indices\":1,\"attributes\":{\"POSITION\":0}",
+                                           "\"mode\":5,\"material\":0,\"indi_es\":1,\"attributes\":{\"POSIT_ON\":0}");
+        checkTooFewVertices(fromMemory({"keyless.glb", keyless}, &refused), "keyless.glb", "triangle strip of 0 vertices");
+        // A fan and a line strip over an index accessor of one index.
+        std::string one = edited("\"count\":72", "\"count\": 1");
+        for (const auto& [mode, what] : {std::pair<const char*, const char*>{"6", "triangle fan of 1 vertices"},
+                                         {"3", "line strip of 1 vertices"}}) {
+            CAPTURE(what);
+            std::string glb = one;
+            glb.replace(glb.find("\"mode\":4") + 7, 1, mode);
+            checkTooFewVertices(fromMemory({"short.glb", glb}, &refused), "short.glb", what);
+        }
+        // The file path reads the whole file first and refuses the same way.
+        const std::string dir = test::makeTempDir();
+        test::writeFile(dir + "/keyless.glb", keyless);
+        checkTooFewVertices(loadMesh(dir + "/keyless.glb", defaultImportOptions(), &refused, silentLog()), dir + "/keyless.glb",
+                     "triangle strip of 0 vertices");
     }
 
     TEST_CASE("correct small OFF, PLY (ascii and binary) and binary STL files still import") {

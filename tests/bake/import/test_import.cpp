@@ -259,6 +259,34 @@ TEST_SUITE("bake/import") {
         CHECK(statsOf(fp).walkable_area == doctest::Approx(32).epsilon(1e-3));
     }
 
+    TEST_CASE("a stray vertex far above the level is refused: its heights could not be stored") {
+        // The import fuzzer's finding: an OBJ (read in double) with one vertex 1.1e9 m up baked an
+        // asset whose surface heights lay 5.7e8 m below its origin, which every loader refuses as
+        // corrupt. The Mesh is built directly, as the double-precision OBJ reader builds it.
+        const ImportOptions options = defaultImportOptions();
+        auto tower = [&](double top) {
+            const std::vector<Vec3> positions{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}, {0, 0, -4}, {0, top, 0}};
+            Mesh mesh;
+            mesh.source_name = "tall";
+            for (const Vec3& p : positions)
+                mesh.positions.push_back(worldToInternal(p, options));
+            mesh.indices = {0, 1, 2, 0, 2, 3, 0, 4, 1};
+            return mesh;
+        };
+        Footprint fp;
+        const Error refused = buildFootprint(tower(2e8), options, &fp, silentLog());
+        CHECK(refused.code == ErrorCode::InvalidOption);
+        CHECK(exitCodeFor(refused) == 2);
+        CHECK_MESSAGE(refused.message.rfind("tall: the mesh spans 2e+08 m vertically (from 0 to 2e+08)", 0) == 0,
+                      refused.message);
+        // Within 2^24 m of its centre, the same level bakes and its asset loads.
+        const Error built = buildFootprint(tower(3e7), options, &fp, silentLog());
+        REQUIRE_MESSAGE(!built, built.message);
+        const std::vector<uint8_t> bytes = serializeFootprint(fp);
+        FootprintView view;
+        CHECK(loadFootprint(bytes.data(), bytes.size(), &view) == Status::Ok);
+    }
+
     TEST_CASE("the same mesh and options give byte-identical assets") {
         Mesh mesh;
         REQUIRE_FALSE(loadMesh(peer("dungeon.obj"), defaultImportOptions(), &mesh, silentLog()));

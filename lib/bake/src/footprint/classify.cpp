@@ -37,6 +37,18 @@ Error meshFrame(const Mesh& mesh, const ImportOptions& options, const std::strin
                       hi.x - lo.x, hi.y - lo.y, q, options.epsilon);
         return {ErrorCode::InvalidOption, name + text};
     }
+    // Heights are stored from the origin too, and assets refuse local coordinates beyond 2^24 m
+    // (the runtime's bound): a stray vertex far above or below the level would put every surface
+    // there (the import fuzzer's OBJ with one vertex 1.1e9 m up baked an asset no loader accepts).
+    constexpr double kMaxLocalHeight = 16777216.0;
+    if (std::max(hi.z - origin.z, origin.z - lo.z) > kMaxLocalHeight) {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      ": the mesh spans %.6g m vertically (from %.6g to %.6g); heights more than %.0f m from its "
+                      "centre cannot be stored. Remove stray far-away vertices",
+                      hi.z - lo.z, lo.z, hi.z, kMaxLocalHeight);
+        return {ErrorCode::InvalidOption, name + text};
+    }
     *out = {lo, hi, origin, q};
     return {};
 }

@@ -88,4 +88,10 @@ Error checkDeclaredCounts(const Assimp::Importer& importer, const std::string& f
 Error checkDeclaredCountsOfFile(const Assimp::Importer& importer, const std::string& path,
                                 std::istream& stream, uint64_t size);
 
+// gltf_primitives.cpp. ReadFailed when a glTF (by `file_name`'s extension) or binary glTF (by its
+// signature) input has a line loop or strip of fewer than 2 vertices or a triangle strip or fan of
+// fewer than 3: Assimp 5.2 wraps the element count below zero and allocates for 2^32 elements.
+// `data` holds the whole input; `name` is used in messages.
+Error checkGltfPrimitives(const std::string& file_name, const char* data, size_t size, const std::string& name);
+
 } // namespace clearway::bake::detail

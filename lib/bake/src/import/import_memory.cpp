@@ -46,6 +46,8 @@ Error loadMeshFromMemory(const void* data, size_t size, const std::string& forma
         if (Error e = detail::checkDeclaredCounts(importer, "." + format_hint, static_cast<const char*>(data),
                                                   head_size, size, name))
             return e;
+        if (Error e = detail::checkGltfPrimitives("." + format_hint, static_cast<const char*>(data), size, name))
+            return e;
         const aiScene* scene =
             importer.ReadFileFromMemory(data, size, detail::configureImporter(importer), format_hint.c_str());
         if (!scene) return {ErrorCode::ReadFailed, name + ": cannot import mesh: " + importer.GetErrorString()};

@@ -228,6 +228,7 @@ Error readScene(const std::string& path, Assimp::Importer& importer, const aiSce
     if (Error e = detail::checkDeclaredCountsOfFile(importer, path, stream, size)) return e;
     std::vector<char> bytes;
     if (Error e = readBytes(path, stream, &bytes, hash)) return e;
+    if (Error e = detail::checkGltfPrimitives(path, bytes.data(), bytes.size(), path)) return e;
 
     *scene = importer.ReadFile(path, detail::configureImporter(importer));
     if (!*scene) return {ErrorCode::ReadFailed, path + ": cannot import mesh: " + importer.GetErrorString()};
