@@ -40,6 +40,8 @@ struct PortalList {
     bool gap = false;              // a stretch of unknown corridor since the last portal
 
     void skipped() { gap = true, exact = false; }
+    // Where the route comes from: the last portal's middle, else the start.
+    P behind() const { return n > 0 ? (p[n - 1].left_end + p[n - 1].right_end) * 0.5 : start; }
     // Before listing an edge's portals: whether the bake checked its corridor.
     void startEdge(fb::EdgeCorridor kind) {
         edge_unchecked = kind == fb::EdgeCorridor::Unchecked;
@@ -62,6 +64,27 @@ struct PortalList {
         p[n++] = CorridorPortal{left, right, towards(left, middle, half, rl), towards(right, middle, half, rr),
                                 rl, rr, gap, true};
         gap = true; // its sides say nothing about the stretch up to the next portal
+    }
+    // Before pushAcross(left, right) when the route comes from beyond that portal's line (`from`,
+    // where the layer it leaves wraps round an end of the connections' polyline): a portal from the
+    // end nearer `from` out along the line, so the funnel goes round that end first and meets the
+    // portal from its own side. Its outer point is no wall (radius 0), far enough never to be
+    // wrapped by a taut path.
+    void pushAround(P left, P right, P from) {
+        if (n == capacity) {
+            overflow = true;
+            return;
+        }
+        const bool round_left = norm(from - left) <= norm(from - right);
+        const P end = round_left ? left : right, other = round_left ? right : left;
+        const double width = norm(end - other);
+        if (!(width > 0.0)) return;
+        const P outer = end + (end - other) * ((norm(from - end) + width) / width);
+        const double r = sideRadius(end, 0.5 * width);
+        const P inner = towards(end, outer, norm(outer - end), r);
+        p[n++] = round_left ? CorridorPortal{end, outer, inner, outer, r, 0.0, gap, true}
+                            : CorridorPortal{outer, end, outer, inner, 0.0, r, gap, true};
+        gap = true;
     }
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
@@ -164,8 +187,7 @@ double approachSide(const PortalList& list, const PathScratch& s, const fb::Road
         const bool left = wallsInside(rm, s, from, middle + off), right = wallsInside(rm, s, from, middle - off);
         if (left != right) return left ? 1.0 : -1.0;
     }
-    const P behind = list.n > 0 ? (list.p[list.n - 1].left_end + list.p[list.n - 1].right_end) * 0.5 : list.start;
-    return cross(along, behind - c0);
+    return cross(along, list.behind() - c0);
 }
 
 // Where the route changes layer along an across edge, the corridor's sides are the walls at the
@@ -202,7 +224,12 @@ bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Road
     const double side = approachSide(list, s, rm, from, c0, c1);
     if (side == 0.0) return false;
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
-    list.pushAcross(side > 0.0 ? end1 : end0, side > 0.0 ? end0 : end1);
+    const P left = side > 0.0 ? end1 : end0, right = side > 0.0 ? end0 : end1;
+    // The route comes from beyond both the crossed piece and the portal's line: round an end.
+    const P behind = list.behind();
+    if (side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
+        list.pushAround(left, right, behind);
+    list.pushAcross(left, right);
     return true;
 }
 
