@@ -225,9 +225,10 @@ bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Road
     if (side == 0.0) return false;
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
     const P left = side > 0.0 ? end1 : end0, right = side > 0.0 ? end0 : end1;
-    // The route comes from beyond both the crossed piece and the portal's line: round an end.
+    // The route comes from beyond both the crossed piece and the portal's line: round an end. (A
+    // start there may lie between the polyline and that line: the trimming decides.)
     const P behind = list.behind();
-    if (side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
+    if (list.n > 0 && side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
         list.pushAround(left, right, behind);
     list.pushAcross(left, right);
     return true;
