@@ -1159,6 +1159,36 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         }
     }
 
+    // Pairs from a cw-bench query run on nav_test whose routes reach the polyline of connections
+    // round a ramp's foot from beyond its far end (the floor wraps round that end): the portal
+    // across it took its sides from the last portal, beyond the line through the crossed piece, so
+    // the funnel wrapped the other end where the wall goes on, the line out of it crossed that wall,
+    // and the tightening never settled; the polyline shortening answered.
+    TEST_CASE("a route that reaches a ramp's foot round the end of its connections is answered by the "
+              "funnel, keeping the radius, no longer than at larger clearances") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{37.003012120841603, -13.292189444287358, 0}, {26.466652134259597, -32.083955479069076, 1}},
+            {{16.055719851934953, -16.448505145273074, 0}, {30.466530430313973, -27.2415532405699, 1}},
+            {{31.78036718298835, -11.235635681446494, 0}, {20.336293383242847, -14.621303720807266, 1}},
+            {{34.837233465458752, -16.407927151104587, 0}, {26.203371141050422, -11.126173689451527, 1}}};
+        for (const auto& pair : pairs) {
+            const cw::PathEndpoint a = pair[0], b = pair[1];
+            CAPTURE(a.x);
+            CAPTURE(b.x);
+            double at_radius = 0.0;
+            for (const double preferred : {0.6, 0.75, 0.9, 1.2}) {
+                CAPTURE(preferred);
+                const double length = funnelPathLength(level, scratch, a, b, preferred);
+                if (preferred == 0.6)
+                    at_radius = length;
+                else
+                    CHECK(at_radius <= length + 1e-9);
+            }
+        }
+    }
+
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
     // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6), and
     // a funnel that took the chords between portal ends for walls a line 0.003 m from one (dungeon).
