@@ -40,6 +40,8 @@ struct PortalList {
     bool gap = false;              // a stretch of unknown corridor since the last portal
 
     void skipped() { gap = true, exact = false; }
+    // Where the route comes from: the last portal's middle, else the start.
+    P behind() const { return n > 0 ? (p[n - 1].left_end + p[n - 1].right_end) * 0.5 : start; }
     // Before listing an edge's portals: whether the bake checked its corridor.
     void startEdge(fb::EdgeCorridor kind) {
         edge_unchecked = kind == fb::EdgeCorridor::Unchecked;
@@ -62,6 +64,27 @@ struct PortalList {
         p[n++] = CorridorPortal{left, right, towards(left, middle, half, rl), towards(right, middle, half, rr),
                                 rl, rr, gap, true};
         gap = true; // its sides say nothing about the stretch up to the next portal
+    }
+    // Before pushAcross(left, right) when the route comes from beyond that portal's line (`from`,
+    // where the layer it leaves wraps round an end of the connections' polyline): a portal from the
+    // end nearer `from` out along the line, so the funnel goes round that end first and meets the
+    // portal from its own side. Its outer point is no wall (radius 0), far enough never to be
+    // wrapped by a taut path.
+    void pushAround(P left, P right, P from) {
+        if (n == capacity) {
+            overflow = true;
+            return;
+        }
+        const bool round_left = norm(from - left) <= norm(from - right);
+        const P end = round_left ? left : right, other = round_left ? right : left;
+        const double width = norm(end - other);
+        if (!(width > 0.0)) return;
+        const P outer = end + (end - other) * ((norm(from - end) + width) / width);
+        const double r = sideRadius(end, 0.5 * width);
+        const P inner = towards(end, outer, norm(outer - end), r);
+        p[n++] = round_left ? CorridorPortal{end, outer, inner, outer, r, 0.0, gap, true}
+                            : CorridorPortal{outer, end, outer, inner, 0.0, r, gap, true};
+        gap = true;
     }
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
@@ -148,12 +171,32 @@ P stretchEnd(const fb::Footprint& fp, uint32_t layer_a, uint32_t layer_b, uint32
     return end;
 }
 
+// The side of c0 -> c1 (> 0 left, < 0 right) the route comes from: the one where layer `from`
+// lies, probed a centimetre either side of the piece's middle. Where the probes do not tell (a
+// feature within the centimetre), the side of the last portal's middle, else of the start: far
+// from the piece that may be the wrong one (a polyline of connections bent round a ramp's foot
+// puts the last portal beyond the line through the piece), and the path would wrap the
+// polyline's end on the side where the wall goes on.
+double approachSide(const PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t from, P c0,
+                    P c1) {
+    constexpr double kProbe = 0.01; // metres
+    const P along = c1 - c0, middle = (c0 + c1) * 0.5;
+    const double length = norm(along);
+    if (length > 0.0) {
+        const P off = P{-along.y, along.x} * (kProbe / length);
+        const bool left = wallsInside(rm, s, from, middle + off), right = wallsInside(rm, s, from, middle - off);
+        if (left != right) return left ? 1.0 : -1.0;
+    }
+    return cross(along, list.behind() - c0);
+}
+
 // Where the route changes layer along an across edge, the corridor's sides are the walls at the
 // two ends of the connections' polyline it crosses (the floor goes on across every piece of it):
 // a portal between those ends makes the path reach the boundary, instead of turning back before
 // it through the stretch whose sides lay on the boundary and were dropped. False when the edge
 // meets no connection between its layers, or their polyline is a closed loop.
-bool pushConnectionPortal(PortalList& list, const fb::Roadmap& rm, const fb::RoadmapEdge& e, bool forward) {
+bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, const fb::RoadmapEdge& e,
+                          bool forward) {
     const fb::Footprint* fp = rm.footprint();
     if (!fp || !fp->connections()) return false;
     const uint32_t from = rm.vertices()->Get(forward ? e.a() : e.b())->layer();
@@ -176,14 +219,18 @@ bool pushConnectionPortal(PortalList& list, const fb::Roadmap& rm, const fb::Roa
     const P end0 = stretchEnd(*fp, from, to, piece, P{c.x0(), c.y0()});
     const P end1 = stretchEnd(*fp, from, to, piece, P{c.x1(), c.y1()});
     if (dot(end1 - end0, end1 - end0) <= 1e-6) return false;
-    // Which end is on the left: from the side of the crossed piece the route comes from (the last
-    // portal's middle, else the start; the across edge itself may be a point on the boundary).
-    const P behind = list.n > 0 ? (list.p[list.n - 1].left_end + list.p[list.n - 1].right_end) * 0.5 : list.start;
+    // Which end is on the left: from the side of the crossed piece the route comes from.
     const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-    const double side = cross(c1 - c0, behind - c0);
+    const double side = approachSide(list, s, rm, from, c0, c1);
     if (side == 0.0) return false;
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
-    list.pushAcross(side > 0.0 ? end1 : end0, side > 0.0 ? end0 : end1);
+    const P left = side > 0.0 ? end1 : end0, right = side > 0.0 ? end0 : end1;
+    // The route comes from beyond both the crossed piece and the portal's line: round an end. (A
+    // start there may lie between the polyline and that line: the trimming decides.)
+    const P behind = list.behind();
+    if (list.n > 0 && side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
+        list.pushAround(left, right, behind);
+    list.pushAcross(left, right);
     return true;
 }
 
@@ -217,7 +264,7 @@ void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm
     if (e->portal()) {
         if (list.before_crossing == kNone) list.before_crossing = list.n;
         list.skipped();
-        if (!pushConnectionPortal(list, rm, *e, forward)) list.skipped();
+        if (!pushConnectionPortal(list, s, rm, *e, forward)) list.skipped();
         list.after_crossing = list.n;
         return;
     }

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <random>
@@ -1027,6 +1028,27 @@ double funnelPathLength(const Level& level, Scratch& scratch, cw::PathEndpoint a
     return length;
 }
 
+// Each pair answered by the funnel at every preferred clearance (the first one the radius, 0.6),
+// keeping the radius, and no longer at the radius than at the others.
+template <size_t N>
+void funnelNoLongerWithMoreClearance(const Level& level, Scratch& scratch, const cw::PathEndpoint (&pairs)[N][2],
+                                     std::initializer_list<double> preferred_clearances) {
+    for (const auto& pair : pairs) {
+        const cw::PathEndpoint a = pair[0], b = pair[1];
+        CAPTURE(a.x);
+        CAPTURE(b.x);
+        double at_radius = 0.0;
+        for (const double preferred : preferred_clearances) {
+            CAPTURE(preferred);
+            const double length = funnelPathLength(level, scratch, a, b, preferred);
+            if (preferred == 0.6)
+                at_radius = length;
+            else
+                CHECK(at_radius <= length + 1e-9);
+        }
+    }
+}
+
 TEST_SUITE("bake/runtime roadmap: corridor funnel") {
     TEST_CASE(
         "across layers a path starts and ends on its ends' layers, changes layer only on a connection and "
@@ -1114,20 +1136,7 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             {{15.326628037741711, -11.190332041524357, 0}, {28.693918592357633, -7.2452647901571918, 1}},
             {{22.063927267001056, -19.304033784671667, 1}, {15.651468664741838, -9.7867326296086841, 0}},
             {{26.401223584102571, -10.424258247882642, 1}, {33.886763706832198, -6.4784683794618179, 0}}};
-        for (const auto& pair : pairs) {
-            const cw::PathEndpoint a = pair[0], b = pair[1];
-            CAPTURE(a.x);
-            CAPTURE(b.x);
-            double at_radius = 0.0;
-            for (const double preferred : {0.6, 1.2, 2.4}) {
-                CAPTURE(preferred);
-                const double length = funnelPathLength(level, scratch, a, b, preferred);
-                if (preferred == 0.6)
-                    at_radius = length;
-                else
-                    CHECK(at_radius <= length + 1e-9);
-            }
-        }
+        funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 1.2, 2.4});
     }
 
     // Pairs from a cw-bench query run on nav_test whose paths wrap the end of a connection where
@@ -1157,6 +1166,23 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             CHECK(lengths[0] <= lengths[2] + 1e-9);
             CHECK(lengths[0] <= lengths[3] + 1e-9);
         }
+    }
+
+    // Pairs from a cw-bench query run on nav_test whose routes reach the polyline of connections
+    // round a ramp's foot from beyond its far end (the floor wraps round that end): the portal
+    // across it took its sides from the last portal, beyond the line through the crossed piece, so
+    // the funnel wrapped the other end where the wall goes on, the line out of it crossed that wall,
+    // and the tightening never settled; the polyline shortening answered.
+    TEST_CASE("a route that reaches a ramp's foot round the end of its connections is answered by the "
+              "funnel, keeping the radius, no longer than at larger clearances") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{37.003012120841603, -13.292189444287358, 0}, {26.466652134259597, -32.083955479069076, 1}},
+            {{16.055719851934953, -16.448505145273074, 0}, {30.466530430313973, -27.2415532405699, 1}},
+            {{31.78036718298835, -11.235635681446494, 0}, {20.336293383242847, -14.621303720807266, 1}},
+            {{34.837233465458752, -16.407927151104587, 0}, {26.203371141050422, -11.126173689451527, 1}}};
+        funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
     }
 
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
