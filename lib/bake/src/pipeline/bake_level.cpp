@@ -2,6 +2,7 @@
 // stages of a whole-level bake (import, footprint, designer edits, roadmap, asset); tiled bakes
 // branch off to bakeTile.
 #include <clearway/bake.h>
+#include <clearway/runtime.h>
 
 #include "pipeline/pipeline_internal.h"
 
@@ -20,6 +21,22 @@ Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string
     return outputs.check();
 }
 
+Error verifyFootprintAsset(const std::vector<uint8_t>& bytes, const std::string& name) {
+    FootprintView view;
+    const Status status = loadFootprint(bytes.data(), bytes.size(), &view);
+    if (status == Status::Ok) return {};
+    return {ErrorCode::Internal, name + ": the footprint asset fails the runtime's verification (" +
+                                     statusString(status) + "); nothing was written"};
+}
+
+Error verifyRoadmapAsset(const std::vector<uint8_t>& bytes, const std::string& name) {
+    RoadmapView view;
+    const Status status = loadRoadmap(bytes.data(), bytes.size(), &view);
+    if (status == Status::Ok) return {};
+    return {ErrorCode::Internal, name + ": the roadmap asset fails the runtime's verification (" +
+                                     statusString(status) + "); nothing was written"};
+}
+
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           RoadmapRenderer render_svg, size_t* bytes, const std::vector<std::string>& inputs,
                           const std::string& html_path, RoadmapRenderer render_html) {
@@ -27,6 +44,7 @@ Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, con
         return {ErrorCode::InvalidOption, "a preview needs a roadmap renderer (clearway/preview.h)"};
     if (Error e = checkOutputPaths(inputs, output_path, svg_path, html_path)) return e;
     const std::vector<uint8_t> asset = serializeRoadmap(rm);
+    if (Error e = verifyRoadmapAsset(asset, output_path.empty() ? std::string("roadmap") : output_path)) return e;
     *bytes = asset.size();
     // OutputSet keeps pointers to the bytes: they live here until write() returns.
     const std::string svg = svg_path.empty() ? std::string() : render_svg(rm);
@@ -98,7 +116,9 @@ Error bakeLevelUnguarded(const RoadmapRequest& request, RoadmapResult* result, L
     // Continue from exactly what the asset stores (floats), so cw-bake gives the same roadmap
     // as cw-import + cw-roadmap, and in-memory low bits (which follow CGAL's output order)
     // cannot reach the roadmap.
-    if (Error e = readFootprintBytes(serializeFootprint(built), request.input_path, &footprint)) return e;
+    const std::vector<uint8_t> footprint_bytes = serializeFootprint(built);
+    if (Error e = verifyFootprintAsset(footprint_bytes, request.input_path)) return e;
+    if (Error e = readFootprintBytes(footprint_bytes, request.input_path, &footprint)) return e;
     result->seconds_import = secondsSince(start);
     const Error e = finishRoadmap(request, inputs, footprint, &result->units, result, log, start, edits);
     if (!up_warning.empty()) result->warnings.insert(result->warnings.begin(), up_warning);

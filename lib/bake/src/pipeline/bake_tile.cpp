@@ -7,6 +7,7 @@
 // where the mesh was clipped are at least the margin away; so the tile sees the same nearest walls
 // as the whole world there, and its axis is the world's.
 #include <clearway/bake.h>
+#include <clearway/runtime.h>
 
 #include "pipeline/pipeline_internal.h"
 #include "tiles/tiles_internal.h"
@@ -77,7 +78,9 @@ Error bakeTile(const RoadmapRequest& request, RoadmapResult* result, LogContext&
                                                   std::to_string(request.tile_j) + " holds no geometry"};
     Footprint built, footprint;
     if (Error e = buildFootprint(clipped, options, &built, log)) return e;
-    if (Error e = readFootprintBytes(serializeFootprint(built), name, &footprint)) return e;
+    const std::vector<uint8_t> footprint_bytes = serializeFootprint(built);
+    if (Error e = verifyFootprintAsset(footprint_bytes, name)) return e;
+    if (Error e = readFootprintBytes(footprint_bytes, name, &footprint)) return e;
     tiling::moveFootprint(footprint, origin, q);
     result->seconds_import = secondsSince(start);
 

@@ -31,6 +31,7 @@ Error importLevelUnguarded(const ImportRequest& request, ImportResult* result, L
     if (Error e = applyFootprintEdits(edits, &footprint, log)) return e;
     footprint.input_hash = inputHashWithEdits(footprint.input_hash, edits);
     const std::vector<uint8_t> bytes = serializeFootprint(footprint);
+    if (Error e = verifyFootprintAsset(bytes, request.mesh_path)) return e;
     const std::string svg = request.svg_path.empty() ? std::string() : request.footprint_svg(footprint);
     OutputSet outputs(inputs); // the asset and its preview: both or neither
     if (!request.output_path.empty()) outputs.add(request.output_path, bytes.data(), bytes.size(), "-o");

@@ -24,6 +24,11 @@ Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, con
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
                           RoadmapRenderer render_svg, size_t* bytes);
 
+// The runtime must accept what a run writes: a footprint or roadmap asset its loader refuses is a
+// bake bug, reported as Internal (exit 3) with nothing written, never left for a game to find.
+Error verifyFootprintAsset(const std::vector<uint8_t>& bytes, const std::string& name);
+Error verifyRoadmapAsset(const std::vector<uint8_t>& bytes, const std::string& name);
+
 // OutputSet::check for a run's asset (-o) and preview (--svg) before any work is done. Empty paths
 // are not outputs: library callers leave them empty to get the result without files.
 Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string& output_path,
