@@ -343,8 +343,21 @@ bool listPortals(PathQuery& q, PortalList& list) {
     return !list.overflow;
 }
 
+// Whether `point` lies beside a portal whose wall points both lie towards `end_side` (> 0 behind the
+// portal, < 0 ahead): the portal of a branch into a shallow corner (its two walls meet at more than
+// 90 degrees of floor), whose region towards the walls is the wedge between them and the route
+// point, not the half-plane past its line. An end snapped onto such a branch from beside the wedge
+// has not come through that portal (its straight line to the snap is checked against the walls).
+bool besideCornerPortal(const CorridorPortal& portal, P point, double end_side) {
+    const P u = portal.left_end - portal.left, v = portal.right_end - portal.right; // towards the route point
+    if (!(dot(u, v) > 0.0) || !(end_side * cross(portal.right_end - portal.left_end, u) > 0.0)) return false;
+    const P l = portal.left, r = portal.right;
+    return cross(u, point - l) * cross(u, r - l) < 0.0 || cross(v, point - r) * cross(v, l - r) < 0.0;
+}
+
 // Drops the portals the start has already passed and those beyond the goal: an end snaps onto
-// the roadmap from the side, and a funnel must not turn back through a portal behind it. With
+// the roadmap from the side, and a funnel must not turn back through a portal behind it (nor
+// through a corner branch's portal it lies beside, besideCornerPortal). With
 // `keep_crossing`, only the portals before the route's first boundary between layers and after its
 // last go: a route that climbs a ramp and turns back over the floor below passes portals behind its
 // goal (or start) in plan, on the other layer. False when that keeps nothing more.
@@ -356,14 +369,14 @@ bool trimPortalEnds(PortalList& list, P start, P goal, bool keep_crossing, uint3
         return cross(list.p[i].right_end - list.p[i].left_end, point - list.p[i].left_end);
     };
     bool kept = false;
-    while (a < b && ahead(a, start) > 0.0) {
+    while (a < b && (ahead(a, start) > 0.0 || besideCornerPortal(list.p[a], start, 1.0))) {
         if (a >= start_limit) {
             kept = true;
             break;
         }
         ++a;
     }
-    while (b > a && ahead(b - 1, goal) < 0.0) {
+    while (b > a && (ahead(b - 1, goal) < 0.0 || besideCornerPortal(list.p[b - 1], goal, -1.0))) {
         if (b <= goal_limit) {
             kept = true;
             break;

@@ -1185,6 +1185,22 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
     }
 
+    // Pairs from a cw-bench query run on dungeon with one end in the room east of a wall corner,
+    // snapped onto the tip of a branch into a shallow notch of the wall west of it: that branch's
+    // portals have both wall points on the notch, the end lies beside their wedge but behind their
+    // lines, so the funnel entered a 5 cm window near the wall from the side, and the tightening
+    // never settled; the polyline shortening answered, up to 3.6 m longer.
+    TEST_CASE("an end beside a corner branch's portals is answered by the funnel, keeping the radius, no "
+              "longer than at larger clearances") {
+        const Level& level = benchmarkLevel("dungeon.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{21.963172816360515, -43.582648798069918, 0}, {-29.97923016650951, -29.361994575416318, 0}},
+            {{21.104627794051147, -43.296084766883979, 0}, {-27.498003183266718, -39.574280218673827, 0}},
+            {{-25.282795638856705, -22.526134871123968, 0}, {22.5362131448707, -43.689867367811303, 0}}};
+        funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
+    }
+
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
     // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6), and
     // a funnel that took the chords between portal ends for walls a line 0.003 m from one (dungeon).
