@@ -21,20 +21,30 @@ Error checkOutputPaths(const std::vector<std::string>& inputs, const std::string
     return outputs.check();
 }
 
-Error verifyFootprintAsset(const std::vector<uint8_t>& bytes, const std::string& name) {
-    FootprintView view;
-    const Status status = loadFootprint(bytes.data(), bytes.size(), &view);
+namespace {
+
+// `load` is the runtime's loader of that kind of asset, into a View.
+template <class View, class Load>
+Error verifyAsset(const std::vector<uint8_t>& bytes, const std::string& name, const char* kind, Load&& load) {
+    View view;
+    const Status status = load(bytes.data(), bytes.size(), &view);
     if (status == Status::Ok) return {};
-    return {ErrorCode::Internal, name + ": the footprint asset fails the runtime's verification (" +
+    return {ErrorCode::Internal, name + ": the " + kind + " asset fails the runtime's verification (" +
                                      statusString(status) + "); nothing was written"};
 }
 
+} // namespace
+
+Error verifyFootprintAsset(const std::vector<uint8_t>& bytes, const std::string& name) {
+    return verifyAsset<FootprintView>(bytes, name, "footprint", [](const uint8_t* data, size_t size, FootprintView* v) {
+        return loadFootprint(data, size, v);
+    });
+}
+
 Error verifyRoadmapAsset(const std::vector<uint8_t>& bytes, const std::string& name) {
-    RoadmapView view;
-    const Status status = loadRoadmap(bytes.data(), bytes.size(), &view);
-    if (status == Status::Ok) return {};
-    return {ErrorCode::Internal, name + ": the roadmap asset fails the runtime's verification (" +
-                                     statusString(status) + "); nothing was written"};
+    return verifyAsset<RoadmapView>(bytes, name, "roadmap", [](const uint8_t* data, size_t size, RoadmapView* v) {
+        return loadRoadmap(data, size, v);
+    });
 }
 
 Error writeRoadmapOutputs(const Roadmap& rm, const std::string& output_path, const std::string& svg_path,
