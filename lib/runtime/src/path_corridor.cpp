@@ -75,17 +75,34 @@ struct PortalList {
             overflow = true;
             return;
         }
-        const bool round_left = norm(from - left) <= norm(from - right);
-        const P end = round_left ? left : right, other = round_left ? right : left;
-        const double width = norm(end - other);
-        if (!(width > 0.0)) return;
-        const P outer = end + (end - other) * ((norm(from - end) + width) / width);
-        const double r = sideRadius(end, 0.5 * width);
-        const P inner = towards(end, outer, norm(outer - end), r);
-        p[n++] = round_left ? CorridorPortal{end, outer, inner, outer, r, 0.0, gap, true}
-                            : CorridorPortal{outer, end, outer, inner, 0.0, r, gap, true};
+        if (aroundPortal(left, right, from, gap, &p[n])) ++n;
         gap = true;
     }
+    // The portal pushAround adds for the portal (left, right) and a point `beyond` on the far side
+    // of one of its ends; false when the portal has no width. (Both sides of the line read it the
+    // same way: a route coming from past the line, or one going back past it, meets it from the
+    // side the line's own portal is not crossed from.)
+    bool aroundPortal(P left, P right, P beyond, bool open_before, CorridorPortal* out) const {
+        const bool round_left = norm(beyond - left) <= norm(beyond - right);
+        const P end = round_left ? left : right, other = round_left ? right : left;
+        const double width = norm(end - other);
+        if (!(width > 0.0)) return false;
+        const P outer = end + (end - other) * ((norm(beyond - end) + width) / width);
+        const double r = sideRadius(end, 0.5 * width);
+        const P inner = towards(end, outer, norm(outer - end), r);
+        *out = round_left ? CorridorPortal{end, outer, inner, outer, r, 0.0, open_before, true}
+                          : CorridorPortal{outer, end, outer, inner, 0.0, r, open_before, true};
+        return true;
+    }
+    // The connection portals listed (index, crossed piece c0 -> c1, and the side of it the route
+    // comes from), for turnBackAfterCrossings.
+    struct Across {
+        uint32_t index;
+        P c0, c1;
+        double side;
+    };
+    Across across[LayerCrossings::kMax];
+    uint32_t across_count = 0;
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
 #if defined(__GNUC__)
@@ -231,6 +248,8 @@ bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Road
     if (list.n > 0 && side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
         list.pushAround(left, right, behind);
     list.pushAcross(left, right);
+    if (!list.overflow && list.across_count < LayerCrossings::kMax)
+        list.across[list.across_count++] = PortalList::Across{list.n - 1, c0, c1, side};
     return true;
 }
 
@@ -294,6 +313,38 @@ void pushSnapPortal(PortalList& list, const fb::Roadmap& rm, const RoadmapPoint&
 // a connection's own edge has no corridor round it.
 bool endsOffConnections(const PathQuery& q) {
     return !q.es->portal() && !q.eg->portal();
+}
+
+// After a connection portal, a route that goes back behind it (the next portal, or the goal, lies
+// before the portal's line and on the side of the crossed piece the route came from: it crosses
+// the polyline of connections and turns back round one of its ends, as off a ramp's side onto the
+// floor beside its foot) meets next a portal from that end out along the line, as pushAround's on
+// the way in: else the next portal lies behind the funnel's apex and the funnel, which only turns
+// within a half-plane, cuts straight past the boundary.
+bool turnBackAfterCrossings(PortalList& list) {
+    bool added = false;
+    for (uint32_t k = list.across_count; k-- > 0;) {
+        const PortalList::Across& a = list.across[k];
+        const CorridorPortal& portal = list.p[a.index];
+        const P next = a.index + 1 < list.n ? (list.p[a.index + 1].left_end + list.p[a.index + 1].right_end) * 0.5
+                                            : list.goal;
+        if (!(a.side * cross(a.c1 - a.c0, next - a.c0) > 0.0) ||
+            !(cross(portal.right - portal.left, next - portal.left) < 0.0))
+            continue;
+        if (list.n == list.capacity) {
+            list.overflow = true;
+            return false;
+        }
+        CorridorPortal around;
+        if (!list.aroundPortal(portal.left, portal.right, next, true, &around)) continue;
+        for (uint32_t i = list.n; i > a.index + 1; --i)
+            list.p[i] = list.p[i - 1];
+        list.p[a.index + 1] = around;
+        ++list.n;
+        if (a.index + 1 <= list.after_crossing) ++list.after_crossing;
+        added = true;
+    }
+    return added;
 }
 
 // Every portal from the start snap to the goal snap, in the order the route crosses them.
@@ -478,18 +529,27 @@ template <class Seed> void forEachSeed(const fb::Roadmap& rm, uint32_t edge, See
 
 // One corridor path at preferred radius `preferred`: Answered; Unsettled (the tightening did not
 // settle); MissedBoundary (the path missed a boundary between layers the route crosses: the
-// trimming may have dropped it); Retry (no clear path in this corridor at these radii for another
-// reason, or the trimming `keep_crossing` asks for keeps nothing more); GiveUp (the route has no
-// corridor the funnel can use).
+// trimming may have dropped it, or the route turns back behind a connection portal); Retry (no
+// clear path in this corridor at these radii for another reason, or the portals the crossing
+// asks for change nothing); GiveUp (the route has no corridor the funnel can use).
 enum class Attempt { Answered, Unsettled, MissedBoundary, Retry, GiveUp };
 
+// What an attempt after a missed boundary changes: KeepCrossing trims only the portals before the
+// route's first boundary and after its last; TurnBack adds a portal round the end of a connection
+// portal the route turns back behind (turnBackAfterCrossings). Only after a miss: the funnel
+// answers most such routes without them, and those answers stay as they are.
+enum class Crossing { Plain, KeepCrossing, TurnBack };
+
 Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, CorridorWrap* wraps, double preferred,
-                        bool keep_crossing) {
+                        Crossing crossing) {
     PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, preferred, q.ps, q.pg, false, false};
     const bool listed = listPortals(q, list);
     phaseRoutePoints(list.n);
     if (!listed || list.narrow) return Attempt::GiveUp;
+    const bool keep_crossing = crossing == Crossing::KeepCrossing;
     if (keep_crossing && list.before_crossing == kNone) return Attempt::Retry;
+    if (crossing == Crossing::TurnBack && !turnBackAfterCrossings(list))
+        return list.overflow ? Attempt::GiveUp : Attempt::Retry;
     uint32_t first = 0;
     if (!trimPortalEnds(list, q.ps, q.pg, keep_crossing, &first)) return Attempt::Retry;
     if (list.preferred > q.radius) shareWallRadii(list, first);
@@ -547,8 +607,11 @@ bool corridorPath(PathQuery& q) {
     // at the radius.
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
     auto attempt = [&](double preferred) {
-        Attempt a = corridorAttempt(q, base, cap, wraps, preferred, false);
-        if (a == Attempt::MissedBoundary) a = corridorAttempt(q, base, cap, wraps, preferred, true);
+        Attempt a = corridorAttempt(q, base, cap, wraps, preferred, Crossing::Plain);
+        for (const Crossing retry : {Crossing::KeepCrossing, Crossing::TurnBack}) {
+            if (a != Attempt::MissedBoundary && !(a == Attempt::Retry && retry == Crossing::TurnBack)) break;
+            a = corridorAttempt(q, base, cap, wraps, preferred, retry);
+        }
         return a;
     };
     Attempt last = Attempt::Retry;

@@ -1185,6 +1185,23 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
     }
 
+    // Pairs from a cw-bench query run on nav_test whose routes cross the polyline of connections
+    // round a raised floor and turn back behind its portal, round one of its ends (off the
+    // platform's side onto the floor beside it): the next portal lay behind the funnel's apex, the
+    // funnel cut straight past the boundary, and the polyline shortening answered, up to 1.5 m
+    // longer.
+    TEST_CASE("a route that turns back behind a connection portal round its end is answered by the "
+              "funnel, keeping the radius, no longer than at larger clearances") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{28.327865888178334, -7.3385417482449551, 1}, {33.614657252872028, -9.1852647877306914, 0}},
+            {{29.228782618209252, -6.5864176882623955, 1}, {32.122865455701572, -11.973948397955853, 0}},
+            {{20.274191450907292, -8.8186245375793586, 1}, {15.867447357741902, -16.218736706514314, 0}},
+            {{28.739350324811141, -17.53605855511783, 1}, {31.304851627589311, -6.5540034701509464, 0}}};
+        funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.9, 1.2});
+    }
+
     // Pairs from a cw-bench query run on dungeon with one end in the room east of a wall corner,
     // snapped onto the tip of a branch into a shallow notch of the wall west of it: that branch's
     // portals have both wall points on the notch, the end lies beside their wedge but behind their
