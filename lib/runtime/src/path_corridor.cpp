@@ -21,6 +21,11 @@ struct PortalList {
     // The stretch since the last portal lies along an edge whose corridor was not checked, and
     // whether the edge being listed is such an edge.
     bool unchecked = false, edge_unchecked = false;
+    // A last try after a missed boundary (corridorAttempt's Crossing::TurnBack): whether a route
+    // goes round an end of a connection portal is read from the portal's line alone, and how many
+    // portals round an end that added.
+    bool turn_back = false;
+    uint32_t turned = 0;
     bool exact = true; // no stretch open or unchecked: every line between portals is bounded
     // The portals listed before the route's first boundary between layers and after its last:
     // only those may be trimmed at the ends (a route that climbs a ramp and turns back over the
@@ -94,14 +99,8 @@ struct PortalList {
                           : CorridorPortal{outer, end, outer, inner, 0.0, r, open_before, true};
         return true;
     }
-    // The connection portals listed (index, crossed piece c0 -> c1, and the side of it the route
-    // comes from), for turnBackAfterCrossings.
-    struct Across {
-        uint32_t index;
-        P c0, c1;
-        double side;
-    };
-    Across across[LayerCrossings::kMax];
+    // Where the connection portals are in the list, for turnBackAfterCrossings.
+    uint32_t across[LayerCrossings::kMax];
     uint32_t across_count = 0;
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
@@ -243,13 +242,17 @@ bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Road
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
     const P left = side > 0.0 ? end1 : end0, right = side > 0.0 ? end0 : end1;
     // The route comes from beyond both the crossed piece and the portal's line: round an end. (A
-    // start there may lie between the polyline and that line: the trimming decides.)
+    // start there may lie between the polyline and that line: the trimming decides.) On the last
+    // try beyond the line alone: past a bent polyline the crossed piece's own line may not tell.
     const P behind = list.behind();
-    if (list.n > 0 && side * cross(c1 - c0, behind - c0) < 0.0 && cross(right - left, behind - left) > 0.0)
+    const bool beyond_piece = side * cross(c1 - c0, behind - c0) < 0.0;
+    if (list.n > 0 && (beyond_piece || list.turn_back) && cross(right - left, behind - left) > 0.0) {
         list.pushAround(left, right, behind);
+        list.turned += !beyond_piece;
+    }
     list.pushAcross(left, right);
     if (!list.overflow && list.across_count < LayerCrossings::kMax)
-        list.across[list.across_count++] = PortalList::Across{list.n - 1, c0, c1, side};
+        list.across[list.across_count++] = list.n - 1;
     return true;
 }
 
@@ -316,35 +319,29 @@ bool endsOffConnections(const PathQuery& q) {
 }
 
 // After a connection portal, a route that goes back behind it (the next portal, or the goal, lies
-// before the portal's line and on the side of the crossed piece the route came from: it crosses
-// the polyline of connections and turns back round one of its ends, as off a ramp's side onto the
-// floor beside its foot) meets next a portal from that end out along the line, as pushAround's on
-// the way in: else the next portal lies behind the funnel's apex and the funnel, which only turns
-// within a half-plane, cuts straight past the boundary.
-bool turnBackAfterCrossings(PortalList& list) {
-    bool added = false;
+// before the portal's line: it crosses the polyline of connections and turns back round one of its
+// ends, as off a raised floor's side onto the floor beside it) meets next a portal from that end
+// out along the line, as pushAround's on the way in: else the next portal lies behind the funnel's
+// apex and the funnel, which only turns within a half-plane, cuts straight past the boundary.
+void turnBackAfterCrossings(PortalList& list) {
     for (uint32_t k = list.across_count; k-- > 0;) {
-        const PortalList::Across& a = list.across[k];
-        const CorridorPortal& portal = list.p[a.index];
-        const P next = a.index + 1 < list.n ? (list.p[a.index + 1].left_end + list.p[a.index + 1].right_end) * 0.5
-                                            : list.goal;
-        if (!(a.side * cross(a.c1 - a.c0, next - a.c0) > 0.0) ||
-            !(cross(portal.right - portal.left, next - portal.left) < 0.0))
-            continue;
+        const uint32_t at = list.across[k];
+        const CorridorPortal& portal = list.p[at];
+        const P next = at + 1 < list.n ? (list.p[at + 1].left_end + list.p[at + 1].right_end) * 0.5 : list.goal;
+        if (!(cross(portal.right - portal.left, next - portal.left) < 0.0)) continue;
         if (list.n == list.capacity) {
             list.overflow = true;
-            return false;
+            return;
         }
         CorridorPortal around;
         if (!list.aroundPortal(portal.left, portal.right, next, true, &around)) continue;
-        for (uint32_t i = list.n; i > a.index + 1; --i)
+        for (uint32_t i = list.n; i > at + 1; --i)
             list.p[i] = list.p[i - 1];
-        list.p[a.index + 1] = around;
+        list.p[at + 1] = around;
         ++list.n;
-        if (a.index + 1 <= list.after_crossing) ++list.after_crossing;
-        added = true;
+        if (at + 1 <= list.after_crossing) ++list.after_crossing;
+        ++list.turned;
     }
-    return added;
 }
 
 // Every portal from the start snap to the goal snap, in the order the route crosses them.
@@ -543,13 +540,17 @@ enum class Crossing { Plain, KeepCrossing, TurnBack };
 Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, CorridorWrap* wraps, double preferred,
                         Crossing crossing) {
     PortalList list{reinterpret_cast<CorridorPortal*>(base), 0, cap, q.radius, preferred, q.ps, q.pg, false, false};
+    list.turn_back = crossing == Crossing::TurnBack;
     const bool listed = listPortals(q, list);
     phaseRoutePoints(list.n);
     if (!listed || list.narrow) return Attempt::GiveUp;
     const bool keep_crossing = crossing == Crossing::KeepCrossing;
     if (keep_crossing && list.before_crossing == kNone) return Attempt::Retry;
-    if (crossing == Crossing::TurnBack && !turnBackAfterCrossings(list))
-        return list.overflow ? Attempt::GiveUp : Attempt::Retry;
+    if (list.turn_back) {
+        turnBackAfterCrossings(list);
+        if (list.overflow) return Attempt::GiveUp;
+        if (list.turned == 0) return Attempt::Retry;
+    }
     uint32_t first = 0;
     if (!trimPortalEnds(list, q.ps, q.pg, keep_crossing, &first)) return Attempt::Retry;
     if (list.preferred > q.radius) shareWallRadii(list, first);

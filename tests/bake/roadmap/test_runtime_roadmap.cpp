@@ -1187,9 +1187,10 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
 
     // Pairs from a cw-bench query run on nav_test whose routes cross the polyline of connections
     // round a raised floor and turn back behind its portal, round one of its ends (off the
-    // platform's side onto the floor beside it): the next portal lay behind the funnel's apex, the
-    // funnel cut straight past the boundary, and the polyline shortening answered, up to 1.5 m
-    // longer.
+    // platform's side onto the floor beside it), or come to it from beyond its portal's line where
+    // the crossed piece's own line does not tell (the polyline bends): the next portal lay behind
+    // the funnel's apex, the funnel cut straight past the boundary, and the polyline shortening
+    // answered, up to 1.5 m longer.
     TEST_CASE("a route that turns back behind a connection portal round its end is answered by the "
               "funnel, keeping the radius, no longer than at larger clearances") {
         const Level& level = benchmarkLevel("nav_test.obj");
@@ -1198,7 +1199,11 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
             {{28.327865888178334, -7.3385417482449551, 1}, {33.614657252872028, -9.1852647877306914, 0}},
             {{29.228782618209252, -6.5864176882623955, 1}, {32.122865455701572, -11.973948397955853, 0}},
             {{20.274191450907292, -8.8186245375793586, 1}, {15.867447357741902, -16.218736706514314, 0}},
-            {{28.739350324811141, -17.53605855511783, 1}, {31.304851627589311, -6.5540034701509464, 0}}};
+            {{28.739350324811141, -17.53605855511783, 1}, {31.304851627589311, -6.5540034701509464, 0}},
+            {{41.511980225894817, -9.65127608944249, 0}, {20.409402876390907, -8.4758704892575292, 1}},
+            {{34.720712924376102, -8.8215813008995898, 0}, {22.562855537078256, -13.600852440598548, 1}},
+            {{28.113802546273707, -6.8186347409857335, 1}, {15.090416376664374, -24.727774392779459, 0}},
+            {{34.34199216711292, -21.493312897795786, 0}, {20.215654863936908, -9.0915041761966222, 1}}};
         funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.9, 1.2});
     }
 
