@@ -100,7 +100,7 @@ struct PortalList {
         return true;
     }
     // Where the connection portals are in the list, for turnBackAfterCrossings.
-    uint32_t across[LayerCrossings::kMax];
+    uint32_t across[LayerCrossings::kMax] = {};
     uint32_t across_count = 0;
     // Inlined into the edge walks (a call passing the points in registers and reloading them
     // costs a store-forwarding stall per portal: corridor phase 0.75 -> 1.8 us on dungeon).
