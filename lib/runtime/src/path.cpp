@@ -628,6 +628,60 @@ Status detail::findPathWith(const RoadmapView& view, PathScratch* scratch, PathE
                            max_segments, filter, obstacles, nullptr);
 }
 
+namespace {
+
+// The polyline shortening (or, at +inf, the medial path) of the route's corners, emitted; false
+// with *status when the query ends otherwise (the scratch too small, or the straight line).
+bool polylinePath(PathQuery& q, Status* status) {
+    const bool listed = listCorners(q);
+    phaseRoutePoints(q.n);
+    if (!listed) {
+        *status = Status::ScratchTooSmall;
+        return false;
+    }
+    if (q.shorten)
+        shortenCorners(q.rm, &q.s, &q.n, q.radius, q.preferred_clearance, q.known);
+    else
+        dropTinyPieces(q);
+    if (!q.shorten)
+        for (uint32_t i = 0; i < q.n; ++i)
+            q.c[i].trim = 0.0;
+    measurePieces(q);
+    if (!q.shorten) trimMedialCorners(q);
+    roundSharpCorners(q);
+    keepLinesBetweenArcs(q);
+
+    // The medial path turning back on itself (an end on the other's retraction, say) has a corner
+    // no arc fits: the straight line, when it keeps the radius, is then the path (on one
+    // retraction it is that very path).
+    if (q.medial && q.line_may_do && anySharpTurn(q) && q.lineAtRadius()) {
+        *status = q.emitLine();
+        return false;
+    }
+    emitSegments(q);
+    return true;
+}
+
+// A corridor path from a wider try keeps the radius but need not be the shortest that does: the
+// polyline shortening's, when it is shorter and fits after it in the caller's buffer, replaces it.
+// True when it did.
+bool keptShorterPolyline(PathQuery& q) {
+    const Emitter funnel = q.emitter;
+    if (funnel.count >= funnel.max) return false;
+    q.emitter = Emitter{funnel.out + funnel.count, funnel.max - funnel.count, 0};
+    Status status = Status::Ok;
+    const bool polyline = polylinePath(q, &status);
+    if (!polyline || q.emitter.count > q.emitter.max || !(q.emitter.length < funnel.length)) {
+        q.emitter = funnel;
+        return false;
+    }
+    std::memmove(funnel.out, q.emitter.out, q.emitter.count * sizeof(PathSegment));
+    q.emitter = Emitter{funnel.out, funnel.max, q.emitter.count, q.emitter.length};
+    return true;
+}
+
+} // namespace
+
 Status detail::findPathStretch(const RoadmapView& view, PathScratch* scratch, PathEndpoint start,
                                PathEndpoint goal, double radius, double preferred_clearance, PathSegment* out,
                                uint32_t* out_count, uint32_t max_segments, const ActiveFilter* filter,
@@ -686,33 +740,13 @@ Status detail::findPathStretch(const RoadmapView& view, PathScratch* scratch, Pa
     phaseMark(Phase::Search);
     q.shorten = preferred_clearance < kInf;
     if (q.shorten && corridorPath(q)) {
-        phaseCount(PathKind::Funnel);
+        phaseCount(q.corridor_wider && keptShorterPolyline(q) ? PathKind::Fallback : PathKind::Funnel);
         if (q.line_may_do && q.emitter.length > kDetourFactor * norm(pg - ps) && q.lineAtRadius())
             return q.emitLine();
         return q.finish();
     }
-    const bool listed = listCorners(q);
-    phaseRoutePoints(q.n);
-    if (!listed) return Status::ScratchTooSmall;
-
-    if (q.shorten)
-        shortenCorners(*rm, &s, &q.n, radius, preferred_clearance, q.known);
-    else
-        dropTinyPieces(q);
-    if (!q.shorten)
-        for (uint32_t i = 0; i < q.n; ++i)
-            q.c[i].trim = 0.0;
-    measurePieces(q);
-    if (!q.shorten) trimMedialCorners(q);
-    roundSharpCorners(q);
-    keepLinesBetweenArcs(q);
-
-    // The medial path turning back on itself (an end on the other's retraction, say) has a corner
-    // no arc fits: the straight line, when it keeps the radius, is then the path (on one
-    // retraction it is that very path).
-    if (q.medial && q.line_may_do && anySharpTurn(q) && q.lineAtRadius()) return q.emitLine();
-
-    emitSegments(q);
+    Status status = Status::Ok;
+    if (!polylinePath(q, &status)) return status;
     phaseMark(Phase::Fallback);
     phaseCount(PathKind::Fallback);
     if (!q.medial && q.line_may_do && q.emitter.length > kDetourFactor * norm(pg - ps) && q.lineAtRadius())

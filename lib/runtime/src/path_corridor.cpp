@@ -615,18 +615,18 @@ bool corridorPath(PathQuery& q) {
         }
         return a;
     };
-    Attempt last = Attempt::Retry;
     for (const double share : {1.0, 0.5, 0.0}) {
         if (share < 1.0 && !(extra > 0.0)) break;
-        last = attempt(q.radius + share * extra);
-        if (last == Attempt::Answered || last == Attempt::GiveUp) return last == Attempt::Answered;
+        const Attempt a = attempt(q.radius + share * extra);
+        if (a == Attempt::Answered || a == Attempt::GiveUp) return a == Attempt::Answered;
     }
     // The tightening does not settle at or near the radius (wall vertices a rounding apart where
-    // two layers' walls meet, wrapped over and over): a quarter more clearance in the same
-    // corridor still keeps the radius, and is the answer a quarter more would give.
-    constexpr double kWider = 1.25;
-    if (last == Attempt::Unsettled && extra < (kWider - 1.0) * q.radius)
-        return attempt(kWider * q.radius) == Attempt::Answered;
+    // two layers' walls meet, wrapped over and over), or the path found does not hold: more
+    // clearance in the same corridor still keeps the radius, and is the answer that clearance
+    // would give, so the answer here is no longer than that one.
+    for (const double wider : {1.25, 1.5, 2.0})
+        if (extra < (wider - 1.0) * q.radius && attempt(wider * q.radius) == Attempt::Answered)
+            return q.corridor_wider = true;
     return false;
 }
 

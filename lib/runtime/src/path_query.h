@@ -119,6 +119,8 @@ struct PathQuery {
     Corner* c;
     uint32_t n;
     bool shorten;
+    // The corridor path came from more clearance than asked for (corridorPath's wider tries).
+    bool corridor_wider = false;
     double* turns;
     PieceGeom* pieces;
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none

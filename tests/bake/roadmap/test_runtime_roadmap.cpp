@@ -1207,6 +1207,45 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.9, 1.2});
     }
 
+    // Pairs from a cw-bench query run on nav_test where no corridor path holds at the radius or at
+    // a quarter more (the tightening does not settle, or the path found crosses a wall), and the
+    // polyline shortening answered 0.09-0.49 m longer than the answer at 1.25-2 x the radius. A
+    // wider try that holds is now compared with the polyline's, and the shorter is the answer.
+    TEST_CASE("where no corridor path holds at the radius the answer is no longer than at larger preferred "
+              "clearances, and keeps the radius") {
+        const Level& level = benchmarkLevel("nav_test.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {
+            {{30.18392269902408, -19.749501866239832, 0}, {27.675175560424904, -4.458177100512728, 0}},
+            {{35.111112883601407, -9.2353382806100637, 0}, {26.594749669869561, -4.2301573293816475, 0}},
+            {{35.182558643976378, -16.361308341348174, 0}, {21.289910242219229, -16.60405285675801, 1}},
+            {{31.625315062738117, -28.122278307303652, 0}, {23.026424182422097, -20.668113024305793, 1}}};
+        for (const auto& pair : pairs) {
+            CAPTURE(pair[0].x);
+            CAPTURE(pair[1].x);
+            double at_radius = 0.0;
+            for (const double preferred : {0.6, 0.75, 0.9, 1.2, 1.8}) {
+                CAPTURE(preferred);
+                std::vector<PathSegment> out(4096);
+                uint32_t count = 0;
+                REQUIRE(cw::findPath(level.view, scratch.scratch, pair[0], pair[1], 0.6, preferred, out.data(),
+                                     &count, 4096) == Status::Ok);
+                out.resize(count);
+                PathCheck check;
+                checkPath(level, out, pair[0], pair[1], 0.6, &check);
+                CHECK(check.clearance_violations == 0);
+                CHECK(check.gaps == 0);
+                double length = 0.0;
+                for (const PathSegment& segment : out)
+                    length += segment.length;
+                if (preferred == 0.6)
+                    at_radius = length;
+                else
+                    CHECK(at_radius <= length + 1e-9);
+            }
+        }
+    }
+
     // Pairs from a cw-bench query run on dungeon with one end in the room east of a wall corner,
     // snapped onto the tip of a branch into a shallow notch of the wall west of it: that branch's
     // portals have both wall points on the notch, the end lies beside their wedge but behind their
