@@ -276,8 +276,13 @@ void pushPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, int64_t
 }
 
 // A route edge run over as a whole: its seeds (buildPortalSeeds) in the direction of travel, the
-// same portals pushPortals gives it without measuring them again.
-void pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t edge, bool forward) {
+// same portals pushPortals gives it without measuring them again. Inlined into the route walk, as
+// PortalList::push (out of line it costs about a thousand instructions per dungeon query).
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void
+pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t edge, bool forward) {
     const fb::RoadmapEdge* e = rm.edges()->Get(edge);
     list.startEdge(corridorKind(rm, edge));
     // An across edge stands for the whole boundary between its layers (the path may cross it
@@ -363,6 +368,7 @@ bool listPortals(PathQuery& q, PortalList& list) {
         at_vertex = next;
     }
     if (list.crossings.count > 0) list.crossings.boundBoundaries();
+    q.route_changes_layer = list.crossings.count > 0;
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
         if (q.start_forward)
@@ -610,7 +616,9 @@ bool corridorPath(PathQuery& q) {
     auto attempt = [&](double preferred) {
         Attempt a = corridorAttempt(q, base, cap, wraps, preferred, Crossing::Plain);
         for (const Crossing retry : {Crossing::KeepCrossing, Crossing::TurnBack}) {
-            if (a != Attempt::MissedBoundary && !(a == Attempt::Retry && retry == Crossing::TurnBack)) break;
+            if (!q.route_changes_layer ||
+                (a != Attempt::MissedBoundary && !(a == Attempt::Retry && retry == Crossing::TurnBack)))
+                break;
             a = corridorAttempt(q, base, cap, wraps, preferred, retry);
         }
         return a;
