@@ -778,9 +778,25 @@ Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d lo
     uint32_t below = kNoLayer, above = kNoLayer;
     double below_h = -kInf, above_h = kInf;
     const uint32_t layers = sizeOf(rm->footprint()->layers());
-    for (uint32_t l = 0; l < layers; ++l) {
-        const bool inside = scratch ? wallsInside(*rm, *scratch, l, p) : insideLayer(*layerOf(*rm, l), p);
-        if (!inside) continue;
+    auto inside = [&](uint32_t l) {
+        return scratch ? wallsInside(*rm, *scratch, l, p) : insideLayer(*layerOf(*rm, l), p);
+    };
+    // Inside one layer's footprint alone: that is the floor, above or below (most points; the
+    // heights only choose between floors over one another). The footprint is the union of the
+    // layer's surface triangles, simplified within the bake's epsilon: a point inside it lies on
+    // one of them within the 5 cm the height lookup allows.
+    uint32_t first_inside = kNoLayer, insides = 0;
+    for (uint32_t l = 0; l < layers && insides < 2; ++l) {
+        if (!inside(l)) continue;
+        if (insides++ == 0) first_inside = l;
+    }
+    if (insides == 0) return Status::NotFound;
+    if (insides == 1) {
+        *out = PathEndpoint{p.x, p.y, first_inside};
+        return Status::Ok;
+    }
+    for (uint32_t l = first_inside; l < layers; ++l) {
+        if (!inside(l)) continue;
         float h;
         if (footprintHeightAt(footprint, l, float(p.x), float(p.y), 0.05f, &h) != Status::Ok) continue;
         if (double(h) <= local.z + step_up) {
