@@ -4,6 +4,7 @@
 #include "roadmap/roadmap_stages.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace clearway::bake::roadmap_detail {
 
@@ -39,6 +40,87 @@ void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u,
     merged->corridor = EdgeCorridor::Chain;
 }
 
+// The straight edge u -> w in place of e1 (u - v) and e2 (v - w), of the given clearance.
+RoadmapEdge mergedEdge(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, uint32_t w, Vec2 pu,
+                       Vec2 pw, double clearance) {
+    RoadmapEdge merged;
+    merged.a = u;
+    merged.b = w;
+    merged.points = {pu, pw};
+    merged.min_clearance = clearance;
+    merged.site = ClearanceSite::Walls;
+    merged.left_a = e1.a == u ? e1.left_a : e1.right_b;
+    merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
+    merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
+    merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
+    if (!e1.sides.empty() && !e2.sides.empty()) merged.setSidesFromEnds();
+    keepChainCorridor(e1, e2, u, v, &merged);
+    return merged;
+}
+
+// The edges while chains merge, numbered in the order they were made: the roadmap's own, then the
+// merged ones. That is the order passes that each compact the list and append their merged edges
+// give, so one compaction at the end gives the same list. Each vertex keeps its edges in number
+// order; a merge replaces an edge at u and at w by the newest one (their degrees stay).
+class ChainEdges {
+  public:
+    explicit ChainEdges(Roadmap& rm)
+        : rm_(rm), original_(uint32_t(rm.edges.size())), removed_(rm.edges.size(), false) {
+        const Incidence incidence(rm, false);
+        start_ = incidence.start;
+        edges_ = incidence.edges;
+        degree_.resize(rm.vertices.size());
+        for (uint32_t v = 0; v < degree_.size(); ++v)
+            degree_[v] = uint32_t(incidence.size(v));
+    }
+    uint32_t degree(uint32_t v) const { return degree_[v]; }
+    const uint32_t* at(uint32_t v) const { return edges_.data() + start_[v]; }
+    RoadmapEdge& operator[](uint32_t e) { return e < original_ ? rm_.edges[e] : added_[e - original_]; }
+    // merged replaces e1 (at u and v) and e2 (at v and w); their lists are freed (never read again).
+    void merge(uint32_t e1, uint32_t e2, uint32_t v, RoadmapEdge merged) {
+        const uint32_t id = original_ + uint32_t(added_.size());
+        replace(merged.a, e1, id);
+        replace(merged.b, e2, id);
+        degree_[v] = 0;
+        for (const uint32_t e : {e1, e2}) {
+            removed_[e] = true;
+            RoadmapEdge& gone = (*this)[e];
+            std::vector<Vec2>().swap(gone.points);
+            std::vector<WallSides>().swap(gone.sides);
+            std::vector<CorridorPoint>().swap(gone.chain);
+        }
+        added_.push_back(std::move(merged));
+        removed_.push_back(false);
+    }
+    // The kept edges into rm.edges in number order (they fit its capacity: each merge drops one).
+    void finish() {
+        size_t kept = 0;
+        for (uint32_t e = 0; e < original_; ++e)
+            if (!removed_[e]) {
+                if (kept != e) rm_.edges[kept] = std::move(rm_.edges[e]);
+                ++kept;
+            }
+        rm_.edges.erase(rm_.edges.begin() + ptrdiff_t(kept), rm_.edges.end());
+        for (uint32_t a = 0; a < added_.size(); ++a)
+            if (!removed_[original_ + a]) rm_.edges.push_back(std::move(added_[a]));
+    }
+
+  private:
+    // At vertex x, edge `from` leaves and `to` (the newest) joins the end of its list.
+    void replace(uint32_t x, uint32_t from, uint32_t to) {
+        uint32_t* list = edges_.data() + start_[x];
+        uint32_t* last = list + degree_[x] - 1;
+        uint32_t* slot = std::find(list, last, from);
+        std::copy(slot + 1, last + 1, slot);
+        *last = to;
+    }
+    Roadmap& rm_;
+    uint32_t original_;
+    std::vector<RoadmapEdge> added_;
+    std::vector<bool> removed_;
+    std::vector<uint32_t> start_, edges_, degree_;
+};
+
 } // namespace
 
 void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
@@ -46,22 +128,32 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // (Nieuwenhuisen et al. 2004, "Improving the roadmap"). Edges that touch a wall (clearance 0) stay exact.
     // A vertex whose test failed keeps its two edges (and so fails again) until a merge at one
     // of its neighbours replaces one of them: vertex indices stay put across passes.
-    std::vector<bool> rejected(rm.vertices.size(), false);
-    for (bool changed = true; changed;) {
-        changed = false;
-        const Incidence incidence(rm, false);
-        std::vector<bool> removed(rm.edges.size(), false), touched(rm.vertices.size(), false);
-        std::vector<RoadmapEdge> added;
-        for (uint32_t v = 0; v < rm.vertices.size(); ++v) {
+    // Each pass visits its candidates in vertex order and merges no two chains that share a
+    // vertex. A vertex the pass passed over for a static reason (degree, portals, a failed test)
+    // is passed over again until a merge touches it, so the next pass visits only the vertices
+    // this one touched and those it passed over for a touched neighbour: the same merges as
+    // visiting every vertex in every pass.
+    ChainEdges edges(rm);
+    std::vector<bool> rejected(rm.vertices.size(), false), touched(rm.vertices.size(), false);
+    std::vector<uint32_t> candidates(rm.vertices.size()), next, touched_list;
+    std::iota(candidates.begin(), candidates.end(), 0u);
+    while (!candidates.empty()) {
+        next.clear();
+        for (const uint32_t v : candidates) {
             // rejected[v] first: the same test as in an earlier pass fails again, and the edges and
             // positions it would read are cache misses.
-            if (incidence.size(v) != 2 || touched[v] || rejected[v]) continue;
-            const uint32_t* incident = incidence.at(v);
-            const RoadmapEdge& e1 = rm.edges[incident[0]];
-            const RoadmapEdge& e2 = rm.edges[incident[1]];
-            if (e1.portal || e2.portal || incident[0] == incident[1]) continue;
+            if (edges.degree(v) != 2 || touched[v] || rejected[v]) continue;
+            const uint32_t* incident = edges.at(v);
+            const uint32_t i1 = incident[0], i2 = incident[1];
+            const RoadmapEdge& e1 = edges[i1];
+            const RoadmapEdge& e2 = edges[i2];
+            if (e1.portal || e2.portal || i1 == i2) continue;
             const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
-            if (u == w || u == v || w == v || touched[u] || touched[w]) continue;
+            if (u == w || u == v || w == v) continue;
+            if (touched[u] || touched[w]) {
+                next.push_back(v);
+                continue;
+            }
             const double required = std::min(e1.min_clearance, e2.min_clearance);
             if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
@@ -70,36 +162,20 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
                 rejected[v] = true;
                 continue;
             }
-            RoadmapEdge merged;
-            merged.a = u;
-            merged.b = w;
-            merged.points = {pu, pw};
-            merged.min_clearance = clearance;
-            merged.site = ClearanceSite::Walls;
-            merged.left_a = e1.a == u ? e1.left_a : e1.right_b;
-            merged.right_a = e1.a == u ? e1.right_a : e1.left_b;
-            merged.left_b = e2.b == w ? e2.left_b : e2.right_a;
-            merged.right_b = e2.b == w ? e2.right_b : e2.left_a;
-            if (!e1.sides.empty() && !e2.sides.empty()) merged.setSidesFromEnds();
-            keepChainCorridor(e1, e2, u, v, &merged);
-            removed[incident[0]] = removed[incident[1]] = true;
-            touched[u] = touched[v] = touched[w] = true;
+            edges.merge(i1, i2, v, mergedEdge(e1, e2, u, v, w, pu, pw, clearance));
+            for (const uint32_t x : {u, v, w})
+                touched[x] = true, touched_list.push_back(x);
             rejected[u] = rejected[w] = false; // their edges change
-            added.push_back(std::move(merged));
-            changed = true;
         }
-        if (!changed) break;
-        // Kept edges move forward in place, then the merged ones follow (no second edge list).
-        size_t kept = 0;
-        for (uint32_t e = 0; e < rm.edges.size(); ++e)
-            if (!removed[e]) {
-                if (kept != e) rm.edges[kept] = std::move(rm.edges[e]);
-                ++kept;
-            }
-        rm.edges.erase(rm.edges.begin() + ptrdiff_t(kept), rm.edges.end());
-        for (RoadmapEdge& e : added)
-            rm.edges.push_back(std::move(e));
+        if (touched_list.empty()) break;
+        for (const uint32_t x : touched_list)
+            touched[x] = false, next.push_back(x);
+        touched_list.clear();
+        std::sort(next.begin(), next.end());
+        next.erase(std::unique(next.begin(), next.end()), next.end());
+        candidates.swap(next);
     }
+    edges.finish();
     // Drop vertices left without edges, keeping order.
     std::vector<bool> used(rm.vertices.size(), false);
     for (const RoadmapEdge& e : rm.edges)
