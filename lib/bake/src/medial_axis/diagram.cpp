@@ -11,7 +11,8 @@ namespace {
 
 // Number of a CGAL diagram element from its address, for elements added in iteration order
 // (0, 1, 2, ...). The diagram's containers allocate elements in blocks, so the addresses form a
-// few runs of consecutive slots: a binary search over the runs and a division find the number
+// few runs of consecutive slots: a bucket table over the address range names the runs that can
+// hold an address (most buckets one or two), a search among those and a division find the number
 // (no table with one entry per element). The element size is a constant, so the division is a
 // multiplication.
 template <size_t kSize> class AddressIndex {
@@ -30,13 +31,30 @@ template <size_t kSize> class AddressIndex {
     uint32_t size() const { return count_; }
     void finish() {
         std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.start < b.start; });
+        if (runs_.empty()) return;
+        // At most 16 buckets a run: the table stays a few kilobytes.
+        base_ = runs_.front().start;
+        const uintptr_t span = runs_.back().start + runs_.back().count * kSize - base_;
+        while ((span >> shift_) >= 16 * runs_.size())
+            ++shift_;
+        const size_t buckets = size_t(span >> shift_) + 1;
+        // bucket_run_[b]: the last run starting at or below bucket b's start.
+        bucket_run_.resize(buckets + 1);
+        uint32_t r = 0;
+        for (size_t b = 0; b <= buckets; ++b) {
+            const uintptr_t at = base_ + (uintptr_t(b) << shift_);
+            while (r + 1 < runs_.size() && runs_[r + 1].start <= at)
+                ++r;
+            bucket_run_[b] = r;
+        }
     }
     uint32_t operator()(const void* element) const {
-        // The last run starting at or below the address (upper_bound - 1), halving without
-        // branches: the runs' order carries no pattern a branch predictor could learn.
+        // The last run starting at or below the address, among those from its bucket's first to
+        // the next bucket's (upper_bound - 1), halving without branches.
         const auto address = reinterpret_cast<uintptr_t>(element);
-        const Run* run = runs_.data();
-        for (size_t n = runs_.size(); n > 1;) {
+        const size_t bucket = size_t((address - base_) >> shift_);
+        const Run* run = runs_.data() + bucket_run_[bucket];
+        for (size_t n = bucket_run_[bucket + 1] - bucket_run_[bucket] + 1; n > 1;) {
             const size_t half = n / 2;
             run = run[half].start <= address ? run + half : run;
             n -= half;
@@ -51,6 +69,9 @@ template <size_t kSize> class AddressIndex {
     };
     uint32_t count_ = 0;
     std::vector<Run> runs_;
+    uintptr_t base_ = 0;
+    unsigned shift_ = 0;
+    std::vector<uint32_t> bucket_run_;
 };
 
 SiteGeom siteOf(const SdgSite& s) {
