@@ -64,33 +64,39 @@ RoadmapEdge mergedEdge(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u,
 // order; a merge replaces an edge at u and at w by the newest one (their degrees stay).
 class ChainEdges {
   public:
+    // What the merge test reads of an edge, side by side (the edges themselves are 200 bytes).
+    struct Brief {
+        uint32_t a, b;
+        double min_clearance;
+        bool portal;
+    };
     explicit ChainEdges(Roadmap& rm)
         : rm_(rm), original_(uint32_t(rm.edges.size())), removed_(rm.edges.size(), false) {
-        const Incidence incidence(rm, false);
-        start_ = incidence.start;
-        edges_ = incidence.edges;
+        Incidence incidence(rm, false);
         degree_.resize(rm.vertices.size());
         for (uint32_t v = 0; v < degree_.size(); ++v)
             degree_[v] = uint32_t(incidence.size(v));
+        start_ = std::move(incidence.start);
+        edges_ = std::move(incidence.edges);
+        brief_.reserve(rm.edges.size());
+        for (const RoadmapEdge& e : rm.edges)
+            brief_.push_back({e.a, e.b, e.min_clearance, e.portal});
     }
     uint32_t degree(uint32_t v) const { return degree_[v]; }
     const uint32_t* at(uint32_t v) const { return edges_.data() + start_[v]; }
     RoadmapEdge& operator[](uint32_t e) { return e < original_ ? rm_.edges[e] : added_[e - original_]; }
-    // The parts of a degree-2 vertex's edges the merge test reads (ends, clearance, portal flag).
-    void prefetchEdges(uint32_t v) {
+    const Brief& brief(uint32_t e) const { return brief_[e]; }
+    // What the merge test reads of a degree-2 vertex's edges.
+    void prefetchEdges(uint32_t v) const {
         if (degree_[v] != 2) return;
-        for (int i = 0; i < 2; ++i) {
-            const RoadmapEdge& e = (*this)[at(v)[i]];
-            __builtin_prefetch(&e.a);
-            __builtin_prefetch(&e.min_clearance);
-            __builtin_prefetch(&e.portal);
-        }
+        __builtin_prefetch(&brief_[at(v)[0]]);
+        __builtin_prefetch(&brief_[at(v)[1]]);
     }
     // The positions at the far ends of a degree-2 vertex's edges.
-    void prefetchEnds(uint32_t v) {
+    void prefetchEnds(uint32_t v) const {
         if (degree_[v] != 2) return;
         for (int i = 0; i < 2; ++i) {
-            const RoadmapEdge& e = (*this)[at(v)[i]];
+            const Brief& e = brief_[at(v)[i]];
             __builtin_prefetch(&rm_.vertices[e.a == v ? e.b : e.a]);
         }
     }
@@ -107,6 +113,7 @@ class ChainEdges {
             std::vector<WallSides>().swap(gone.sides);
             std::vector<CorridorPoint>().swap(gone.chain);
         }
+        brief_.push_back({merged.a, merged.b, merged.min_clearance, merged.portal});
         added_.push_back(std::move(merged));
         removed_.push_back(false);
     }
@@ -135,6 +142,7 @@ class ChainEdges {
     Roadmap& rm_;
     uint32_t original_;
     std::vector<RoadmapEdge> added_;
+    std::vector<Brief> brief_;
     std::vector<bool> removed_;
     std::vector<uint32_t> start_, edges_, degree_;
 };
@@ -157,6 +165,11 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     std::iota(candidates.begin(), candidates.end(), 0u);
     while (!candidates.empty()) {
         next.clear();
+        // Degree and rejection only change for vertices a merge touches (passed over below), so
+        // the candidates are those of degree 2 not yet rejected.
+        candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                        [&](uint32_t v) { return edges.degree(v) != 2 || rejected[v]; }),
+                         candidates.end());
         for (size_t k = 0; k < candidates.size(); ++k) {
             // A candidate's edges and its neighbours' positions are scattered: the edges are
             // fetched 16 candidates early, the positions at their ends 8 early.
@@ -168,8 +181,8 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             if (edges.degree(v) != 2 || touched[v] || rejected[v]) continue;
             const uint32_t* incident = edges.at(v);
             const uint32_t i1 = incident[0], i2 = incident[1];
-            const RoadmapEdge& e1 = edges[i1];
-            const RoadmapEdge& e2 = edges[i2];
+            const ChainEdges::Brief& e1 = edges.brief(i1);
+            const ChainEdges::Brief& e2 = edges.brief(i2);
             if (e1.portal || e2.portal || i1 == i2) continue;
             const uint32_t u = e1.a == v ? e1.b : e1.a, w = e2.a == v ? e2.b : e2.a;
             if (u == w || u == v || w == v) continue;
@@ -185,7 +198,7 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
                 rejected[v] = true;
                 continue;
             }
-            edges.merge(i1, i2, v, mergedEdge(e1, e2, u, v, w, pu, pw, clearance));
+            edges.merge(i1, i2, v, mergedEdge(edges[i1], edges[i2], u, v, w, pu, pw, clearance));
             for (const uint32_t x : {u, v, w})
                 touched[x] = true, touched_list.push_back(x);
             rejected[u] = rejected[w] = false; // their edges change
