@@ -86,20 +86,6 @@ class ChainEdges {
     const uint32_t* at(uint32_t v) const { return edges_.data() + start_[v]; }
     RoadmapEdge& operator[](uint32_t e) { return e < original_ ? rm_.edges[e] : added_[e - original_]; }
     const Brief& brief(uint32_t e) const { return brief_[e]; }
-    // What the merge test reads of a degree-2 vertex's edges.
-    void prefetchEdges(uint32_t v) const {
-        if (degree_[v] != 2) return;
-        __builtin_prefetch(&brief_[at(v)[0]]);
-        __builtin_prefetch(&brief_[at(v)[1]]);
-    }
-    // The positions at the far ends of a degree-2 vertex's edges.
-    void prefetchEnds(uint32_t v) const {
-        if (degree_[v] != 2) return;
-        for (int i = 0; i < 2; ++i) {
-            const Brief& e = brief_[at(v)[i]];
-            __builtin_prefetch(&rm_.vertices[e.a == v ? e.b : e.a]);
-        }
-    }
     // merged replaces e1 (at u and v) and e2 (at v and w); their lists are freed (never read again).
     void merge(uint32_t e1, uint32_t e2, uint32_t v, RoadmapEdge merged) {
         const uint32_t id = original_ + uint32_t(added_.size());
@@ -172,9 +158,18 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
                          candidates.end());
         for (size_t k = 0; k < candidates.size(); ++k) {
             // A candidate's edges and its neighbours' positions are scattered: the edges are
-            // fetched 16 candidates early, the positions at their ends 8 early.
-            if (k + 16 < candidates.size()) edges.prefetchEdges(candidates[k + 16]);
-            if (k + 8 < candidates.size()) edges.prefetchEnds(candidates[k + 8]);
+            // fetched 16 candidates early, the positions at their ends 8 early. (In the loop
+            // itself: GCC drops calls to a function that only prefetches.)
+            if (k + 16 < candidates.size()) {
+                const uint32_t* ahead = edges.at(candidates[k + 16]);
+                __builtin_prefetch(&edges.brief(ahead[0]));
+                __builtin_prefetch(&edges.brief(ahead[1]));
+            }
+            if (k + 8 < candidates.size()) {
+                const uint32_t x = candidates[k + 8];
+                for (const ChainEdges::Brief* e : {&edges.brief(edges.at(x)[0]), &edges.brief(edges.at(x)[1])})
+                    __builtin_prefetch(&rm.vertices[e->a == x ? e->b : e->a]);
+            }
             const uint32_t v = candidates[k];
             // rejected[v] first: the same test as in an earlier pass fails again, and the edges and
             // positions it would read are cache misses.
