@@ -119,12 +119,22 @@ void orderTiedPositions(const Roadmap& rm, std::vector<VertexKey>& keyed) {
 // Permuted in place (no second list beside the keys): position i takes the element order[i].
 // order is used up (UINT32_MAX marks a placed position).
 template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_t>& order) {
+    // The elements a cycle reads are scattered: each is fetched kAhead steps early, by a second
+    // walk along the cycle (in the loop itself: GCC drops calls to a function that only prefetches).
+    constexpr int kAhead = 8;
     for (size_t i = 0; i < order.size(); ++i) {
         // Follow the cycle through i: position j takes the element order[j].
         if (order[i] == i || order[i] == UINT32_MAX) continue;
         T held = std::move(list[i]);
-        size_t j = i;
+        size_t j = i, ahead = i;
+        for (int step = 0; step < kAhead && order[ahead] != i; ++step)
+            ahead = order[ahead];
         while (order[j] != i) {
+            if (order[ahead] != i) {
+                ahead = order[ahead];
+                for (size_t byte = 0; byte < sizeof(T); byte += 64)
+                    __builtin_prefetch(reinterpret_cast<const char*>(&list[ahead]) + byte);
+            }
             const size_t from = order[j];
             list[j] = std::move(list[from]);
             order[j] = UINT32_MAX;
@@ -148,6 +158,11 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
     };
     std::vector<EdgeKey> keys(rm.edges.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
+        // The middle point of an edge's list (on the heap, scattered), fetched a few edges early.
+        if (i + 8 < keys.size()) {
+            const std::vector<Vec2>& ahead = rm.edges[i + 8].points;
+            if (!ahead.empty()) __builtin_prefetch(&ahead[ahead.size() / 2]);
+        }
         RoadmapEdge& e = rm.edges[i];
         e.a = rank[e.a];
         e.b = rank[e.b];
