@@ -40,10 +40,6 @@ class Walls {
         fillBuckets(
             size_t(nx_) * ny_, uint32_t(walls_.size()), [&](uint32_t i, auto&& f) { each_cell(walls_[i], f); },
             &cell_start_, &cell_walls_);
-        // Each cell's walls side by side too: a search reads a few cells, not walls all over the list.
-        cell_segments_.resize(cell_walls_.size());
-        for (size_t k = 0; k < cell_walls_.size(); ++k)
-            cell_segments_[k] = walls_[cell_walls_[k]];
     }
     const std::vector<WallSegment>& all() const { return walls_; }
 
@@ -77,7 +73,8 @@ class Walls {
                     }
                     const size_t c = size_t(j) * nx_ + i;
                     for (uint32_t k = cell_start_[c]; k < cell_start_[c + 1]; ++k) {
-                        best = std::min(best, distance(cell_segments_[k], cell_walls_[k], best));
+                        const uint32_t w = cell_walls_[k];
+                        best = std::min(best, distance(walls_[w], w, best));
                         if (best < stop_below) return best;
                     }
                 }
@@ -137,7 +134,6 @@ class Walls {
     double cell_ = 1, margin_ = 0;
     int nx_ = 1, ny_ = 1;
     std::vector<uint32_t> cell_start_, cell_walls_;
-    std::vector<WallSegment> cell_segments_; // walls_[cell_walls_[k]]
 };
 
 } // namespace clearway::bake::roadmap_detail
