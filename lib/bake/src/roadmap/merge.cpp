@@ -11,17 +11,27 @@ namespace clearway::bake::roadmap_detail {
 namespace {
 
 // Edge e's corridor travelled from vertex `from` to its other end, as the chain samples a merged
-// edge keeps: a medial-axis edge bisects one pair of wall features, so its two ends bound it.
-std::vector<CorridorPoint> corridorFrom(const RoadmapEdge& e, uint32_t from) {
-    std::vector<CorridorPoint> c = e.chain;
-    if (e.corridor == EdgeCorridor::PointSides)
-        c = {{e.points.front(), e.sides.front()}, {e.points.back(), e.sides.back()}};
-    if (e.a != from) {
-        std::reverse(c.begin(), c.end());
-        for (CorridorPoint& p : c)
+// edge keeps (a medial-axis edge bisects one pair of wall features, so its two ends bound it):
+// f(point) for each, in order (no list of them built).
+size_t corridorLength(const RoadmapEdge& e) {
+    return e.corridor == EdgeCorridor::PointSides ? 2 : e.chain.size();
+}
+template <class F> void forCorridor(const RoadmapEdge& e, uint32_t from, F&& f) {
+    auto point = [&](size_t k) { // k-th from a
+        if (e.corridor != EdgeCorridor::PointSides) return e.chain[k];
+        return k == 0 ? CorridorPoint{e.points.front(), e.sides.front()}
+                      : CorridorPoint{e.points.back(), e.sides.back()};
+    };
+    const size_t n = corridorLength(e);
+    for (size_t i = 0; i < n; ++i) {
+        if (e.a == from) {
+            f(point(i));
+        } else {
+            CorridorPoint p = point(n - 1 - i);
             p.sides = p.sides.reversed();
+            f(p);
+        }
     }
-    return c;
 }
 
 bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
@@ -34,9 +44,12 @@ bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
 void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v,
                        RoadmapEdge* merged) {
     if (e1.corridor == EdgeCorridor::Unchecked || e2.corridor == EdgeCorridor::Unchecked) return;
-    merged->chain = corridorFrom(e1, u);
-    for (const CorridorPoint& p : corridorFrom(e2, v))
-        if (!samePoint(merged->chain.back(), p)) merged->chain.push_back(p);
+    std::vector<CorridorPoint>& chain = merged->chain;
+    chain.reserve(corridorLength(e1) + corridorLength(e2));
+    forCorridor(e1, u, [&](const CorridorPoint& p) { chain.push_back(p); });
+    forCorridor(e2, v, [&](const CorridorPoint& p) {
+        if (!samePoint(chain.back(), p)) chain.push_back(p);
+    });
     merged->corridor = EdgeCorridor::Chain;
 }
 
