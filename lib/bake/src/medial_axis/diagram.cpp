@@ -11,7 +11,8 @@ namespace {
 
 // Number of a CGAL diagram element from its address, for elements added in iteration order
 // (0, 1, 2, ...). The diagram's containers allocate elements in blocks, so the addresses form a
-// few runs of consecutive slots: a binary search over the runs and a division find the number
+// few runs of consecutive slots: a bucket table over the address range names the runs that can
+// hold an address (most buckets one or two), a search among those and a division find the number
 // (no table with one entry per element). The element size is a constant, so the division is a
 // multiplication.
 template <size_t kSize> class AddressIndex {
@@ -30,13 +31,30 @@ template <size_t kSize> class AddressIndex {
     uint32_t size() const { return count_; }
     void finish() {
         std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.start < b.start; });
+        if (runs_.empty()) return;
+        // At most 16 buckets a run: the table stays a few kilobytes.
+        base_ = runs_.front().start;
+        const uintptr_t span = runs_.back().start + runs_.back().count * kSize - base_;
+        while ((span >> shift_) >= 16 * runs_.size())
+            ++shift_;
+        const size_t buckets = size_t(span >> shift_) + 1;
+        // bucket_run_[b]: the last run starting at or below bucket b's start.
+        bucket_run_.resize(buckets + 1);
+        uint32_t r = 0;
+        for (size_t b = 0; b <= buckets; ++b) {
+            const uintptr_t at = base_ + (uintptr_t(b) << shift_);
+            while (r + 1 < runs_.size() && runs_[r + 1].start <= at)
+                ++r;
+            bucket_run_[b] = r;
+        }
     }
     uint32_t operator()(const void* element) const {
-        // The last run starting at or below the address (upper_bound - 1), halving without
-        // branches: the runs' order carries no pattern a branch predictor could learn.
+        // The last run starting at or below the address, among those from its bucket's first to
+        // the next bucket's (upper_bound - 1), halving without branches.
         const auto address = reinterpret_cast<uintptr_t>(element);
-        const Run* run = runs_.data();
-        for (size_t n = runs_.size(); n > 1;) {
+        const size_t bucket = size_t((address - base_) >> shift_);
+        const Run* run = runs_.data() + bucket_run_[bucket];
+        for (size_t n = bucket_run_[bucket + 1] - bucket_run_[bucket] + 1; n > 1;) {
             const size_t half = n / 2;
             run = run[half].start <= address ? run + half : run;
             n -= half;
@@ -51,6 +69,9 @@ template <size_t kSize> class AddressIndex {
     };
     uint32_t count_ = 0;
     std::vector<Run> runs_;
+    uintptr_t base_ = 0;
+    unsigned shift_ = 0;
+    std::vector<uint32_t> bucket_run_;
 };
 
 SiteGeom siteOf(const SdgSite& s) {
@@ -204,10 +225,11 @@ uint32_t walkedFaces(const Sdg& sdg, const std::vector<uint32_t>& face_vertex) {
 // Edges in finite_edges order (faces in storage order, each edge from its lower face): records
 // and vertex numbers as that walk gives them. A vertex is numbered at first use; its position is
 // computed afterwards (placeVertices), so the walk never reads the (random) far face of an edge.
-// Returns the number of vertices.
+// Each finite face's three site numbers go to face_sites (3 a face), for placeVertices. Returns
+// the number of vertices.
 uint32_t walkEdges(const Sdg& sdg, const SiteIndex& site_index, const FaceIndex& face_index,
                    const std::vector<SiteGeom>& sites, std::vector<uint32_t>& face_vertex,
-                   std::vector<EdgeRecord>* records) {
+                   std::vector<uint32_t>& face_sites, std::vector<EdgeRecord>* records) {
     uint32_t vertex_count = 0;
     const uint32_t face_count = walkedFaces(sdg, face_vertex);
     Ahead ring[kAhead];
@@ -231,6 +253,7 @@ uint32_t walkEdges(const Sdg& sdg, const SiteIndex& site_index, const FaceIndex&
         const Ahead slot = ring[face1 % kAhead];
         if (face1 + kAhead < face_count) lookAhead(face1 + kAhead);
         if (face_vertex[face1] == kInfiniteFace) continue;
+        std::copy(slot.site, slot.site + 3, face_sites.begin() + 3 * ptrdiff_t(face1));
         for (int i = 0; i < 3; ++i) {
             const uint32_t face2 = slot.far[i];
             if (face2 == UINT32_MAX) continue; // the edge is walked from its other face
@@ -258,33 +281,23 @@ uint32_t walkEdges(const Sdg& sdg, const SiteIndex& site_index, const FaceIndex&
     return vertex_count;
 }
 
-// Each used Voronoi vertex's position, in a second pass over the faces in storage order: CGAL's
-// construction, refined and put on a 1 nm grid; and whether it lies on a wall.
-void placeVertices(const Sdg& sdg, const SiteIndex& site_index, const std::vector<SiteGeom>& sites,
-                   const std::vector<uint32_t>& face_vertex, std::vector<Vec2>* positions,
+// Each used Voronoi vertex's position, in a second pass over the faces in storage order (their
+// sites as walkEdges read them: the diagram's faces are not read again): CGAL's construction,
+// refined and put on a 1 nm grid; and whether it lies on a wall.
+void placeVertices(const Sdg& sdg, const std::vector<SiteGeom>& sites, const std::vector<uint32_t>& face_vertex,
+                   const std::vector<uint32_t>& face_sites, std::vector<Vec2>* positions,
                    std::vector<bool>* on_wall) {
     const uint32_t face_count = walkedFaces(sdg, face_vertex);
     const auto construct_vertex = sdg.geom_traits().construct_svd_vertex_2_object();
-    Ahead ring[kAhead];
-    auto ahead = sdg.all_faces_begin();
-    auto lookAhead = [&](uint32_t k) {
-        Ahead& slot = ring[k % kAhead];
-        if (face_vertex[k] < kInfiniteFace) {
-            for (int j = 0; j < 3; ++j) {
-                slot.site[j] = site_index(&*ahead->vertex(j));
-                __builtin_prefetch(&sites[slot.site[j]]);
-            }
-        }
-        ++ahead;
-    };
-    for (uint32_t k = 0; k < std::min(kAhead, face_count); ++k)
-        lookAhead(k);
     for (uint32_t face = 0; face < face_count; ++face) {
         const uint32_t number = face_vertex[face];
-        const Ahead slot = ring[face % kAhead];
-        if (face + kAhead < face_count) lookAhead(face + kAhead);
+        // The sites kAhead faces on are scattered: fetched now.
+        if (face + kAhead < face_count && face_vertex[face + kAhead] < kInfiniteFace)
+            for (int j = 0; j < 3; ++j)
+                __builtin_prefetch(&sites[face_sites[3 * size_t(face + kAhead) + j]]);
         if (number >= kInfiniteFace) continue; // infinite or unused
-        const SiteGeom* fs[3] = {&sites[slot.site[0]], &sites[slot.site[1]], &sites[slot.site[2]]};
+        const uint32_t* site = &face_sites[3 * size_t(face)];
+        const SiteGeom* fs[3] = {&sites[site[0]], &sites[site[1]], &sites[site[2]]};
         // sdg.primal(f) from the same site values (the diagram's own sites are spread over its
         // vertices and point set: several cache misses a face).
         const SdgPoint c = construct_vertex(cgalSite(*fs[0]), cgalSite(*fs[1]), cgalSite(*fs[2]));
@@ -317,11 +330,12 @@ Error walkDiagram(std::vector<GridSegment> segs, double q, uint32_t layer, size_
     FaceIndex face_index;
     std::vector<uint32_t> face_vertex;
     numberFaces(*sdg, &face_index, &face_vertex);
+    std::vector<uint32_t> face_sites(3 * size_t(walkedFaces(*sdg, face_vertex)));
     const uint32_t vertex_count =
-        walkEdges(*sdg, site_index, face_index, out->sites, face_vertex, &out->records);
+        walkEdges(*sdg, site_index, face_index, out->sites, face_vertex, face_sites, &out->records);
     out->positions.resize(vertex_count);
     out->on_wall.resize(vertex_count);
-    placeVertices(*sdg, site_index, out->sites, face_vertex, &out->positions, &out->on_wall);
+    placeVertices(*sdg, out->sites, face_vertex, face_sites, &out->positions, &out->on_wall);
     return {};
 } // the diagram and its address tables are freed here
 

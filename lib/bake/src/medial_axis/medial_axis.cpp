@@ -26,6 +26,48 @@ namespace {
 // Medial-axis edges shorter than this are degenerate (cocircular sites) and collapse.
 constexpr double kCollapseLength = 1e-6;
 
+// dist(a, b) < length, with hypot only where the squared length is within rounding of length's.
+bool shorterThan(Vec2 a, Vec2 b, double length) {
+    const double dx = a.x - b.x, dy = a.y - b.y, squared = dx * dx + dy * dy, limit = length * length;
+    if (squared < limit * (1 - 1e-12)) return true;
+    if (squared > limit * (1 + 1e-12)) return false;
+    return dist(a, b) < length;
+}
+
+// The least of std::hypot(offset(k)) over k in [0, n). hypot runs only where the squared length is
+// within rounding of the least: any other is larger after hypot's rounding too.
+template <class Offset> double leastLength(size_t n, Offset&& offset) {
+    double least = INFINITY;
+    for (size_t k = 0; k < n; ++k) {
+        const Vec2 d = offset(k);
+        least = std::min(least, d.x * d.x + d.y * d.y);
+    }
+    const double limit = least * (1 + 1e-12) + 1e-300;
+    double best = INFINITY;
+    for (size_t k = 0; k < n; ++k) {
+        const Vec2 d = offset(k);
+        if (!(d.x * d.x + d.y * d.y > limit)) best = std::min(best, std::hypot(d.x, d.y));
+    }
+    return best;
+}
+
+// The exact minimum of the edge's clearance over its chords: from a point site, its distance
+// to each chord; from a segment site, its distance to each point (a chord's minimum is at an
+// end). at_a and at_b are the site's distances from the two ends.
+double chordClearance(const SiteGeom& site, const std::vector<Vec2>& points, double at_a, double at_b) {
+    if (site.kind() == SiteKind::Segment) {
+        if (points.size() == 2) return std::min(at_a, at_b);
+        return leastLength(points.size(), [&](size_t k) {
+            const Vec2 c = closestOnSegment(points[k], site.p0, site.p1);
+            return Vec2{points[k].x - c.x, points[k].y - c.y};
+        });
+    }
+    return leastLength(points.size() - 1, [&](size_t k) {
+        const Vec2 c = closestOnSegment(site.p0, points[k], points[k + 1]);
+        return Vec2{site.p0.x - c.x, site.p0.y - c.y};
+    });
+}
+
 // One vertex per refined Voronoi vertex, numbered from base; its clearance is set by its edges.
 void appendVertices(const std::vector<Vec2>& positions, uint32_t layer,
                     std::vector<RoadmapVertex>* vertices) {
@@ -70,17 +112,10 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
         edge.site_p1 = sa.p1;
     }
     const SiteGeom clearance_site{edge.site_p0, edge.site_p1}; // a point site when they agree
-    double min_clearance = INFINITY;
-    for (size_t k = 0; k + 1 < edge.points.size(); ++k) {
-        // Exact minimum over the chord: distance from the site to the chord.
-        const double d = clearance_site.kind() == SiteKind::Point
-                             ? pointSegmentDistance(clearance_site.p0, edge.points[k], edge.points[k + 1])
-                             : std::min(siteDistance(clearance_site, edge.points[k]),
-                                        siteDistance(clearance_site, edge.points[k + 1]));
-        min_clearance = std::min(min_clearance, d);
-    }
-    if (edge.points.size() == 2 && dist(c1, c2) < kCollapseLength)
-        min_clearance = siteDistance(clearance_site, c1);
+    // The ends are the vertices (their clearance, below) and the first and last chord points.
+    const double at_a = siteDistance(clearance_site, c1), at_b = siteDistance(clearance_site, c2);
+    double min_clearance = chordClearance(clearance_site, edge.points, at_a, at_b);
+    if (edge.points.size() == 2 && shorterThan(c1, c2, kCollapseLength)) min_clearance = at_a;
     // Vertices sit on a 1 nm grid, so the chord may pass up to a nanometre closer to the edge's
     // other site: keep the stored minimum conservative by two grid steps.
     edge.min_clearance = std::max(0.0, min_clearance - 4e-9);
@@ -106,10 +141,8 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     edge.corridor = EdgeCorridor::PointSides;
     edge.left_a = edge.sides[0].left, edge.right_a = edge.sides[0].right;
     edge.left_b = edge.sides[n - 1].left, edge.right_b = edge.sides[n - 1].right;
-    for (uint32_t v : {edge.a, edge.b}) {
-        RoadmapVertex& vx = (*vertices)[v];
-        vx.clearance = std::min(vx.clearance, siteDistance(clearance_site, {vx.position.x, vx.position.y}));
-    }
+    (*vertices)[v1].clearance = std::min((*vertices)[v1].clearance, at_a);
+    (*vertices)[v2].clearance = std::min((*vertices)[v2].clearance, at_b);
     return true;
 }
 
@@ -140,7 +173,7 @@ void collapseShortEdges(uint32_t base, std::vector<RoadmapVertex>* vertices,
                         std::vector<RoadmapEdge>* edges) {
     UnionFind classes(vertices->size());
     for (const RoadmapEdge& e : *edges)
-        if (e.points.size() == 2 && dist(e.points[0], e.points[1]) < kCollapseLength) classes.join(e.a, e.b);
+        if (e.points.size() == 2 && shorterThan(e.points[0], e.points[1], kCollapseLength)) classes.join(e.a, e.b);
     // Each class's root is its smallest vertex, met first: the kept vertices are written in place
     // below the vertex being read.
     std::vector<uint32_t> remap(vertices->size(), UINT32_MAX);

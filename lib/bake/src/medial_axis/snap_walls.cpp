@@ -1,5 +1,6 @@
 // Walls onto the footprint grid for the segment Voronoi diagram: an exact crossing check, and
 // CGAL's iterated snap rounding for walls that are off the grid or cross.
+#include "core/flat_buckets.h"
 #include "medial_axis/medial_axis_steps.h"
 
 #include <CGAL/Cartesian.h>
@@ -15,8 +16,9 @@ namespace clearway::bake::medial_axis_detail {
 
 namespace {
 
-// Crossing check on the integer grid (exact), with a sort-and-sweep over x.
-bool crossingFree(const std::vector<GridSegment>& segs) {
+// Whether two segments on the integer grid (exact) cross, or touch anywhere but at shared
+// endpoints (T-junctions, overlaps): either needs rounding.
+bool conflict(const GridSegment& s, const GridSegment& t) {
     auto orient = [](const GridKey& a, const GridKey& b, const GridKey& c) {
         const __int128 v =
             static_cast<__int128>(b.x - a.x) * (c.y - a.y) - static_cast<__int128>(b.y - a.y) * (c.x - a.x);
@@ -26,56 +28,71 @@ bool crossingFree(const std::vector<GridSegment>& segs) {
         return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
                p.y <= std::max(a.y, b.y);
     };
-    // Boxes sorted by left end, in one list: the sweep reads it in order, and pairs whose y
-    // ranges are apart (most of an x slab) are passed over before any orientation test.
+    const int o1 = orient(s.first, s.second, t.first), o2 = orient(s.first, s.second, t.second);
+    const int o3 = orient(t.first, t.second, s.first), o4 = orient(t.first, t.second, s.second);
+    if (o1 * o2 < 0 && o3 * o4 < 0) return true;
+    const bool shared = s.first == t.first || s.first == t.second || s.second == t.first || s.second == t.second;
+    if (o1 == 0 && between(s.first, s.second, t.first) && !(t.first == s.first || t.first == s.second)) return true;
+    if (o2 == 0 && between(s.first, s.second, t.second) && !(t.second == s.first || t.second == s.second))
+        return true;
+    if (o3 == 0 && between(t.first, t.second, s.first) && !(s.first == t.first || s.first == t.second)) return true;
+    if (o4 == 0 && between(t.first, t.second, s.second) && !(s.second == t.first || s.second == t.second))
+        return true;
+    if (o1 == 0 && o2 == 0 && shared) {
+        // Collinear and sharing an endpoint: overlapping unless they point apart.
+        const GridKey common = (s.first == t.first || s.first == t.second) ? s.first : s.second;
+        const GridKey so = common == s.first ? s.second : s.first;
+        const GridKey to = common == t.first ? t.second : t.first;
+        if ((so.x - common.x) * (to.x - common.x) + (so.y - common.y) * (to.y - common.y) > 0) return true;
+    }
+    return false;
+}
+
+// Crossing check on the integer grid (exact): no zero-length segment and no conflicting pair.
+// Only pairs whose boxes meet (closed) can conflict, and those share a cell of a bucket grid over
+// the segments' boxes: each cell's pairs are tested (a pair in several cells more than once).
+bool crossingFree(const std::vector<GridSegment>& segs) {
     struct Box {
         int64_t x0, x1, y0, y1;
-        uint32_t segment;
     };
     std::vector<Box> boxes(segs.size());
+    Box all{INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN};
     for (uint32_t i = 0; i < segs.size(); ++i) {
         const auto& s = segs[i];
-        boxes[i] = {std::min(s.first.x, s.second.x), std::max(s.first.x, s.second.x),
-                    std::min(s.first.y, s.second.y), std::max(s.first.y, s.second.y), i};
-    }
-    std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) {
-        return a.x0 < b.x0 || (a.x0 == b.x0 && a.segment < b.segment);
-    });
-    for (size_t k = 0; k < boxes.size(); ++k) {
-        const auto& s = segs[boxes[k].segment];
         if (s.first == s.second) return false;
-        for (size_t m = k + 1; m < boxes.size() && boxes[m].x0 <= boxes[k].x1; ++m) {
-            // Disjoint y ranges: no crossing and no touching (every test below needs a common point).
-            if (boxes[m].y0 > boxes[k].y1 || boxes[m].y1 < boxes[k].y0) continue;
-            const auto& t = segs[boxes[m].segment];
-            const int o1 = orient(s.first, s.second, t.first), o2 = orient(s.first, s.second, t.second);
-            const int o3 = orient(t.first, t.second, s.first), o4 = orient(t.first, t.second, s.second);
-            if (o1 * o2 < 0 && o3 * o4 < 0) return false;
-            const bool shared =
-                s.first == t.first || s.first == t.second || s.second == t.first || s.second == t.second;
-            // Touching anywhere but at shared endpoints (T-junctions, overlaps) needs rounding.
-            if (o1 == 0 && between(s.first, s.second, t.first) &&
-                !(t.first == s.first || t.first == s.second))
-                return false;
-            if (o2 == 0 && between(s.first, s.second, t.second) &&
-                !(t.second == s.first || t.second == s.second))
-                return false;
-            if (o3 == 0 && between(t.first, t.second, s.first) &&
-                !(s.first == t.first || s.first == t.second))
-                return false;
-            if (o4 == 0 && between(t.first, t.second, s.second) &&
-                !(s.second == t.first || s.second == t.second))
-                return false;
-            if (o1 == 0 && o2 == 0 && shared) {
-                // Collinear and sharing an endpoint: overlapping unless they point apart.
-                const GridKey common = (s.first == t.first || s.first == t.second) ? s.first : s.second;
-                const GridKey so = common == s.first ? s.second : s.first;
-                const GridKey to = common == t.first ? t.second : t.first;
-                if ((so.x - common.x) * (to.x - common.x) + (so.y - common.y) * (to.y - common.y) > 0)
-                    return false;
+        boxes[i] = {std::min(s.first.x, s.second.x), std::max(s.first.x, s.second.x),
+                    std::min(s.first.y, s.second.y), std::max(s.first.y, s.second.y)};
+        all = {std::min(all.x0, boxes[i].x0), std::max(all.x1, boxes[i].x1), std::min(all.y0, boxes[i].y0),
+               std::max(all.y1, boxes[i].y1)};
+    }
+    if (segs.size() < 2) return true;
+    // About one cell per segment: cells of a side `cell` (doubles: the spans may exceed int64).
+    const double width = double(all.x1) - double(all.x0) + 1, height = double(all.y1) - double(all.y0) + 1;
+    double cell = std::max(1.0, std::sqrt(width * height / double(segs.size())));
+    while ((std::floor(width / cell) + 1) * (std::floor(height / cell) + 1) > 4.0 * double(segs.size()))
+        cell *= 2;
+    const size_t nx = size_t(std::floor(width / cell)) + 1, ny = size_t(std::floor(height / cell)) + 1;
+    auto cx = [&](int64_t x) { return std::min(nx - 1, size_t((double(x) - double(all.x0)) / cell)); };
+    auto cy = [&](int64_t y) { return std::min(ny - 1, size_t((double(y) - double(all.y0)) / cell)); };
+    std::vector<uint32_t> cell_start, cell_segs;
+    fillBuckets(
+        nx * ny, uint32_t(segs.size()),
+        [&](uint32_t i, auto&& f) {
+            for (size_t j = cy(boxes[i].y0); j <= cy(boxes[i].y1); ++j)
+                for (size_t k = cx(boxes[i].x0); k <= cx(boxes[i].x1); ++k)
+                    f(j * nx + k);
+        },
+        &cell_start, &cell_segs);
+    for (size_t c = 0; c + 1 < cell_start.size(); ++c)
+        for (uint32_t m = cell_start[c]; m < cell_start[c + 1]; ++m) {
+            const Box& a = boxes[cell_segs[m]];
+            for (uint32_t n = m + 1; n < cell_start[c + 1]; ++n) {
+                const Box& b = boxes[cell_segs[n]];
+                // Disjoint boxes: no crossing and no touching (every conflict needs a common point).
+                if (b.x0 > a.x1 || b.x1 < a.x0 || b.y0 > a.y1 || b.y1 < a.y0) continue;
+                if (conflict(segs[cell_segs[m]], segs[cell_segs[n]])) return false;
             }
         }
-    }
     return true;
 }
 

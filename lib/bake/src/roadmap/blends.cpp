@@ -244,6 +244,20 @@ void addBlends(Roadmap& rm, const std::vector<Walls>& walls) {
     const unsigned threads = vertexLoopThreads(rm.vertices.size(), rm.options.threads);
     parallel::forEach(rm.vertices.size(), threads, [&](size_t vertex) {
         const uint32_t v = uint32_t(vertex);
+        // What blendVertex reads first misses in cache: the edges of the vertex 16 ahead, then
+        // 8 ahead the first pieces of their point lists. (In the loop itself: GCC drops calls to
+        // a function that only prefetches.)
+        if (vertex + 16 < rm.vertices.size())
+            for (size_t i = 0; i < incidence.size(v + 16); ++i) {
+                const RoadmapEdge& e = rm.edges[incidence.at(v + 16)[i]];
+                __builtin_prefetch(&e.a);
+                __builtin_prefetch(&e.portal);
+            }
+        if (vertex + 8 < rm.vertices.size())
+            for (size_t i = 0; i < incidence.size(v + 8); ++i) {
+                const RoadmapEdge& e = rm.edges[incidence.at(v + 8)[i]];
+                if (!e.points.empty()) __builtin_prefetch(e.a == v + 8 ? &e.points.front() : &e.points.back() - 1);
+            }
         blendVertex(rm, incidence, walls[rm.vertices[v].layer], v,
                     rm.blends.data() + blends_before + first[v]);
     });

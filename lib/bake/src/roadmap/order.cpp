@@ -29,11 +29,10 @@ template <class T, class Less> void sortSortedRun(std::vector<T>& list, Less les
         list[--k] = i > 0 && less(rest[j - 1], list[i - 1]) ? list[--i] : rest[--j];
 }
 
-// A vertex's sort key, side by side with its number (no indirection per comparison).
+// A vertex's sort key, side by side with its number (no indirection per comparison; 40 bytes).
 struct VertexKey {
-    uint32_t layer;
     double x, y, z, clearance;
-    uint32_t v;
+    uint32_t layer, v;
 };
 
 // std::tuple's order of (layer, x, y, z, clearance) (only <, so -0 and 0 tie): -1, 0 (a tie) or 1.
@@ -55,7 +54,7 @@ std::vector<VertexKey> sortedVertexKeys(const Roadmap& rm) {
     std::vector<VertexKey> keyed(rm.vertices.size());
     for (uint32_t v = 0; v < keyed.size(); ++v) {
         const RoadmapVertex& x = rm.vertices[v];
-        keyed[v] = {x.layer, x.position.x, x.position.y, x.position.z, x.clearance, v};
+        keyed[v] = {x.position.x, x.position.y, x.position.z, x.clearance, x.layer, v};
     }
     sortSortedRun(keyed, [&](const VertexKey& a, const VertexKey& b) {
         const int order = positionOrder(a, b);
@@ -119,12 +118,22 @@ void orderTiedPositions(const Roadmap& rm, std::vector<VertexKey>& keyed) {
 // Permuted in place (no second list beside the keys): position i takes the element order[i].
 // order is used up (UINT32_MAX marks a placed position).
 template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_t>& order) {
+    // The elements a cycle reads are scattered: each is fetched kAhead steps early, by a second
+    // walk along the cycle (in the loop itself: GCC drops calls to a function that only prefetches).
+    constexpr int kAhead = 8;
     for (size_t i = 0; i < order.size(); ++i) {
         // Follow the cycle through i: position j takes the element order[j].
         if (order[i] == i || order[i] == UINT32_MAX) continue;
         T held = std::move(list[i]);
-        size_t j = i;
+        size_t j = i, ahead = i;
+        for (int step = 0; step < kAhead && order[ahead] != i; ++step)
+            ahead = order[ahead];
         while (order[j] != i) {
+            if (order[ahead] != i) {
+                ahead = order[ahead];
+                for (size_t byte = 0; byte < sizeof(T); byte += 64)
+                    __builtin_prefetch(reinterpret_cast<const char*>(&list[ahead]) + byte);
+            }
             const size_t from = order[j];
             list[j] = std::move(list[from]);
             order[j] = UINT32_MAX;
@@ -140,14 +149,17 @@ template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_
 // order as a stable sort of the 152-byte edges themselves (the keys carry their edge number, which
 // breaks ties), with far fewer bytes moved.
 std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>& rank) {
-    struct EdgeKey {
-        uint32_t a, b;
-        size_t points;
+    struct EdgeKey { // 32 bytes
+        uint32_t a, b, points, e;
         double x, y;
-        uint32_t e;
     };
     std::vector<EdgeKey> keys(rm.edges.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
+        // The middle point of an edge's list (on the heap, scattered), fetched a few edges early.
+        if (i + 8 < keys.size()) {
+            const std::vector<Vec2>& ahead = rm.edges[i + 8].points;
+            if (!ahead.empty()) __builtin_prefetch(&ahead[ahead.size() / 2]);
+        }
         RoadmapEdge& e = rm.edges[i];
         e.a = rank[e.a];
         e.b = rank[e.b];
@@ -163,8 +175,8 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             for (CorridorPoint& c : e.chain)
                 c.sides = c.sides.reversed();
         }
-        keys[i] = {
-            e.a, e.b, e.points.size(), e.points[e.points.size() / 2].x, e.points[e.points.size() / 2].y, i};
+        keys[i] = {e.a, e.b, uint32_t(e.points.size()), i, e.points[e.points.size() / 2].x,
+                   e.points[e.points.size() / 2].y};
     }
     sortSortedRun(keys, [](const EdgeKey& p, const EdgeKey& q) {
         if (p.a != q.a) return p.a < q.a;

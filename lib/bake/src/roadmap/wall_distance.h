@@ -68,8 +68,10 @@ inline void setEnds(Arc& arc) {
 }
 
 // The minimum of dist(p[k], q[k]) over k. hypot runs only where the squared length is within
-// rounding of the smallest: any other is larger after hypot's rounding too.
-template <size_t N> double minDistance(const std::array<Vec2, N>& p, const std::array<Vec2, N>& q) {
+// rounding of the smallest: any other is larger after hypot's rounding too. When even the
+// smallest is beyond skip_above (by more than rounding), INFINITY: every dist is above it.
+template <size_t N>
+double minDistance(const std::array<Vec2, N>& p, const std::array<Vec2, N>& q, double skip_above = INFINITY) {
     std::array<double, N> squared;
     double least = INFINITY;
     for (size_t k = 0; k < N; ++k) {
@@ -77,6 +79,7 @@ template <size_t N> double minDistance(const std::array<Vec2, N>& p, const std::
         squared[k] = dx * dx + dy * dy;
         least = std::min(least, squared[k]);
     }
+    if (least > skip_above * skip_above * (1 + 1e-12)) return INFINITY;
     const double limit = least * (1 + 1e-12) + 1e-300;
     double best = INFINITY;
     for (size_t k = 0; k < N; ++k)
@@ -122,7 +125,10 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
             return INFINITY;
     }
     const Vec2 e0 = arc.e0, e1 = arc.e1;
-    double best = minDistance<2>({e0, e1}, {closestOnSegment(e0, a, b), closestOnSegment(e1, a, b)});
+    // Beyond skip_above the ends' distance needs no hypot: each use below takes the smaller of
+    // best and skip_above or returns a value the caller's minimum (skip_above) already holds.
+    double best =
+        minDistance<2>({e0, e1}, {closestOnSegment(e0, a, b), closestOnSegment(e1, a, b)}, skip_above);
     // pointArc(p) is at least | |p - centre| - radius | (the arc lies on its circle; the margin
     // covers rounding). A term whose bound is not below the minimum so far, or not below
     // skip_above, cannot lower the caller's minimum: its atan2 is skipped.
@@ -139,11 +145,12 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
     }
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
     // hypot only where the sqrt estimate (within 1e-12 of it, relative) does not already fail
-    // the test: the same terms pass.
+    // the test, nor put the term at or above skip_above (the caller's minimum): the same terms pass.
     const double foot_squared =
         (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
     const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
-    if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= best) return best;
+    if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= std::min(best, skip_above))
+        return best;
     const double to_foot = dist(foot, arc.centre);
     if (to_foot >= arc.radius && to_foot - arc.radius < best &&
         onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y))
@@ -167,8 +174,10 @@ inline double segmentWallDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d, double skip_ab
     }
     const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
     if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return 0;
-    return minDistance<4>({a, b, c, d}, {closestOnSegment(a, c, d), closestOnSegment(b, c, d),
-                                         closestOnSegment(c, a, b), closestOnSegment(d, a, b)});
+    return minDistance<4>({a, b, c, d},
+                          {closestOnSegment(a, c, d), closestOnSegment(b, c, d), closestOnSegment(c, a, b),
+                           closestOnSegment(d, a, b)},
+                          skip_above);
 }
 
 } // namespace clearway::bake::roadmap_detail

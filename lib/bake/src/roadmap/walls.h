@@ -10,6 +10,17 @@
 
 namespace clearway::bake::roadmap_detail {
 
+// Per thread: the walls the current Walls::around search has measured (a wall in several cells
+// is measured once). Search numbers only grow, so marks left by earlier searches never match.
+struct SeenWalls {
+    uint32_t search = 0;
+    std::vector<uint32_t> mark;
+};
+inline SeenWalls& seenWalls() {
+    thread_local SeenWalls seen;
+    return seen;
+}
+
 // Nearest-wall queries for one layer, bucketed on a grid (exact distances, pruned search).
 class Walls {
   public:
@@ -111,7 +122,15 @@ class Walls {
     // margin.
     double around(Vec2 p, double extra, std::vector<std::pair<double, uint32_t>>* out) const {
         out->clear();
+        SeenWalls& seen = seenWalls();
+        if (seen.mark.size() < walls_.size()) seen.mark.resize(walls_.size(), 0);
+        if (++seen.search == 0) std::fill(seen.mark.begin(), seen.mark.end(), 0), seen.search = 1;
+        const uint32_t search = seen.search;
+        uint32_t* mark = seen.mark.data();
         const double best = nearest(p, extra, [&](const WallSegment& w, uint32_t index, double so_far) {
+            // Met in an earlier cell: its distance is in already (INFINITY cannot lower the minimum).
+            if (mark[index] == search) return double(INFINITY);
+            mark[index] = search;
             const Vec2 c = closestOnSegment(p, w.a, w.b);
             const double d = std::sqrt((p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y));
             if (!(d > so_far + extra)) out->push_back({d, index});
@@ -120,8 +139,7 @@ class Walls {
         out->erase(
             std::remove_if(out->begin(), out->end(), [&](const auto& c) { return c.first > best + extra; }),
             out->end());
-        std::sort(out->begin(), out->end()); // a wall in several cells comes once per cell
-        out->erase(std::unique(out->begin(), out->end()), out->end());
+        std::sort(out->begin(), out->end());
         return best;
     }
     const WallSegment& operator[](uint32_t i) const { return walls_[i]; }
