@@ -84,15 +84,9 @@ void countRoadmap(const Footprint& footprint, const Roadmap& rm, RoadmapStats* s
 }
 
 #ifdef __GLIBC__
-// jemalloc's, present when the program links it in place of glibc's malloc (the tools do, when it
-// is installed); null otherwise.
-extern "C" int mallctl(const char*, void*, size_t*, void*, size_t) __attribute__((weak));
-
 // The edges' point lists were allocated by the medial axis among blocks the stages have freed
-// since (merging freed many of the lists too): in glibc's heap they pin pages that are mostly
-// holes. Freed together and taken again in order, they fill the heap densely. jemalloc keeps
-// small lists in size-class slabs it reuses: there the copy only costs time (the bake's peak
-// stays). `list`: points or sides.
+// since (merging freed many of the lists too): they pin pages that are mostly holes. Freed
+// together and taken again in order, they fill the heap densely. `list`: points or sides.
 template <class T> void repackEdgeLists(Roadmap& rm, std::vector<T> RoadmapEdge::*list) {
     std::vector<uint32_t> sizes(rm.edges.size());
     size_t count = 0;
@@ -170,10 +164,8 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
                                      " vertices, " + std::to_string(local.edges) + " edges, " +
                                      std::to_string(local.walls) + " walls");
 #ifdef __GLIBC__
-        if (mallctl == nullptr) {
-            repackEdgeLists(rm, &RoadmapEdge::points);
-            repackEdgeLists(rm, &RoadmapEdge::sides);
-        }
+        repackEdgeLists(rm, &RoadmapEdge::points);
+        repackEdgeLists(rm, &RoadmapEdge::sides);
 #endif
         rm.footprint = footprint;
         *out = std::move(rm);
