@@ -368,7 +368,6 @@ bool listPortals(PathQuery& q, PortalList& list) {
         at_vertex = next;
     }
     if (list.crossings.count > 0) list.crossings.boundBoundaries();
-    q.route_changes_layer = list.crossings.count > 0;
     pushSnapPortal(list, rm, qs, q.start_forward);
     if (q.best_vertex == kNone) {
         if (q.start_forward)
@@ -615,12 +614,10 @@ bool corridorPath(PathQuery& q) {
     const double extra = maxOf(0.0, q.preferred_clearance - q.radius);
     auto attempt = [&](double preferred) {
         Attempt a = corridorAttempt(q, base, cap, wraps, preferred, Crossing::Plain);
-        for (const Crossing retry : {Crossing::KeepCrossing, Crossing::TurnBack}) {
-            if (!q.route_changes_layer ||
-                (a != Attempt::MissedBoundary && !(a == Attempt::Retry && retry == Crossing::TurnBack)))
-                break;
-            a = corridorAttempt(q, base, cap, wraps, preferred, retry);
-        }
+        if (a != Attempt::MissedBoundary) return a;
+        a = corridorAttempt(q, base, cap, wraps, preferred, Crossing::KeepCrossing);
+        if (a == Attempt::MissedBoundary || a == Attempt::Retry)
+            a = corridorAttempt(q, base, cap, wraps, preferred, Crossing::TurnBack);
         return a;
     };
     for (const double share : {1.0, 0.5, 0.0}) {

@@ -121,7 +121,6 @@ struct PathQuery {
     bool shorten;
     // The corridor path came from more clearance than asked for (corridorPath's wider tries).
     bool corridor_wider = false;
-    bool route_changes_layer = false; // the A* route crosses a connection between layers
     double* turns;
     PieceGeom* pieces;
     const ActiveFilter* filter = nullptr; // findPath's query filter; null: none
