@@ -4,6 +4,8 @@
 // corridors", 2010).
 #include "corridor_walk.h"
 
+#include <algorithm>
+
 namespace clearway {
 namespace detail {
 
@@ -627,11 +629,23 @@ bool corridorPath(PathQuery& q) {
     }
     // The tightening does not settle at or near the radius (wall vertices a rounding apart where
     // two layers' walls meet, wrapped over and over), or the path found does not hold: more
-    // clearance in the same corridor still keeps the radius, and is the answer that clearance
-    // would give, so the answer here is no longer than that one.
-    for (const double wider : {1.25, 1.5, 2.0})
-        if (extra < (wider - 1.0) * q.radius && attempt(wider * q.radius) == Attempt::Answered)
-            return q.corridor_wider = true;
+    // clearance in the same corridor still keeps the radius. Each wider preferred clearance is
+    // tried as a query asking for it would try it (the whole extra, then half of it), so the
+    // answer here is the one that query gives, and no longer.
+    double tried[8];
+    uint32_t tried_count = 0;
+    for (const double wider : {1.25, 1.5, 2.0}) {
+        const double wider_extra = (wider - 1.0) * q.radius;
+        if (!(extra < wider_extra)) continue;
+        for (const double share : {1.0, 0.5}) {
+            const double preferred = q.radius + share * wider_extra;
+            if (!(preferred > q.radius + extra) ||
+                std::find(tried, tried + tried_count, preferred) != tried + tried_count)
+                continue;
+            tried[tried_count++] = preferred;
+            if (attempt(preferred) == Attempt::Answered) return q.corridor_wider = true;
+        }
+    }
     return false;
 }
 
