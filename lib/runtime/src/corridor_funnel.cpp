@@ -203,6 +203,22 @@ struct Tightening {
                std::fabs(dot(to_q, along)) <= square * norm(to_q);
     }
 
+    // Whether line j ends beyond the chord on `side` of the end cell i (between portals i and
+    // i + 1): the start inside the first cell, or the goal inside the last, on the walls' side
+    // of its chord (where a branch pruned into a concave corner leaves free floor). A taut path
+    // to that end crosses the chord; the check after the tightening measures that whole line
+    // against the walls (the end lies within the cell, short of the portal it would cross).
+    bool endBeyondChord(uint32_t j, uint32_t i, int side, P c, P d) const {
+        const bool goal_cell = j == n && i + 2 == count, start_cell = j == 0 && i == 0 && count > 1;
+        if (!goal_cell && !start_cell) return false;
+        const P end = goal_cell ? goal.c : start.c;
+        const CorridorPortal& edge = portals[goal_cell ? count - 1 : 0];
+        const double inside = cross(edge.right - edge.left, end - edge.left);
+        if (goal_cell ? !(inside < 0.0) : !(inside > 0.0)) return false;
+        const double beyond = cross(d - c, end - c);
+        return side == 0 ? beyond > 0.0 : beyond < 0.0;
+    }
+
     // The boundary piece line j (from at(j) to at(j + 1)) comes closest to, below its clearance.
     bool deepestViolation(uint32_t j, CorridorWrap* out) const {
         const P u = tangentDirection(at(j), at(j + 1));
@@ -228,9 +244,9 @@ struct Tightening {
                 const bool wall = boundaryPiece(i, i < last ? i + 1 : i, side, &c, &d, &r);
                 P nearest;
                 double gap = segmentGap(a, b, c, d, &nearest);
-                if (!wall && gap > 0.0) {
+                if (!wall && (gap > 0.0 || endBeyondChord(j, i, side, c, d))) {
                     // Near a chord only its ends count (the wall points); across it, the line
-                    // must go round the nearer end.
+                    // must go round the nearer end, unless its end lies beyond the chord.
                     const double gc = std::sqrt(pointSegment2(c, a, b, nullptr));
                     const double gd = std::sqrt(pointSegment2(d, a, b, nullptr));
                     gap = minOf(gc, gd);

@@ -1266,6 +1266,20 @@ TEST_SUITE("bake/runtime roadmap: corridor funnel") {
         funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
     }
 
+    // A pair from a cw-bench query run on dungeon whose goal lies in its last corridor cell but
+    // beyond the cell's side chord (the corner a pruned branch leaves free, 0.65 m from the chord's
+    // wall point): the tightening wrapped that end of the chord, dropped it as wrapped backwards,
+    // and never settled; the polyline shortening answered at every clearance, 1.2 m longer at the
+    // radius than at 1.5 x it. Both directions: the start's cell is the mirror case.
+    TEST_CASE("an end beyond its cell's side chord is answered by the funnel, keeping the radius, no longer "
+              "than at larger clearances") {
+        const Level& level = benchmarkLevel("dungeon.obj");
+        Scratch scratch(level.view);
+        const cw::PathEndpoint pairs[][2] = {{{15.5179, -38.2757, 0}, {-6.2646, 1.4816, 0}},
+                                             {{-6.2646, 1.4816, 0}, {15.5179, -38.2757, 0}}};
+        funnelNoLongerWithMoreClearance(level, scratch, pairs, {0.6, 0.75, 0.9, 1.2});
+    }
+
     // The peer meshes as cw-bench query bakes them (max step 0.9 m, Recast's climb), where a
     // 10,000-pair run once caught funnel arcs at 0.535 m and 0.001 m from a wall (radius 0.6), and
     // a funnel that took the chords between portal ends for walls a line 0.003 m from one (dungeon).
