@@ -256,6 +256,14 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
     const double margin = 1e-9 * (1.0 + std::fabs(center.x) + std::fabs(center.y) + radius + clearance);
     const double outer = radius + clearance + margin, inner = radius - clearance - margin;
     const double outer2 = outer * outer, inner2 = inner > 0.0 ? inner * inner : -1.0;
+    // A wall from the arc's own centre (the wall vertex a path wraps: both its walls, at every
+    // such arc) is exactly the radius from an arc that turns less than half a circle and ends
+    // behind the centre's line square to the wall: its nearest point is the centre itself.
+    const bool half_turn = std::fabs(sweep) < kPi && radius * (1.0 - 1e-12) >= clearance;
+    auto fromCentre = [&](P end_at, P other) {
+        return end_at.x == center.x && end_at.y == center.y && dot(u0, other - end_at) <= 0.0 &&
+               dot(u1, other - end_at) <= 0.0;
+    };
     const uint32_t round = nextSeen(s);
     const CellBox* boxes = s.wall_cell_box + g.first_cell;
     const uint32_t* bits = occupancy(s, g);
@@ -283,6 +291,7 @@ bool wallsArcClear(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P c
                 if (pointSegment2(center, c, d, nullptr) >= outer2) return true;
                 if (maxOf(dot(c - center, c - center), dot(d - center, d - center)) <= inner2) return true;
                 if (!firstSight(s, id, round)) return true; // measured in another cell, and clear
+                if (half_turn && (fromCentre(c, d) || fromCentre(d, c))) return true;
                 const double dist = arcSegmentDistance(center, radius, start, end, sweep, c, d);
                 return dist > 0.0 && dist >= clearance;
             });
