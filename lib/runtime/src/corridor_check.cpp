@@ -22,13 +22,21 @@ void LayerCrossings::boundBoundaries() {
 }
 
 bool LayerCrossings::onBoundaryPieces(P left, P right) const {
-    for (const fb::Connection* c : *footprint->connections())
+    constexpr double kNear = 2e-3; // more than the sqrt of the 1e-6 below, and its rounding
+    for (const fb::Connection* c : *footprint->connections()) {
+        // A point within the millimetre of a piece lies in its box grown by it: most pieces have
+        // neither side there.
+        const double x0 = minOf(c->x0(), c->x1()) - kNear, x1 = maxOf(c->x0(), c->x1()) + kNear;
+        const double y0 = minOf(c->y0(), c->y1()) - kNear, y1 = maxOf(c->y0(), c->y1()) + kNear;
+        auto inBox = [&](P p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
+        if (!inBox(left) && !inBox(right)) continue;
         for (uint32_t k = 0; k < count; ++k) {
             if (!between(*c, from[k], to[k])) continue;
             const P c0{c->x0(), c->y0()}, c1{c->x1(), c->y1()};
             if (pointSegment2(left, c0, c1, nullptr) <= 1e-6 || pointSegment2(right, c0, c1, nullptr) <= 1e-6)
                 return true;
         }
+    }
     return false;
 }
 
