@@ -188,6 +188,19 @@ void compareOnLevel(const RoadmapView& view, Counts* counts) {
         for (const WallSeg& w : walls)
             x0 = std::fmin(x0, w.x0), y0 = std::fmin(y0, w.y0), x1 = std::fmax(x1, w.x1),
             y1 = std::fmax(y1, w.y1);
+        // An arc's answer against the sampled distance, where that is clear-cut.
+        auto checkArc = [&](P center, P start, double sweep, double clearance, int* decided) {
+            const double sampled = sampledArcDistance(walls, center, start, sweep);
+            const bool arc_clear = wallsArcClear(rm, *s, layer, center, start, sweep, clearance);
+            if (sampled < clearance - 1e-6) {
+                CHECK(!arc_clear);
+                ++*decided;
+            }
+            if (sampled - 6e-3 > clearance) {
+                CHECK(arc_clear);
+                ++*decided;
+            }
+        };
         // Points over the layer's box and a little beyond, wall vertices among them (exactly on
         // walls, and on cell borders where the walls are).
         auto point = [&]() {
@@ -250,16 +263,7 @@ void compareOnLevel(const RoadmapView& view, Counts* counts) {
                 // An arc round a point near a, decided by the sampled distance where it is clear-cut.
                 const P center = a + P{(unit(rng) - 0.5) * 4, (unit(rng) - 0.5) * 4};
                 const double sweep = (unit(rng) - 0.5) * 2.0 * (i % 8 == 0 ? 6.0 : 3.0);
-                const double sampled = sampledArcDistance(walls, center, a, sweep);
-                const bool arc_clear = wallsArcClear(rm, *s, layer, center, a, sweep, clearance);
-                if (sampled < clearance - 1e-6) {
-                    CHECK(!arc_clear);
-                    ++counts->arcs_decided;
-                }
-                if (sampled - 6e-3 > clearance) {
-                    CHECK(arc_clear);
-                    ++counts->arcs_decided;
-                }
+                checkArc(center, a, sweep, clearance, &counts->arcs_decided);
             }
             if (i % 4 == 2) {
                 // An arc round a wall vertex, as a path wraps one (its own random numbers, so the
@@ -274,16 +278,7 @@ void compareOnLevel(const RoadmapView& view, Counts* counts) {
                 CAPTURE(center.y);
                 CAPTURE(angle);
                 CAPTURE(sweep);
-                const double sampled = sampledArcDistance(walls, center, start, sweep);
-                const bool arc_clear = wallsArcClear(rm, *s, layer, center, start, sweep, arc_clearance);
-                if (sampled < arc_clearance - 1e-6) {
-                    CHECK(!arc_clear);
-                    ++counts->vertex_arcs_decided;
-                }
-                if (sampled - 6e-3 > arc_clearance) {
-                    CHECK(arc_clear);
-                    ++counts->vertex_arcs_decided;
-                }
+                checkArc(center, start, sweep, arc_clearance, &counts->vertex_arcs_decided);
             }
         }
     }
