@@ -212,8 +212,8 @@ struct Tightening {
         const bool goal_cell = j == n && i + 2 == count, start_cell = j == 0 && i == 0 && count > 1;
         if (!goal_cell && !start_cell) return false;
         const P end = goal_cell ? goal.c : start.c;
-        const CorridorPortal& edge = portals[goal_cell ? count - 1 : 0];
-        const double inside = cross(edge.right - edge.left, end - edge.left);
+        const CorridorPortal& end_portal = portals[goal_cell ? count - 1 : 0];
+        const double inside = cross(end_portal.right - end_portal.left, end - end_portal.left);
         if (goal_cell ? !(inside < 0.0) : !(inside > 0.0)) return false;
         const double beyond = cross(d - c, end - c);
         return side == 0 ? beyond > 0.0 : beyond < 0.0;
