@@ -87,11 +87,17 @@ class ChainEdges {
         : rm_(rm), original_(uint32_t(rm.edges.size())), removed_(rm.edges.size(), false) {
         Incidence incidence(rm, false);
         degree_.resize(rm.vertices.size());
-        for (uint32_t v = 0; v < degree_.size(); ++v)
+        size_t merges_at_most = 0; // each merge bypasses a vertex of degree 2, whose degree drops to 0
+        for (uint32_t v = 0; v < degree_.size(); ++v) {
             degree_[v] = uint32_t(incidence.size(v));
+            merges_at_most += degree_[v] == 2;
+        }
         start_ = std::move(incidence.start);
         edges_ = std::move(incidence.edges);
-        brief_.reserve(rm.edges.size());
+        // Reserved once: growing them by doubling copies (and faults in) the lists again and again.
+        // Only the pages written are touched.
+        added_.reserve(merges_at_most);
+        brief_.reserve(rm.edges.size() + merges_at_most);
         for (const RoadmapEdge& e : rm.edges)
             brief_.push_back({e.a, e.b, e.min_clearance, e.portal});
     }
