@@ -161,12 +161,13 @@ Error buildRoadmap(const Footprint& footprint, const RoadmapOptions& options, Ro
 #endif
         if (options.merge_chains) mergeChains(rm, walls);
 #ifdef __GLIBC__
-        // The copy below needs room for a second edge list: hand the free pages the stages left
-        // in the heap back first, so the copy does not stack on top of them.
+        // Hand the free pages the stages left in the heap back before the stages that follow
+        // allocate their own.
         malloc_trim(0);
 #endif
-        releaseUnusedCapacity(rm.edges); // merging leaves the medial axis's capacity behind
-        rm.vertices.shrink_to_fit(); // likewise without merging (ordering permutes in place)
+        // Merging leaves the medial axis's capacity behind (the vertices' also without merging).
+        releaseUnusedCapacity(rm.edges);
+        releaseUnusedCapacity(rm.vertices);
         lap("merge");
         joinLayers(rm, footprint, walls);
         lap("join");

@@ -230,12 +230,12 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     std::vector<bool> used(rm.vertices.size(), false);
     for (const RoadmapEdge& e : rm.edges)
         used[e.a] = used[e.b] = true;
+    // In place: a second list would be faulted in afresh (the caller releases the unused capacity).
     std::vector<uint32_t> remap(rm.vertices.size(), UINT32_MAX);
-    std::vector<RoadmapVertex> kept;
-    kept.reserve(size_t(std::count(used.begin(), used.end(), true))); // the list the asset is written from
+    uint32_t kept = 0;
     for (uint32_t v = 0; v < rm.vertices.size(); ++v)
-        if (used[v]) remap[v] = uint32_t(kept.size()), kept.push_back(rm.vertices[v]);
-    rm.vertices = std::move(kept);
+        if (used[v]) remap[v] = kept, rm.vertices[kept++] = rm.vertices[v];
+    rm.vertices.resize(kept);
     for (RoadmapEdge& e : rm.edges)
         e.a = remap[e.a], e.b = remap[e.b];
 }
