@@ -40,13 +40,25 @@ bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
 }
 
 // The merged edge u -> w keeps the corridor of the chain it bypasses (through v), so a path along
-// it is still bounded by the walls it passes, not only by those at u and w.
-void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v,
-                       RoadmapEdge* merged) {
+// it is still bounded by the walls it passes, not only by those at u and w. e1's chain, which the
+// merge drops, is taken over rather than copied: a chain merged again and again is not copied
+// again each time.
+void keepChainCorridor(RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, RoadmapEdge* merged) {
     if (e1.corridor == EdgeCorridor::Unchecked || e2.corridor == EdgeCorridor::Unchecked) return;
     std::vector<CorridorPoint>& chain = merged->chain;
-    chain.reserve(corridorLength(e1) + corridorLength(e2));
-    forCorridor(e1, u, [&](const CorridorPoint& p) { chain.push_back(p); });
+    if (e1.corridor == EdgeCorridor::Chain) {
+        // forCorridor(e1, u) in place: from a, or reversed with its sides swapped.
+        chain = std::move(e1.chain);
+        if (e1.a != u) {
+            std::reverse(chain.begin(), chain.end());
+            for (CorridorPoint& p : chain)
+                p.sides = p.sides.reversed();
+        }
+        chain.reserve(chain.size() + corridorLength(e2));
+    } else {
+        chain.reserve(corridorLength(e1) + corridorLength(e2));
+        forCorridor(e1, u, [&](const CorridorPoint& p) { chain.push_back(p); });
+    }
     forCorridor(e2, v, [&](const CorridorPoint& p) {
         if (!samePoint(chain.back(), p)) chain.push_back(p);
     });
@@ -54,7 +66,7 @@ void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u,
 }
 
 // The straight edge u -> w in place of e1 (u - v) and e2 (v - w), of the given clearance.
-RoadmapEdge mergedEdge(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, uint32_t w, Vec2 pu,
+RoadmapEdge mergedEdge(RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, uint32_t w, Vec2 pu,
                        Vec2 pw, double clearance) {
     RoadmapEdge merged;
     merged.a = u;
@@ -166,6 +178,10 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // visiting every vertex in every pass.
     ChainEdges edges(rm);
     std::vector<bool> rejected(rm.vertices.size(), false), touched(rm.vertices.size(), false);
+    // The wall that failed a vertex's last test: when a merge beside it changes one of its edges,
+    // that wall mostly fails the new test too, and alone it proves the failure (the walls'
+    // minimum is no larger) without the grid search.
+    std::vector<uint32_t> failed_by(rm.vertices.size(), UINT32_MAX);
     std::vector<uint32_t> candidates(rm.vertices.size()), next, touched_list;
     std::iota(candidates.begin(), candidates.end(), 0u);
     while (!candidates.empty()) {
@@ -207,7 +223,15 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             const double required = std::min(e1.min_clearance, e2.min_clearance);
             if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
-            const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
+            const Walls& layer_walls = walls[rm.vertices[v].layer];
+            if (failed_by[v] != UINT32_MAX) {
+                const WallSegment& wall = layer_walls[failed_by[v]];
+                if (segmentWallDistance(pu, pw, wall.a, wall.b, INFINITY) < required) {
+                    rejected[v] = true;
+                    continue;
+                }
+            }
+            const double clearance = layer_walls.segmentClearance(pu, pw, required, &failed_by[v]);
             if (clearance < required) {
                 rejected[v] = true;
                 continue;

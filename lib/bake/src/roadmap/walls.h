@@ -93,12 +93,15 @@ class Walls {
         }
         return best;
     }
-    // Exact clearance of a-b; a value below stop_below only promises to be below it.
-    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY) const {
+    // Exact clearance of a-b; a value below stop_below only promises to be below it, and names in
+    // *below (when given) the wall that is nearer than stop_below.
+    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY, uint32_t* below = nullptr) const {
         return nearest(
             {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
-            [&](const WallSegment& w, uint32_t, double best) {
-                return segmentWallDistance(a, b, w.a, w.b, best);
+            [&](const WallSegment& w, uint32_t index, double best) {
+                const double d = segmentWallDistance(a, b, w.a, w.b, best);
+                if (below && d < stop_below) *below = index;
+                return d;
             },
             stop_below);
     }
