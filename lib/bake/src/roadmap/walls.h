@@ -33,9 +33,12 @@ class Walls {
             }
         if (walls_.empty()) lo = hi = {0, 0};
         min_ = lo;
+        // Cells of 1.4 times the side of the mean area per wall: of 1, 1.2, 1.4, 1.6 and 2 times,
+        // the fewest instructions for the blends' and the merges' searches together (box levels
+        // and peer meshes alike). Any size gives the same answers.
         cell_ = std::max(std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1e-6) /
                                    double(std::max<size_t>(walls_.size(), 1))) *
-                             2,
+                             1.4,
                          1e-3);
         nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
         ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
