@@ -40,13 +40,25 @@ bool samePoint(const CorridorPoint& p, const CorridorPoint& q) {
 }
 
 // The merged edge u -> w keeps the corridor of the chain it bypasses (through v), so a path along
-// it is still bounded by the walls it passes, not only by those at u and w.
-void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v,
-                       RoadmapEdge* merged) {
+// it is still bounded by the walls it passes, not only by those at u and w. e1's chain, which the
+// merge drops, is taken over rather than copied: a chain merged again and again is not copied
+// again each time.
+void keepChainCorridor(RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, RoadmapEdge* merged) {
     if (e1.corridor == EdgeCorridor::Unchecked || e2.corridor == EdgeCorridor::Unchecked) return;
     std::vector<CorridorPoint>& chain = merged->chain;
-    chain.reserve(corridorLength(e1) + corridorLength(e2));
-    forCorridor(e1, u, [&](const CorridorPoint& p) { chain.push_back(p); });
+    if (e1.corridor == EdgeCorridor::Chain) {
+        // forCorridor(e1, u) in place: from a, or reversed with its sides swapped.
+        chain = std::move(e1.chain);
+        if (e1.a != u) {
+            std::reverse(chain.begin(), chain.end());
+            for (CorridorPoint& p : chain)
+                p.sides = p.sides.reversed();
+        }
+        chain.reserve(chain.size() + corridorLength(e2));
+    } else {
+        chain.reserve(corridorLength(e1) + corridorLength(e2));
+        forCorridor(e1, u, [&](const CorridorPoint& p) { chain.push_back(p); });
+    }
     forCorridor(e2, v, [&](const CorridorPoint& p) {
         if (!samePoint(chain.back(), p)) chain.push_back(p);
     });
@@ -54,7 +66,7 @@ void keepChainCorridor(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u,
 }
 
 // The straight edge u -> w in place of e1 (u - v) and e2 (v - w), of the given clearance.
-RoadmapEdge mergedEdge(const RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, uint32_t w, Vec2 pu,
+RoadmapEdge mergedEdge(RoadmapEdge& e1, const RoadmapEdge& e2, uint32_t u, uint32_t v, uint32_t w, Vec2 pu,
                        Vec2 pw, double clearance) {
     RoadmapEdge merged;
     merged.a = u;
@@ -87,11 +99,17 @@ class ChainEdges {
         : rm_(rm), original_(uint32_t(rm.edges.size())), removed_(rm.edges.size(), false) {
         Incidence incidence(rm, false);
         degree_.resize(rm.vertices.size());
-        for (uint32_t v = 0; v < degree_.size(); ++v)
+        size_t merges_at_most = 0; // each merge bypasses a vertex of degree 2, whose degree drops to 0
+        for (uint32_t v = 0; v < degree_.size(); ++v) {
             degree_[v] = uint32_t(incidence.size(v));
+            merges_at_most += degree_[v] == 2;
+        }
         start_ = std::move(incidence.start);
         edges_ = std::move(incidence.edges);
-        brief_.reserve(rm.edges.size());
+        // Reserved once: growing them by doubling copies (and faults in) the lists again and again.
+        // Only the pages written are touched.
+        added_.reserve(merges_at_most);
+        brief_.reserve(rm.edges.size() + merges_at_most);
         for (const RoadmapEdge& e : rm.edges)
             brief_.push_back({e.a, e.b, e.min_clearance, e.portal});
     }
@@ -160,6 +178,10 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     // visiting every vertex in every pass.
     ChainEdges edges(rm);
     std::vector<bool> rejected(rm.vertices.size(), false), touched(rm.vertices.size(), false);
+    // The wall that failed a vertex's last test: when a merge beside it changes one of its edges,
+    // that wall mostly fails the new test too, and alone it proves the failure (the walls'
+    // minimum is no larger) without the grid search.
+    std::vector<uint32_t> failed_by(rm.vertices.size(), UINT32_MAX);
     std::vector<uint32_t> candidates(rm.vertices.size()), next, touched_list;
     std::iota(candidates.begin(), candidates.end(), 0u);
     while (!candidates.empty()) {
@@ -201,7 +223,15 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
             const double required = std::min(e1.min_clearance, e2.min_clearance);
             if (!(required > 0)) continue;
             const Vec2 pu = xy(rm.vertices[u].position), pw = xy(rm.vertices[w].position);
-            const double clearance = walls[rm.vertices[v].layer].segmentClearance(pu, pw, required);
+            const Walls& layer_walls = walls[rm.vertices[v].layer];
+            if (failed_by[v] != UINT32_MAX) {
+                const WallSegment& wall = layer_walls[failed_by[v]];
+                if (segmentWallDistance(pu, pw, wall.a, wall.b, INFINITY) < required) {
+                    rejected[v] = true;
+                    continue;
+                }
+            }
+            const double clearance = layer_walls.segmentClearance(pu, pw, required, &failed_by[v]);
             if (clearance < required) {
                 rejected[v] = true;
                 continue;
@@ -224,12 +254,12 @@ void mergeChains(Roadmap& rm, const std::vector<Walls>& walls) {
     std::vector<bool> used(rm.vertices.size(), false);
     for (const RoadmapEdge& e : rm.edges)
         used[e.a] = used[e.b] = true;
+    // In place: a second list would be faulted in afresh (the caller releases the unused capacity).
     std::vector<uint32_t> remap(rm.vertices.size(), UINT32_MAX);
-    std::vector<RoadmapVertex> kept;
-    kept.reserve(size_t(std::count(used.begin(), used.end(), true))); // the list the asset is written from
+    uint32_t kept = 0;
     for (uint32_t v = 0; v < rm.vertices.size(); ++v)
-        if (used[v]) remap[v] = uint32_t(kept.size()), kept.push_back(rm.vertices[v]);
-    rm.vertices = std::move(kept);
+        if (used[v]) remap[v] = kept, rm.vertices[kept++] = rm.vertices[v];
+    rm.vertices.resize(kept);
     for (RoadmapEdge& e : rm.edges)
         e.a = remap[e.a], e.b = remap[e.b];
 }

@@ -33,9 +33,12 @@ class Walls {
             }
         if (walls_.empty()) lo = hi = {0, 0};
         min_ = lo;
+        // Cells of 1.4 times the side of the mean area per wall: of 1, 1.2, 1.4, 1.6 and 2 times,
+        // the fewest instructions for the blends' and the merges' searches together (box levels
+        // and peer meshes alike). Any size gives the same answers.
         cell_ = std::max(std::sqrt(std::max((hi.x - lo.x) * (hi.y - lo.y), 1e-6) /
                                    double(std::max<size_t>(walls_.size(), 1))) *
-                             2,
+                             1.4,
                          1e-3);
         nx_ = std::max(1, int((hi.x - lo.x) / cell_) + 1);
         ny_ = std::max(1, int((hi.y - lo.y) / cell_) + 1);
@@ -93,12 +96,15 @@ class Walls {
         }
         return best;
     }
-    // Exact clearance of a-b; a value below stop_below only promises to be below it.
-    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY) const {
+    // Exact clearance of a-b; a value below stop_below only promises to be below it, and names in
+    // *below (when given) the wall that is nearer than stop_below.
+    double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY, uint32_t* below = nullptr) const {
         return nearest(
             {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
-            [&](const WallSegment& w, uint32_t, double best) {
-                return segmentWallDistance(a, b, w.a, w.b, best);
+            [&](const WallSegment& w, uint32_t index, double best) {
+                const double d = segmentWallDistance(a, b, w.a, w.b, best);
+                if (below && d < stop_below) *below = index;
+                return d;
             },
             stop_below);
     }
