@@ -169,7 +169,36 @@ double sampledArcDistance(const std::vector<WallSeg>& walls, P center, P start, 
 
 struct Counts {
     int clear = 0, blocked = 0, arcs_decided = 0, vertex_arcs_decided = 0, intruded = 0, found = 0;
+    int centres_known = 0, centres_unknown = 0;
 };
+
+// The inside test (answered from the cell's centre where it can) against the scan of every ring
+// edge, where the centre's answer is tried hardest: each cell's centre, corners and border
+// points, and points 0 to 1 mm from wall vertices and wall middles in eight directions.
+void checkInsideTest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, const std::vector<WallSeg>& walls,
+                     Counts* counts) {
+    const WallGrid& g = s.wall_grids[layer];
+    auto check = [&](P p) {
+        CAPTURE(p.x);
+        CAPTURE(p.y);
+        CHECK(wallsInside(rm, s, layer, p) == insideLayer(*layerOf(rm, layer), p));
+    };
+    for (uint32_t j = 0; j < g.ny; ++j)
+        for (uint32_t i = 0; i < g.nx; ++i) {
+            const uint8_t centre = s.wall_centre_inside[g.first_cell + j * g.nx + i];
+            counts->centres_known += centre != kCentreUnknown;
+            counts->centres_unknown += centre == kCentreUnknown;
+            const double x = g.min_x + double(i) * g.cell, y = g.min_y + double(j) * g.cell;
+            for (const double fx : {0.0, 1e-7, 0.25, 0.5, 0.999999})
+                for (const double fy : {0.0, 0.5, 0.75, 0.9999999})
+                    check(P{x + fx * g.cell, y + fy * g.cell});
+        }
+    for (const WallSeg& w : walls)
+        for (const P v : {w.c, (w.c + w.d) * 0.5})
+            for (const double d : {0.0, 1e-12, 1e-9, 1e-6, 1e-3})
+                for (int k = 0; k < 8; ++k)
+                    check(v + P{std::cos(0.785398 * k), std::sin(0.785398 * k)} * d);
+}
 
 void compareOnLevel(const RoadmapView& view, Counts* counts) {
     size_t bytes = 0;
@@ -281,13 +310,15 @@ void compareOnLevel(const RoadmapView& view, Counts* counts) {
                 checkArc(center, start, sweep, arc_clearance, &counts->vertex_arcs_decided);
             }
         }
+        checkInsideTest(rm, *s, layer, walls, counts);
     }
 }
 
 } // namespace
 
 TEST_SUITE("runtime/wall grid") {
-    TEST_CASE("grid wall queries equal a scan of every wall, rows of two occupancy words included") {
+    TEST_CASE("grid wall queries equal a scan of every wall, rows of two occupancy words included, and "
+              "the inside test from cell centres on cell borders and next to walls") {
         const std::vector<uint8_t> strip = stripLevel();
         RoadmapView view;
         REQUIRE(loadRoadmap(strip.data(), strip.size(), &view) == Status::Ok);
@@ -317,5 +348,8 @@ TEST_SUITE("runtime/wall grid") {
         CHECK(counts.intruded > 1000);
         CHECK(counts.arcs_decided > 500);
         CHECK(counts.vertex_arcs_decided > 1000);
+        // Nearly every cell's centre answers the inside test for the points of its cell.
+        CHECK(counts.centres_known > 200);
+        CHECK(counts.centres_unknown * 100 < counts.centres_known);
     }
 }

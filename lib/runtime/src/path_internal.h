@@ -175,6 +175,10 @@ struct WallGrid {
     uint32_t first_piece; // the layer's first WallRef::id
 };
 
+// PathShared::wall_centre_inside: a cell's centre lies outside the layer, inside it, or too near a
+// wall to answer the inside test for the cell's points.
+enum : uint8_t { kCentreOutside = 0, kCentreInside = 1, kCentreUnknown = 2 };
+
 // A piece [t0, t1] of the ring edge from boundary vertex a to b. Open pieces lie on a connection
 // to another layer (a portal, as in the bake's solidLayerWalls): clearance queries skip them,
 // the inside test counts them like any ring edge.
@@ -344,6 +348,7 @@ struct PathShared {
     detail::WallSeg* wall_solid_segs;
     detail::CellBox* wall_cell_box;
     detail::CellBox* wall_cell_pieces;
+    uint8_t* wall_centre_inside; // per cell (as wall_cell_start): kCentreOutside / Inside / Unknown
     // Off-mesh links leaving each vertex: link_adj[link_start[v] .. link_start[v + 1]); both null
     // without links.
     uint32_t link_count;
@@ -413,6 +418,7 @@ struct PathScratch {
     // search that rejects every piece of a cell may pass over the cell without changing the
     // order in which it meets the others.
     const detail::CellBox* wall_cell_pieces;
+    const uint8_t* wall_centre_inside;
     // Per wall piece, the last query that measured it ([0] is the query counter): a piece listed
     // in several cells is measured once. Written through const scratch: only the queries use it
     // (findPath's, raycast's), and a scratch serves one thread.

@@ -124,7 +124,7 @@ struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
         landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
         snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
-        wall_solid_segs, wall_cell_box, wall_cell_pieces, link_start, link_adj;
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;
@@ -168,6 +168,7 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.wall_solid_segs = at.take(size_t(solid_items) * sizeof(WallSeg));
     l.wall_cell_box = at.take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_cell_pieces = at.take(size_t(cell_entries) * sizeof(CellBox));
+    l.wall_centre_inside = at.take(size_t(cell_entries));
     l.end = at.at > work.at ? at.at : work.at;
     l.wall_pieces = uint32_t(pieces);
     return l;
@@ -360,6 +361,7 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->wall_solid_segs = reinterpret_cast<WallSeg*>(base + l.wall_solid_segs);
     s->wall_cell_box = reinterpret_cast<CellBox*>(base + l.wall_cell_box);
     s->wall_cell_pieces = reinterpret_cast<CellBox*>(base + l.wall_cell_pieces);
+    s->wall_centre_inside = base + l.wall_centre_inside;
     if (l.link_adj != l.link_start) {
         s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
         s->link_adj = reinterpret_cast<LinkAdj*>(base + l.link_adj);
@@ -419,6 +421,7 @@ PathScratch* scratchInitAt(const PathShared* shared, uint8_t* base, const Scratc
     s->wall_solid_segs = sh.wall_solid_segs;
     s->wall_cell_box = sh.wall_cell_box;
     s->wall_cell_pieces = sh.wall_cell_pieces;
+    s->wall_centre_inside = sh.wall_centre_inside;
     s->wall_piece_count = sh.wall_piece_count;
     s->link_count = sh.link_count;
     s->link_start = sh.link_start;

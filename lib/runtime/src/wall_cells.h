@@ -30,6 +30,32 @@ static inline P pieceEnd(const flatbuffers::Vector<const fb::Vec2*>* verts, cons
     return w.t1 == 1.0f ? b : a + (b - a) * double(w.t1);
 }
 
+// The crossings the inside test counts in cell i of row j for the horizontal line at y: the ring
+// edges (solid or open) crossing it with the crossing point in that cell, so an edge listed in
+// several cells counts once. `starts`: the layer's cell starts. Calls fn(crossing x).
+template <typename Fn>
+static inline void forEachCellCrossing(const uint32_t* starts, const WallRef* items,
+                                       const flatbuffers::Vector<const fb::Vec2*>* verts, const WallGrid& g,
+                                       int64_t i, int64_t j, double y, Fn fn) {
+    const uint32_t cell = uint32_t(j * int64_t(g.nx) + i);
+    for (uint32_t k = starts[cell], end = starts[cell + 1]; k < end; ++k) {
+        const WallRef& w = items[k];
+        const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+        if ((a.y > y) == (b.y > y)) continue;
+        // Only the piece holding the crossing counts it: a ring edge is cut into pieces.
+        const double t = (y - a.y) / (b.y - a.y);
+        if (t < double(w.t0) || (w.t1 < 1.0f ? t >= double(w.t1) : t > 1.0)) continue;
+        const double xc = (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x;
+        if (cellOf(xc, g.min_x, g.cell, g.nx) != i) continue;
+        fn(xc);
+    }
+}
+
+// A cell's centre, where the inside test's per-cell answer is kept (wall_centre_inside).
+static inline P cellCentre(const WallGrid& g, int64_t i, int64_t j) {
+    return P{g.min_x + double(i) * g.cell + 0.5 * g.cell, g.min_y + double(j) * g.cell + 0.5 * g.cell};
+}
+
 // Occupancy bits: per layer, after the cell starts in wall_solid_start, one bit per cell (set: the
 // cell lists a solid wall piece), rowWords(g) 32-bit words per row. Most cells of a layer list
 // none (77 % on dungeon): the queries walk only the set bits of a row's span, in the same order

@@ -602,28 +602,80 @@ double wallsRay(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p, P
     return best;
 }
 
+namespace {
+
+// Sign of the orientation of c against a -> b where it is clear: 0 when c lies within `near` of
+// the line (the length a -> b measured in L1, which is no less) or the determinant within 1e-12 of
+// its terms, far above the rounding of its evaluation.
+int orientationSign(P a, P b, P c, double near) {
+    const double l = (b.x - a.x) * (c.y - a.y), r = (b.y - a.y) * (c.x - a.x);
+    const double det = l - r;
+    const double bound = maxOf(1e-12 * (std::fabs(l) + std::fabs(r)),
+                               near * (std::fabs(b.x - a.x) + std::fabs(b.y - a.y)));
+    return det > bound ? 1 : det < -bound ? -1 : 0;
+}
+
+// Whether p's cell answers the inside test from its centre: the centre's answer flipped by each
+// ring edge the segment from the centre to p crosses. Only the edges listed in the cell can
+// cross it (p lies inside the cell, off its border). False (*inside untouched) when the centre is
+// no reference or a crossing is too near to call, within a billionth of the coordinates: there
+// the row walk decides, as before the centres were kept.
+bool insideFromCentre(const PathScratch& s, const flatbuffers::Vector<const fb::Vec2*>* verts, const WallGrid& g,
+                      int64_t i, int64_t j, P p, bool* inside) {
+    const uint32_t cell = uint32_t(j * int64_t(g.nx) + i);
+    const uint8_t centre_inside = s.wall_centre_inside[g.first_cell + cell];
+    if (centre_inside == kCentreUnknown) return false;
+    const P c = cellCentre(g, i, j);
+    const double margin = 0.5 * g.cell * (1.0 - 1e-6);
+    if (!(std::fabs(p.x - c.x) < margin && std::fabs(p.y - c.y) < margin)) return false;
+    const double near = 1e-9 * (1.0 + std::fabs(p.x) + std::fabs(p.y));
+    const double x0 = minOf(c.x, p.x), x1 = maxOf(c.x, p.x), y0 = minOf(c.y, p.y), y1 = maxOf(c.y, p.y);
+    bool odd = centre_inside == kCentreInside;
+    uint32_t last_a = kNone, last_b = kNone;
+    const uint32_t* start = s.wall_cell_start + g.first_cell;
+    for (uint32_t k = start[cell], end = start[cell + 1]; k < end; ++k) {
+        const WallRef& w = s.wall_cell_items[k];
+        if (w.a == last_a && w.b == last_b) continue; // the edge's next piece: the edge is tested whole
+        last_a = w.a, last_b = w.b;
+        const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
+        if (maxOf(a.x, b.x) < x0 - near || minOf(a.x, b.x) > x1 + near || maxOf(a.y, b.y) < y0 - near ||
+            minOf(a.y, b.y) > y1 + near || (a.x == b.x && a.y == b.y))
+            continue;
+        const int sa = orientationSign(c, p, a, near), sb = orientationSign(c, p, b, near);
+        if (sa != 0 && sa == sb) continue;
+        const int sc = orientationSign(a, b, c, near), sp = orientationSign(a, b, p, near);
+        if (sc != 0 && sc == sp) continue;
+        if (sa == 0 || sb == 0 || sc == 0 || sp == 0) return false;
+        odd = !odd;
+    }
+    *inside = odd;
+    return true;
+}
+
+} // namespace
+
 bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p) {
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
     const WallGrid& g = gridOf(s, layer);
+    // Beyond the grid (which covers every boundary vertex) no ring can hold p; most points of a
+    // level lie beyond the grids of the storeys they are not on.
+    if (p.x < g.min_x || p.y < g.min_y || p.x > g.min_x + double(g.nx) * g.cell ||
+        p.y > g.min_y + double(g.ny) * g.cell)
+        return false;
+    const auto* verts = layerOf(rm, layer)->boundary_vertices();
     const int64_t j = cellOf(p.y, g.min_y, g.cell, g.ny), ci = cellOf(p.x, g.min_x, g.cell, g.nx);
+    bool inside;
+    if (insideFromCentre(s, verts, g, ci, j, p, &inside)) return inside;
     // Crossings of the horizontal line through p by the ring edges, counted to the right (xc > p.x)
-    // or to the left (xc < p.x), each in the one cell holding the crossing point, so a wall listed
-    // in several cells counts once (same test as insideLayer). Every ring crosses the line an even
-    // number of times, so both sides have the same parity unless a crossing is exactly at p.x.
+    // or to the left (xc < p.x), each in the one cell holding the crossing point (same test as
+    // insideLayer). Every ring crosses the line an even number of times, so both sides have the
+    // same parity unless a crossing is exactly at p.x.
+    const uint32_t* starts = s.wall_cell_start + g.first_cell;
     auto count = [&](int64_t i0, int64_t i1, bool right, bool* at_p) {
         bool odd = false;
         for (int64_t i = i0; i <= i1; ++i)
-            forEachItem(s, g, uint32_t(j * int64_t(g.nx) + i), [&](const WallRef& w) {
-                const P a = pt(verts->Get(w.a)), b = pt(verts->Get(w.b));
-                if ((a.y > p.y) == (b.y > p.y)) return true;
-                // Only the piece holding the crossing counts it: a ring edge is cut into pieces.
-                const double t = (p.y - a.y) / (b.y - a.y);
-                if (t < double(w.t0) || (w.t1 < 1.0f ? t >= double(w.t1) : t > 1.0)) return true;
-                const double xc = (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x;
-                if (cellOf(xc, g.min_x, g.cell, g.nx) != i) return true;
+            forEachCellCrossing(starts, s.wall_cell_items, verts, g, i, j, p.y, [&](double xc) {
                 if (xc == p.x) *at_p = true;
                 if (right ? p.x < xc : xc < p.x) odd = !odd;
-                return true;
             });
         return odd;
     };

@@ -133,6 +133,37 @@ float floatAbove(double v) {
     return double(f) >= v ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
 }
 
+// The inside test's answer at every cell's centre, as its row walk gives it there (from the left
+// in the grid's left half, from the right in the other); kCentreUnknown where a crossing of the
+// centre's line or a ring edge lies within a millionth of a cell of it, where rounding could
+// flip the answer. `start`: the layer's cell starts.
+void classifyCellCentres(const flatbuffers::Vector<const fb::Vec2*>* verts, const WallGrid& g,
+                         const uint32_t* start, const WallRef* items, uint8_t* out) {
+    const double near = 1e-6 * g.cell;
+    for (int64_t j = 0; j < int64_t(g.ny); ++j) {
+        uint8_t* row = out + j * int64_t(g.nx);
+        bool total_odd = false; // crossings of the row's centre line so far
+        for (int64_t i = 0; i < int64_t(g.nx); ++i) {
+            const P c = cellCentre(g, i, j);
+            bool left_odd = total_odd, unknown = false;
+            forEachCellCrossing(start, items, verts, g, i, j, c.y, [&](double xc) {
+                unknown |= std::fabs(xc - c.x) <= near;
+                if (xc < c.x) left_odd = !left_odd;
+                total_odd = !total_odd;
+            });
+            const uint32_t cell = uint32_t(j * int64_t(g.nx) + i);
+            for (uint32_t k = start[cell]; k < start[cell + 1] && !unknown; ++k)
+                unknown = pointSegment2(c, pt(verts->Get(items[k].a)), pt(verts->Get(items[k].b)), nullptr) <=
+                          near * near;
+            row[i] = unknown ? kCentreUnknown : left_odd ? kCentreInside : kCentreOutside;
+        }
+        // The right half: the crossings right of the centre, all of the row's less the left ones.
+        for (int64_t i = 0; i < int64_t(g.nx); ++i)
+            if (2 * i >= int64_t(g.nx) && row[i] != kCentreUnknown)
+                row[i] = uint8_t(row[i] ^ uint8_t(total_odd));
+    }
+}
+
 } // namespace
 
 void wallGridSizes(const fb::Roadmap& rm, uint64_t* cell_entries, uint64_t* items, uint64_t* solid_items,
@@ -173,6 +204,8 @@ void wallGridBuild(const fb::Roadmap& rm, PathShared* s) {
             start[c] = start[c - 1];
         start[0] = item_base;
         item_base = start[cells];
+        classifyCellCentres(layer.boundary_vertices(), g, start, s->wall_cell_items,
+                            s->wall_centre_inside + first_cell);
         // The solid pieces again, cell by cell in the same order, with their ends in double.
         const auto* verts = layer.boundary_vertices();
         uint32_t* solid = s->wall_solid_start + first_cell;
@@ -233,6 +266,7 @@ void wallGridBuild(const fb::Roadmap& rm, PathShared* s) {
         std::memset(start + cells + 1, 0, bit_words * sizeof(uint32_t));
         std::memset(s->wall_cell_box + first_cell + cells + 1, 0, bit_words * sizeof(CellBox));
         std::memset(s->wall_cell_pieces + first_cell + cells + 1, 0, bit_words * sizeof(CellBox));
+        std::memset(s->wall_centre_inside + first_cell + cells, kCentreUnknown, 1 + bit_words);
         first_cell += cells + 1 + bit_words;
     }
     s->wall_piece_count = first_piece;
