@@ -395,12 +395,14 @@ Status footprintHeightAt(const FootprintView& view, uint32_t layer, float x, flo
             return f <= 0.0 ? 0u : (f >= double(n - 1) ? n - 1 : uint32_t(f));
         };
         const uint32_t ci = cellOf(px, min_x, nx), cj = cellOf(py, min_y, ny);
-        const double tol = tolerance;
-        const uint32_t i0 = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx);
-        const uint32_t j0 = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny);
         auto each = [&](auto fn) {
             for (uint32_t k = start->Get(cj * nx + ci), end = start->Get(cj * nx + ci + 1); k < end; ++k)
                 if (fn(items->Get(k))) return true;
+            // The square round the point only when its own cell has no answer (most points lie
+            // on a triangle of their cell).
+            const double tol = tolerance;
+            const uint32_t i0 = cellOf(px - tol, min_x, nx), i1 = cellOf(px + tol, min_x, nx);
+            const uint32_t j0 = cellOf(py - tol, min_y, ny), j1 = cellOf(py + tol, min_y, ny);
             for (uint32_t j = j0; j <= j1; ++j)
                 for (uint32_t i = i0; i <= i1; ++i)
                     for (uint32_t k = start->Get(j * nx + i), end = start->Get(j * nx + i + 1); k < end; ++k)

@@ -846,10 +846,10 @@ Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d lo
     // heights only choose between floors over one another). The footprint is the union of the
     // layer's surface triangles, simplified within the bake's epsilon: a point inside it lies on
     // one of them within the 5 cm the height lookup allows.
-    uint32_t first_inside = kNoLayer, insides = 0;
+    uint32_t first_inside = kNoLayer, second_inside = kNoLayer, insides = 0;
     for (uint32_t l = 0; l < layers && insides < 2; ++l) {
         if (!inside(l)) continue;
-        if (insides++ == 0) first_inside = l;
+        (insides++ == 0 ? first_inside : second_inside) = l;
     }
     if (insides == 0) return Status::NotFound;
     if (insides == 1) {
@@ -857,7 +857,8 @@ Status locatePoint(const RoadmapView& view, const PathScratch* scratch, Vec3d lo
         return Status::Ok;
     }
     for (uint32_t l = first_inside; l < layers; ++l) {
-        if (!inside(l)) continue;
+        // The two found above are known; the layers between them are not inside.
+        if (l != first_inside && l != second_inside && (l < second_inside || !inside(l))) continue;
         float h;
         if (footprintHeightAt(footprint, l, float(p.x), float(p.y), 0.05f, &h) != Status::Ok) continue;
         if (double(h) <= local.z + step_up) {
