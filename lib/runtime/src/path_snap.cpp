@@ -83,8 +83,19 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
             out[i] = out[i - 1];
         out[i] = c;
     };
+    // The baker assigned cells in double and stored floats: allow for that rounding.
+    const double slack = 1e-4 * cs;
     auto visit = [&](int64_t i, int64_t j) {
         if (i < 0 || j < 0 || i >= nx || j >= ny) return;
+        if (count == max) {
+            // A cell farther than the max-th best holds no edge that would be kept (any edge it
+            // lists that comes nearer is listed where it does); its edges are not even looked at.
+            const double cx0 = min_x + double(i) * cs, cy0 = min_y + double(j) * cs;
+            const double dx = maxOf(0.0, maxOf(cx0 - p.x, p.x - (cx0 + cs)));
+            const double dy = maxOf(0.0, maxOf(cy0 - p.y, p.y - (cy0 + cs)));
+            const double reach = out[max - 1].distance + slack;
+            if (dx * dx + dy * dy > reach * reach) return;
+        }
         const uint32_t c = uint32_t(j * nx + i);
         if (layer_start) {
             for (uint32_t k = layer_start[c], end = layer_start[c + 1]; k < end; ++k)
@@ -123,8 +134,7 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
         if (cj + r + 1 < ny)
             more = true, bound = minOf(bound, maxOf(0.0, min_y + double(cj + r + 1) * cs - p.y));
         if (!more) break;
-        // The baker assigned cells in double and stored floats: allow for that rounding.
-        if (count == max && out[max - 1].distance <= bound - 1e-4 * cs) break;
+        if (count == max && out[max - 1].distance <= bound - slack) break;
     }
     return count;
 }
