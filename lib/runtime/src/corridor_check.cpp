@@ -101,7 +101,8 @@ bool lineStretchClear(const PathQuery& q, const CorridorPortal* portals, uint32_
 // backwards) or the path misses a boundary between layers the route crosses.
 bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t count,
                   const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n, double check,
-                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found, VerifyFailure* failure) {
+                  bool all_checked, TooClose* lines, uint32_t room, uint32_t* found, WalkStep* steps,
+                  VerifyFailure* failure) {
     *found = 0;
     auto portalAt = [&](uint32_t j) { return j > 0 ? wraps[j - 1].portal : 0; };
     // One walk for both: the arcs are looked at until the first one too close (or an end wrapped
@@ -128,7 +129,8 @@ bool findTooClose(const PathQuery& q, const CorridorPortal* portals, uint32_t co
                 arc_found = true;
             }
             return true;
-        });
+        },
+        steps);
     if (!crossed_all) {
         *failure = VerifyFailure::MissedBoundary;
         return false;
@@ -250,14 +252,14 @@ void insertWrap(CorridorWrap* wraps, uint32_t* n, uint32_t at, const CorridorWra
 // that does; then the path is tightened again.
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity, VerifyFailure* failure) {
+                        uint32_t capacity, WalkStep* steps, VerifyFailure* failure) {
     *failure = VerifyFailure::Other;
     const double check = q.radius * (1.0 - 1e-9);
     constexpr uint32_t kRoom = 16;
     TooClose close[kRoom];
     for (uint32_t attempt = 0; attempt < kLineChecks; ++attempt) {
         uint32_t found = 0;
-        if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found,
+        if (!findTooClose(q, portals, count, crossings, wraps, *n, check, exact, close, kRoom, &found, steps,
                           failure))
             return false;
         if (found == 0) {

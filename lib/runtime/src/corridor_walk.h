@@ -116,22 +116,38 @@ struct LayerWalk {
     }
 };
 
+// One step of walkPath over wraps[0..n): line j's tangent and the whole turn of the arc before it
+// (j > 0). The check's last walk keeps them for the output's walk over the same discs.
+struct WalkStep {
+    CorridorTangent t;
+    double turn;
+};
+
 // Walks the path's lines and arcs in order, each split where it changes layer (false as well
 // when the path does not cross every boundary the route crosses):
 // line(j, a, b, walk) for the stretches of line j (into wraps[j], or the goal for j = n), and
 // arc(w, from, to, sweep, turn, walk) for those of the arc round wraps[w] (`turn` its whole turn).
-// False as soon as a callback is.
+// False as soon as a callback is. `record` (n + 1 steps): the steps walked are kept there;
+// `replay`: steps an earlier walk over the same wraps kept, read instead of computed again.
 template <class Line, class Arc>
 bool walkPath(const PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t n,
-              Line&& line, Arc&& arc) {
+              Line&& line, Arc&& arc, WalkStep* record = nullptr, const WalkStep* replay = nullptr) {
     LayerWalk walk(crossings, q.start.layer);
     const CorridorWrap start{q.ps, 0.0, kNone, 0, true}, goal{q.pg, 0.0, kNone, 0, true};
     P cursor = q.ps, u_in{0, 0};
     for (uint32_t j = 0; j <= n; ++j) {
         const CorridorWrap& from = j == 0 ? start : wraps[j - 1];
-        const CorridorTangent t = corridorTangent(from, j == n ? goal : wraps[j]);
+        WalkStep step;
+        if (replay) {
+            step = replay[j];
+        } else {
+            step.t = corridorTangent(from, j == n ? goal : wraps[j]);
+            step.turn = j > 0 && from.r > 0.0 ? wrapTurn(u_in, step.t.u, from) : 0.0;
+        }
+        if (record) record[j] = step;
+        const CorridorTangent& t = step.t;
         if (j > 0 && from.r > 0.0) {
-            const double turn = wrapTurn(u_in, t.u, from);
+            const double turn = step.turn;
             if (turn * from.side > 1e-12) {
                 if (!walk.arc(from.c, from.r, cursor, t.from, turn, [&](P a, P b, double sweep, uint32_t) {
                         return arc(j - 1, a, b, sweep, turn, walk);
@@ -157,9 +173,10 @@ enum class VerifyFailure { None, MissedBoundary, Unsettled, Other };
 // meets and tightened again (corridor_check.cpp); false when it does not settle, and *failure says
 // why. `exact`: no portal has an open or unchecked stretch before it (else each line looks at its
 // own portals).
+// `steps` (capacity + 1, or null): the steps of the last walk, over the wraps it returns with.
 bool verifyCorridorPath(PathQuery& q, const CorridorPortal* portals, uint32_t count,
                         const LayerCrossings& crossings, bool exact, CorridorWrap* wraps, uint32_t* n,
-                        uint32_t capacity, VerifyFailure* failure);
+                        uint32_t capacity, WalkStep* steps, VerifyFailure* failure);
 
 } // namespace detail
 } // namespace clearway

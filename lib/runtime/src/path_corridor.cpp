@@ -471,7 +471,8 @@ void shareWallRadii(PortalList& list, uint32_t first) {
 // circle of the disc next to it (to rounding) would leave a line of ~1e-8 m there whose direction
 // is rounding noise, a kink at its joint with the arc: the arc runs from the start (to the goal)
 // itself instead, turned by the rounding more or less.
-void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t count) {
+void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap* wraps, uint32_t count,
+               const WalkStep* steps) {
     auto negligible = [](P a, P b) { return norm(b - a) < kSamePoint; };
     auto turnFrom = [](P c, P from, P to) {
         return std::atan2(cross(from - c, to - c), dot(from - c, to - c));
@@ -508,7 +509,8 @@ void emitWraps(PathQuery& q, const LayerCrossings& crossings, const CorridorWrap
             }
             q.emitter.emit(arcSegment(a, b, c, wraps[w].r, sweep, walk.layer));
             return true;
-        });
+        },
+        nullptr, steps);
 }
 
 // Calls seed(left, right, at) for each portal of edge `edge` run over as a whole from a to b
@@ -565,15 +567,20 @@ Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, Corrido
     uint32_t n = corridorFunnel(list.p + first, list.n - first, q.ps, q.pg, wraps, cap);
     phaseMark(Phase::Funnel);
     if (n == kNone) return Attempt::Unsettled;
+    // The check's walk keeps its steps in the wraps' memory past the wraps, where there is room
+    // for them (a corner is larger than a wrap); the output walks the same wraps again.
+    WalkStep* steps = (size_t(cap) + 1) * sizeof(WalkStep) <= size_t(cap) * (sizeof(Corner) - sizeof(CorridorWrap))
+                          ? reinterpret_cast<WalkStep*>(wraps + cap)
+                          : nullptr;
     VerifyFailure failure;
     if (!verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact, wraps, &n, cap,
-                            &failure))
+                            steps, &failure))
         return failure == VerifyFailure::MissedBoundary ? Attempt::MissedBoundary
                : failure == VerifyFailure::Unsettled    ? Attempt::Unsettled
                                                         : Attempt::Retry;
     phaseRoutePoints(n);
     phaseMark(Phase::Verify);
-    emitWraps(q, list.crossings, wraps, n);
+    emitWraps(q, list.crossings, wraps, n, steps);
     phaseMark(Phase::Output);
     return Attempt::Answered;
 }
