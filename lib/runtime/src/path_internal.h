@@ -173,6 +173,7 @@ struct WallGrid {
     uint32_t nx, ny;
     uint32_t first_cell;  // into PathShared::wall_cell_start
     uint32_t first_piece; // the layer's first WallRef::id
+    const flatbuffers::Vector<const fb::Vec2*>* boundary; // the layer's boundary vertices
 };
 
 // PathShared::wall_centre_inside: a cell's centre lies outside the layer, inside it, or too near a

@@ -68,7 +68,8 @@ uint32_t nearestCandidates(const fb::Roadmap& rm, const PathScratch* scratch, ui
                 // Ternaries, not std::fmax (a library call here); all values are finite.
                 const double dx = es.x0 > p.x ? es.x0 - p.x : (p.x > es.x1 ? p.x - es.x1 : 0.0);
                 const double dy = es.y0 > p.y ? es.y0 - p.y : (p.y > es.y1 ? p.y - es.y1 : 0.0);
-                if (std::sqrt(dx * dx + dy * dy) - margin > out[max - 1].distance) return;
+                const double reach = out[max - 1].distance + margin;
+                if (dx * dx + dy * dy > reach * reach) return;
             }
         } else if (!usableForSnap(rm, *rm.edges()->Get(edge), layer, radius)) {
             return;

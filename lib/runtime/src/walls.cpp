@@ -654,14 +654,14 @@ bool insideFromCentre(const PathScratch& s, const flatbuffers::Vector<const fb::
 
 } // namespace
 
-bool wallsInside(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, P p) {
+bool wallsInside(const fb::Roadmap&, const PathScratch& s, uint32_t layer, P p) {
     const WallGrid& g = gridOf(s, layer);
     // Beyond the grid (which covers every boundary vertex) no ring can hold p; most points of a
     // level lie beyond the grids of the storeys they are not on.
     if (p.x < g.min_x || p.y < g.min_y || p.x > g.min_x + double(g.nx) * g.cell ||
         p.y > g.min_y + double(g.ny) * g.cell)
         return false;
-    const auto* verts = layerOf(rm, layer)->boundary_vertices();
+    const auto* verts = g.boundary;
     const int64_t j = cellOf(p.y, g.min_y, g.cell, g.ny), ci = cellOf(p.x, g.min_x, g.cell, g.nx);
     bool inside;
     if (insideFromCentre(s, verts, g, ci, j, p, &inside)) return inside;

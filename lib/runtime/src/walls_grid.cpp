@@ -189,6 +189,7 @@ void wallGridBuild(const fb::Roadmap& rm, PathShared* s) {
         WallGrid g = gridFor(layer);
         g.first_cell = first_cell;
         g.first_piece = first_piece;
+        g.boundary = layer.boundary_vertices();
         s->wall_grids[l] = g;
         const uint32_t cells = g.nx * g.ny;
         uint32_t* start = s->wall_cell_start + first_cell;
