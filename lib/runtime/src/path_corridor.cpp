@@ -189,60 +189,25 @@ P stretchEnd(const fb::Footprint& fp, uint32_t layer_a, uint32_t layer_b, uint32
     return end;
 }
 
-// The side of c0 -> c1 (> 0 left, < 0 right) the route comes from: the one where layer `from`
-// lies, probed a centimetre either side of the piece's middle. Where the probes do not tell (a
-// feature within the centimetre), the side of the last portal's middle, else of the start: far
-// from the piece that may be the wrong one (a polyline of connections bent round a ramp's foot
-// puts the last portal beyond the line through the piece), and the path would wrap the
-// polyline's end on the side where the wall goes on.
-double approachSide(const PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uint32_t from, P c0,
-                    P c1) {
-    constexpr double kProbe = 0.01; // metres
-    const P along = c1 - c0, middle = (c0 + c1) * 0.5;
-    const double length = norm(along);
-    if (length > 0.0) {
-        const P off = P{-along.y, along.x} * (kProbe / length);
-        const bool left = wallsInside(rm, s, from, middle + off), right = wallsInside(rm, s, from, middle - off);
-        if (left != right) return left ? 1.0 : -1.0;
-    }
-    return cross(along, list.behind() - c0);
-}
-
 // Where the route changes layer along an across edge, the corridor's sides are the walls at the
 // two ends of the connections' polyline it crosses (the floor goes on across every piece of it):
 // a portal between those ends makes the path reach the boundary, instead of turning back before
-// it through the stretch whose sides lay on the boundary and were dropped. False when the edge
-// meets no connection between its layers, or their polyline is a closed loop.
-bool pushConnectionPortal(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, const fb::RoadmapEdge& e,
-                          bool forward) {
-    const fb::Footprint* fp = rm.footprint();
-    if (!fp || !fp->connections()) return false;
-    const uint32_t from = rm.vertices()->Get(forward ? e.a() : e.b())->layer();
-    const uint32_t to = rm.vertices()->Get(forward ? e.b() : e.a())->layer();
-    const P a = pt(rm.points()->Get(e.first_point()));
-    const P b = pt(rm.points()->Get(e.first_point() + e.point_count() - 1));
-    // The piece the edge crosses; else the one nearest its middle.
-    uint32_t piece = kNone;
-    double nearest = kInf;
-    const auto& pieces = *fp->connections();
-    for (uint32_t k = 0; k < pieces.size(); ++k) {
-        const fb::Connection& c = *pieces.Get(k);
-        if (!LayerCrossings::between(c, from, to)) continue;
-        const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-        const double d2 = segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
-        if (d2 < nearest) nearest = d2, piece = k;
-    }
-    if (piece == kNone) return false;
-    const fb::Connection& c = *pieces.Get(piece);
-    const P end0 = stretchEnd(*fp, from, to, piece, P{c.x0(), c.y0()});
-    const P end1 = stretchEnd(*fp, from, to, piece, P{c.x1(), c.y1()});
-    if (dot(end1 - end0, end1 - end0) <= 1e-6) return false;
-    // Which end is on the left: from the side of the crossed piece the route comes from.
-    const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-    const double side = approachSide(list, s, rm, from, c0, c1);
+// it through the stretch whose sides lay on the boundary and were dropped (its AcrossPortal). The
+// side of the crossed piece the route comes from is the one where the layer it leaves lies, probed
+// at init; where the probes did not tell (a feature within the centimetre), the side of the last
+// portal's middle, else of the start: far from the piece that may be the wrong one (a polyline of
+// connections bent round a ramp's foot puts the last portal beyond the line through the piece),
+// and the path would wrap the polyline's end on the side where the wall goes on. False when the
+// edge meets no connection between its layers, or their polyline is a closed loop.
+bool pushConnectionPortal(PortalList& list, const PathScratch& s, uint32_t edge, bool forward) {
+    if (s.across_index[edge] == kNone) return false;
+    const AcrossPortal& x = s.across[s.across_index[edge]];
+    const P c0 = x.c0, c1 = x.c1;
+    const double side = x.side[forward ? 0 : 1] != 0 ? double(x.side[forward ? 0 : 1])
+                                                      : cross(c1 - c0, list.behind() - c0);
     if (side == 0.0) return false;
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
-    const P left = side > 0.0 ? end1 : end0, right = side > 0.0 ? end0 : end1;
+    const P left = side > 0.0 ? x.end1 : x.end0, right = side > 0.0 ? x.end0 : x.end1;
     // The route comes from beyond both the crossed piece and the portal's line: round an end. (A
     // start there may lie between the polyline and that line: the trimming decides.) On the last
     // try beyond the line alone: past a bent polyline the crossed piece's own line may not tell.
@@ -293,7 +258,7 @@ pushWholeEdge(PortalList& list, const PathScratch& s, const fb::Roadmap& rm, uin
     if (e->portal()) {
         if (list.before_crossing == kNone) list.before_crossing = list.n;
         list.skipped();
-        if (!pushConnectionPortal(list, s, rm, *e, forward)) list.skipped();
+        if (!pushConnectionPortal(list, s, edge, forward)) list.skipped();
         list.after_crossing = list.n;
         return;
     }
@@ -604,6 +569,70 @@ void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s) {
         });
     }
     s->seed_start[s->edge_count] = at;
+}
+
+uint32_t acrossEdgeCount(const fb::Roadmap& rm) {
+    uint32_t count = 0;
+    for (uint32_t e = 0; e < sizeOf(rm.edges()); ++e)
+        count += rm.edges()->Get(e)->portal() ? 1u : 0u;
+    return count;
+}
+
+namespace {
+
+// The across edge's portal (see AcrossPortal); false when it meets no connection between its
+// layers, or their polyline is a closed loop.
+bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const fb::RoadmapEdge& e, AcrossPortal* out) {
+    const fb::Footprint* fp = rm.footprint();
+    if (!fp || !fp->connections()) return false;
+    const uint32_t layer_a = rm.vertices()->Get(e.a())->layer(), layer_b = rm.vertices()->Get(e.b())->layer();
+    const P a = pt(rm.points()->Get(e.first_point()));
+    const P b = pt(rm.points()->Get(e.first_point() + e.point_count() - 1));
+    // The piece the edge crosses; else the one nearest its middle.
+    uint32_t piece = kNone;
+    double nearest = kInf;
+    const auto& pieces = *fp->connections();
+    for (uint32_t k = 0; k < pieces.size(); ++k) {
+        const fb::Connection& c = *pieces.Get(k);
+        if (!LayerCrossings::between(c, layer_a, layer_b)) continue;
+        const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
+        const double d2 = segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
+        if (d2 < nearest) nearest = d2, piece = k;
+    }
+    if (piece == kNone) return false;
+    const fb::Connection& c = *pieces.Get(piece);
+    out->c0 = P{c.x0(), c.y0()}, out->c1 = P{c.x1(), c.y1()};
+    out->end0 = stretchEnd(*fp, layer_a, layer_b, piece, out->c0);
+    out->end1 = stretchEnd(*fp, layer_a, layer_b, piece, out->c1);
+    if (dot(out->end1 - out->end0, out->end1 - out->end0) <= 1e-6) return false;
+    // The side where the layer the route leaves lies, probed a centimetre either side of the
+    // piece's middle.
+    constexpr double kProbe = 0.01; // metres
+    const P along = out->c1 - out->c0, middle = (out->c0 + out->c1) * 0.5;
+    const double length = norm(along);
+    for (const uint32_t from : {0u, 1u}) {
+        out->side[from] = 0;
+        if (!(length > 0.0)) continue;
+        const uint32_t layer = from == 0 ? layer_a : layer_b;
+        const P off = P{-along.y, along.x} * (kProbe / length);
+        const bool left = wallsInside(rm, walls, layer, middle + off), right = wallsInside(rm, walls, layer, middle - off);
+        if (left != right) out->side[from] = left ? 1 : -1;
+    }
+    return true;
+}
+
+} // namespace
+
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls) {
+    uint32_t at = 0;
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        s->across_index[e] = kNone;
+        const fb::RoadmapEdge& edge = *rm.edges()->Get(e);
+        if (!edge.portal()) continue;
+        AcrossPortal x{};
+        if (findAcrossPortal(rm, walls, edge, &x)) s->across[at] = x, s->across_index[e] = at;
+        ++at;
+    }
 }
 
 // The corridor path, when the asset has the sides and the route allows it (no avoided areas, no

@@ -251,6 +251,14 @@ struct PortalSeed {
     float left_x, left_y, right_x, right_y, at_x, at_y;
     double to_left, to_right;
 };
+// An across edge's portal (pushConnectionPortal), built once per asset: the connection piece the
+// edge crosses (else the one nearest its middle) and the far ends of that piece's polyline of
+// connections; the side of c0 -> c1 the route comes from, for each direction of travel, where
+// probes either side of the piece tell (+1 left, -1 right, 0 they do not).
+struct AcrossPortal {
+    P c0, c1, end0, end1;
+    int8_t side[2]; // [0] travelling from the edge's vertex a, [1] from b
+};
 struct ChainVertex {
     uint32_t v;
     float lo; // the widest edge not on the chain (-1: none); the ends: +inf (a walk stops there)
@@ -338,6 +346,8 @@ struct PathShared {
     uint32_t* vertex_component;
     uint32_t* seed_start;              // per edge + 1: its portal seeds (buildPortalSeeds)
     detail::PortalSeed* seeds;
+    uint32_t* across_index;       // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
+    detail::AcrossPortal* across;
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
     detail::ChainStep* chain_steps;    // at most edge_count
     detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2
@@ -396,6 +406,8 @@ struct PathScratch {
     uint32_t landmark_count;
     const uint32_t* seed_start;      // edge_count + 1
     const detail::PortalSeed* seeds; // the portals of each whole edge, in its direction
+    const uint32_t* across_index;
+    const detail::AcrossPortal* across;
     const detail::ChainInfo* chains; // chains of edges A* walks without the heap (ChainInfo)
     const detail::ChainStep* chain_steps;
     const detail::ChainVertex* chain_vertices;
@@ -445,6 +457,10 @@ void buildChains(PathShared* s, uint32_t* taken);
 // path_corridor.cpp: how many portal seeds the roadmap's edges give, and the seeds themselves.
 uint32_t portalSeedCount(const fb::Roadmap& rm);
 void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s);
+// The across edges' portals (AcrossPortal): how many edges are across edges, and the portals, after
+// the wall grid (`walls`: a scratch view of it, for the probes).
+uint32_t acrossEdgeCount(const fb::Roadmap& rm);
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls);
 // The snap grids by minimum clearance (PathScratch::snap_cell_start): 0 every edge, 1 wider
 // than 0, 2 at least kSnapWide; the grid a search at `radius` may walk.
 constexpr uint32_t kSnapClasses = 3;

@@ -124,7 +124,7 @@ struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
         landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
         snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
-        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, link_start, link_adj;
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;
@@ -169,6 +169,8 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.wall_cell_box = at.take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_cell_pieces = at.take(size_t(cell_entries) * sizeof(CellBox));
     l.wall_centre_inside = at.take(size_t(cell_entries));
+    l.across_index = at.take(e * 4);
+    l.across = at.take(size_t(acrossEdgeCount(rm)) * sizeof(AcrossPortal));
     l.end = at.at > work.at ? at.at : work.at;
     l.wall_pieces = uint32_t(pieces);
     return l;
@@ -362,6 +364,8 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->wall_cell_box = reinterpret_cast<CellBox*>(base + l.wall_cell_box);
     s->wall_cell_pieces = reinterpret_cast<CellBox*>(base + l.wall_cell_pieces);
     s->wall_centre_inside = base + l.wall_centre_inside;
+    s->across_index = reinterpret_cast<uint32_t*>(base + l.across_index);
+    s->across = reinterpret_cast<AcrossPortal*>(base + l.across);
     if (l.link_adj != l.link_start) {
         s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
         s->link_adj = reinterpret_cast<LinkAdj*>(base + l.link_adj);
@@ -379,6 +383,12 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     computeLandmarks(s, &work, order);
     buildSnapGrid(rm, s);
     wallGridBuild(rm, s);
+    PathScratch walls{};
+    walls.wall_grids = s->wall_grids;
+    walls.wall_cell_start = s->wall_cell_start;
+    walls.wall_cell_items = s->wall_cell_items;
+    walls.wall_centre_inside = s->wall_centre_inside;
+    buildAcrossPortals(rm, s, walls);
     return s;
 }
 
@@ -411,6 +421,8 @@ PathScratch* scratchInitAt(const PathShared* shared, uint8_t* base, const Scratc
     s->landmark_count = sh.landmark_count;
     s->seed_start = sh.seed_start;
     s->seeds = sh.seeds;
+    s->across_index = sh.across_index;
+    s->across = sh.across;
     s->chains = sh.chains;
     s->chain_steps = sh.chain_steps;
     s->chain_vertices = sh.chain_vertices;
