@@ -166,29 +166,6 @@ void pushChainPortals(PortalList& list, const fb::Roadmap& rm, uint32_t edge, bo
     }
 }
 
-// Follows the connections between two layers from `end` along pieces that share its end points
-// (within a millimetre, as onBoundary), skipping `from_piece`: the far end of their polyline.
-// Pieces of length 0 are stepped over; a closed loop stops after visiting every piece.
-P stretchEnd(const fb::Footprint& fp, uint32_t layer_a, uint32_t layer_b, uint32_t from_piece, P end) {
-    const auto& pieces = *fp.connections();
-    uint32_t previous = from_piece;
-    for (uint32_t steps = 0; steps < pieces.size(); ++steps) {
-        uint32_t next = kNone;
-        P far{0, 0};
-        for (uint32_t k = 0; k < pieces.size() && next == kNone; ++k) {
-            const fb::Connection& c = *pieces.Get(k);
-            if (k == previous || !LayerCrossings::between(c, layer_a, layer_b)) continue;
-            const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-            if (dot(c1 - c0, c1 - c0) <= 1e-6) continue;
-            if (dot(c0 - end, c0 - end) <= 1e-6) next = k, far = c1;
-            else if (dot(c1 - end, c1 - end) <= 1e-6) next = k, far = c0;
-        }
-        if (next == kNone) return end;
-        previous = next, end = far;
-    }
-    return end;
-}
-
 // Where the route changes layer along an across edge, the corridor's sides are the walls at the
 // two ends of the connections' polyline it crosses (the floor goes on across every piece of it):
 // a portal between those ends makes the path reach the boundary, instead of turning back before
@@ -580,9 +557,86 @@ uint32_t acrossEdgeCount(const fb::Roadmap& rm) {
 
 namespace {
 
+// Connection ends (2 k + 0: piece k's (x0, y0), 2 k + 1: its (x1, y1)) and the pieces that meet
+// there. Two ends meet within a millimetre (as onBoundary).
+P connectionEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, uint32_t end) {
+    const fb::Connection& c = *pieces.Get(end / 2);
+    return end % 2 == 0 ? P{c.x0(), c.y0()} : P{c.x1(), c.y1()};
+}
+
+// Ends sorted into cells of 4 mm, so the ends within a millimetre of one lie in its cell or the
+// eight round it.
+constexpr double kEndCell = 4e-3;
+struct EndCell {
+    int64_t x, y;
+    bool operator<(const EndCell& o) const { return x < o.x || (x == o.x && y < o.y); }
+};
+EndCell endCellOf(P p) {
+    auto cell = [](double v) {
+        const double f = std::floor(v / kEndCell); // NaN and the far away share the last cell
+        return f > -4e18 && f < 4e18 ? int64_t(f) : INT64_MAX;
+    };
+    return EndCell{cell(p.x), cell(p.y)};
+}
+
+// For each connection end, the piece a walk along their polyline goes on to from it (see
+// stretchEnd) as the end it arrives at, or kNone: the lowest-numbered other piece between the same
+// two layers, longer than a millimetre, with an end within a millimetre of it (its first end
+// before its second). `order`: 2 × connections words of work space.
+void linkConnectionEnds(const flatbuffers::Vector<const fb::Connection*>& pieces, uint32_t* next,
+                        uint32_t* order) {
+    const uint32_t ends = 2 * pieces.size();
+    for (uint32_t e = 0; e < ends; ++e)
+        order[e] = e;
+    std::sort(order, order + ends, [&](uint32_t a, uint32_t b) {
+        const EndCell ca = endCellOf(connectionEnd(pieces, a)), cb = endCellOf(connectionEnd(pieces, b));
+        return ca < cb || (!(cb < ca) && a < b);
+    });
+    for (uint32_t e = 0; e < ends; ++e) {
+        const P end = connectionEnd(pieces, e);
+        const fb::Connection& own = *pieces.Get(e / 2);
+        const EndCell at = endCellOf(end);
+        uint32_t best = kNone;
+        for (int64_t dx = -1; dx <= 1; ++dx)
+            for (int64_t dy = -1; dy <= 1; ++dy) {
+                if ((dx != 0 && (at.x == INT64_MAX || at.x + dx == INT64_MAX)) ||
+                    (dy != 0 && (at.y == INT64_MAX || at.y + dy == INT64_MAX)))
+                    continue;
+                const EndCell cell{at.x + dx, at.y + dy};
+                const uint32_t* first = std::lower_bound(order, order + ends, cell, [&](uint32_t a, const EndCell& c) {
+                    return endCellOf(connectionEnd(pieces, a)) < c;
+                });
+                for (const uint32_t* f = first; f < order + ends; ++f) {
+                    const EndCell fc = endCellOf(connectionEnd(pieces, *f));
+                    if (fc.x != cell.x || fc.y != cell.y) break;
+                    const uint32_t k = *f / 2;
+                    if (k == e / 2 || (best != kNone && k >= best / 2)) continue;
+                    const fb::Connection& c = *pieces.Get(k);
+                    if (!LayerCrossings::between(c, own.layer_a(), own.layer_b())) continue;
+                    const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
+                    if (dot(c1 - c0, c1 - c0) <= 1e-6) continue;
+                    if (dot(c0 - end, c0 - end) <= 1e-6) best = 2 * k + 1; // arrives at its far end, c1
+                    else if (dot(c1 - end, c1 - end) <= 1e-6) best = 2 * k;
+                }
+            }
+        next[e] = best;
+    }
+}
+
+// Follows the connections from end `from` of a piece along the pieces that meet there, each
+// time the lowest-numbered one (linkConnectionEnds): the far end of their polyline. A closed loop
+// stops after as many steps as there are pieces.
+P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uint32_t* next, uint32_t from) {
+    uint32_t at = from;
+    for (uint32_t steps = 0; steps < pieces.size() && next[at] != kNone; ++steps)
+        at = next[at];
+    return connectionEnd(pieces, at);
+}
+
 // The across edge's portal (see AcrossPortal); false when it meets no connection between its
 // layers, or their polyline is a closed loop.
-bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const fb::RoadmapEdge& e, AcrossPortal* out) {
+bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next, const fb::RoadmapEdge& e,
+                      AcrossPortal* out) {
     const fb::Footprint* fp = rm.footprint();
     if (!fp || !fp->connections()) return false;
     const uint32_t layer_a = rm.vertices()->Get(e.a())->layer(), layer_b = rm.vertices()->Get(e.b())->layer();
@@ -602,8 +656,8 @@ bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const fb:
     if (piece == kNone) return false;
     const fb::Connection& c = *pieces.Get(piece);
     out->c0 = P{c.x0(), c.y0()}, out->c1 = P{c.x1(), c.y1()};
-    out->end0 = stretchEnd(*fp, layer_a, layer_b, piece, out->c0);
-    out->end1 = stretchEnd(*fp, layer_a, layer_b, piece, out->c1);
+    out->end0 = stretchEnd(pieces, next, 2 * piece);
+    out->end1 = stretchEnd(pieces, next, 2 * piece + 1);
     if (dot(out->end1 - out->end0, out->end1 - out->end0) <= 1e-6) return false;
     // The side where the layer the route leaves lies, probed a centimetre either side of the
     // piece's middle.
@@ -623,14 +677,20 @@ bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const fb:
 
 } // namespace
 
-void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls) {
+uint32_t connectionCount(const fb::Roadmap& rm) {
+    return rm.footprint() ? sizeOf(rm.footprint()->connections()) : 0;
+}
+
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order) {
+    const fb::Footprint* fp = rm.footprint();
+    if (connectionCount(rm) > 0) linkConnectionEnds(*fp->connections(), s->connection_next, order);
     uint32_t at = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e) {
         s->across_index[e] = kNone;
         const fb::RoadmapEdge& edge = *rm.edges()->Get(e);
         if (!edge.portal()) continue;
         AcrossPortal x{};
-        if (findAcrossPortal(rm, walls, edge, &x)) s->across[at] = x, s->across_index[e] = at;
+        if (findAcrossPortal(rm, walls, s->connection_next, edge, &x)) s->across[at] = x, s->across_index[e] = at;
         ++at;
     }
 }

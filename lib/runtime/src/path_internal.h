@@ -348,6 +348,7 @@ struct PathShared {
     detail::PortalSeed* seeds;
     uint32_t* across_index;       // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
     detail::AcrossPortal* across;
+    uint32_t* connection_next;    // per connection end: where their polyline goes on (kNone: ends)
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
     detail::ChainStep* chain_steps;    // at most edge_count
     detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2
@@ -460,7 +461,9 @@ void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s);
 // The across edges' portals (AcrossPortal): how many edges are across edges, and the portals, after
 // the wall grid (`walls`: a scratch view of it, for the probes).
 uint32_t acrossEdgeCount(const fb::Roadmap& rm);
-void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls);
+uint32_t connectionCount(const fb::Roadmap& rm);
+// `order`: 2 × connectionCount words of work space.
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order);
 // The snap grids by minimum clearance (PathScratch::snap_cell_start): 0 every edge, 1 wider
 // than 0, 2 at least kSnapWide; the grid a search at `radius` may walk.
 constexpr uint32_t kSnapClasses = 3;

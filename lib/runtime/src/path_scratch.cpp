@@ -124,7 +124,7 @@ struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
         landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
         snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
-        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across, link_start, link_adj;
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across, connection_next, connection_order, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;
@@ -171,6 +171,8 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.wall_centre_inside = at.take(size_t(cell_entries));
     l.across_index = at.take(e * 4);
     l.across = at.take(size_t(acrossEdgeCount(rm)) * sizeof(AcrossPortal));
+    l.connection_next = at.take(size_t(connectionCount(rm)) * 8);
+    l.connection_order = at.take(size_t(connectionCount(rm)) * 8); // work space of the build
     l.end = at.at > work.at ? at.at : work.at;
     l.wall_pieces = uint32_t(pieces);
     return l;
@@ -366,6 +368,7 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->wall_centre_inside = base + l.wall_centre_inside;
     s->across_index = reinterpret_cast<uint32_t*>(base + l.across_index);
     s->across = reinterpret_cast<AcrossPortal*>(base + l.across);
+    s->connection_next = reinterpret_cast<uint32_t*>(base + l.connection_next);
     if (l.link_adj != l.link_start) {
         s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
         s->link_adj = reinterpret_cast<LinkAdj*>(base + l.link_adj);
@@ -388,7 +391,7 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     walls.wall_cell_start = s->wall_cell_start;
     walls.wall_cell_items = s->wall_cell_items;
     walls.wall_centre_inside = s->wall_centre_inside;
-    buildAcrossPortals(rm, s, walls);
+    buildAcrossPortals(rm, s, walls, reinterpret_cast<uint32_t*>(base + l.connection_order));
     return s;
 }
 
