@@ -633,22 +633,31 @@ P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uin
     return connectionEnd(pieces, at);
 }
 
+// Connections by the pair of layers they join (lower layer first), then by number.
+uint64_t layerPairKey(uint32_t a, uint32_t b) {
+    return a < b ? uint64_t(a) << 32 | b : uint64_t(b) << 32 | a;
+}
+
 // The across edge's portal (see AcrossPortal); false when it meets no connection between its
-// layers, or their polyline is a closed loop.
-bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next, const fb::RoadmapEdge& e,
-                      AcrossPortal* out) {
+// layers, or their polyline is a closed loop. `by_pair`: the connections sorted by layerPairKey.
+bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next, const uint32_t* by_pair,
+                      const fb::RoadmapEdge& e, AcrossPortal* out) {
     const fb::Footprint* fp = rm.footprint();
     if (!fp || !fp->connections()) return false;
     const uint32_t layer_a = rm.vertices()->Get(e.a())->layer(), layer_b = rm.vertices()->Get(e.b())->layer();
     const P a = pt(rm.points()->Get(e.first_point()));
     const P b = pt(rm.points()->Get(e.first_point() + e.point_count() - 1));
-    // The piece the edge crosses; else the one nearest its middle.
+    // The piece the edge crosses; else the one nearest its middle (the lowest-numbered of equals).
     uint32_t piece = kNone;
     double nearest = kInf;
     const auto& pieces = *fp->connections();
-    for (uint32_t k = 0; k < pieces.size(); ++k) {
+    const uint64_t key = layerPairKey(layer_a, layer_b);
+    auto pairOf = [&](uint32_t k) { return layerPairKey(pieces.Get(k)->layer_a(), pieces.Get(k)->layer_b()); };
+    const uint32_t* first =
+        std::lower_bound(by_pair, by_pair + pieces.size(), key, [&](uint32_t k, uint64_t v) { return pairOf(k) < v; });
+    for (const uint32_t* it = first; it < by_pair + pieces.size() && pairOf(*it) == key; ++it) {
+        const uint32_t k = *it;
         const fb::Connection& c = *pieces.Get(k);
-        if (!LayerCrossings::between(c, layer_a, layer_b)) continue;
         const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
         const double d2 = segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
         if (d2 < nearest) nearest = d2, piece = k;
@@ -683,14 +692,28 @@ uint32_t connectionCount(const fb::Roadmap& rm) {
 
 void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order) {
     const fb::Footprint* fp = rm.footprint();
-    if (connectionCount(rm) > 0) linkConnectionEnds(*fp->connections(), s->connection_next, order);
+    const uint32_t connections = connectionCount(rm);
+    if (connections > 0) {
+        linkConnectionEnds(*fp->connections(), s->connection_next, order);
+        // Then the work space holds the connections by pair: an across edge looks at its pair's
+        // alone (a level's many floors would otherwise make every edge scan every connection).
+        const auto& pieces = *fp->connections();
+        for (uint32_t k = 0; k < connections; ++k)
+            order[k] = k;
+        std::sort(order, order + connections, [&](uint32_t x, uint32_t y) {
+            const uint64_t kx = layerPairKey(pieces.Get(x)->layer_a(), pieces.Get(x)->layer_b());
+            const uint64_t ky = layerPairKey(pieces.Get(y)->layer_a(), pieces.Get(y)->layer_b());
+            return kx < ky || (kx == ky && x < y);
+        });
+    }
     uint32_t at = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e) {
         s->across_index[e] = kNone;
         const fb::RoadmapEdge& edge = *rm.edges()->Get(e);
         if (!edge.portal()) continue;
         AcrossPortal x{};
-        if (findAcrossPortal(rm, walls, s->connection_next, edge, &x)) s->across[at] = x, s->across_index[e] = at;
+        if (findAcrossPortal(rm, walls, s->connection_next, order, edge, &x))
+            s->across[at] = x, s->across_index[e] = at;
         ++at;
     }
 }
