@@ -87,9 +87,10 @@ double minDistance(const std::array<Vec2, N>& p, const std::array<Vec2, N>& q, d
     return best;
 }
 
-inline double pointArc(Vec2 p, const Arc& arc) {
+// Off the arc, a distance beyond skip_above (by more than rounding) is INFINITY, without hypot.
+inline double pointArc(Vec2 p, const Arc& arc, double skip_above = INFINITY) {
     if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return std::abs(dist(p, arc.centre) - arc.radius);
-    return minDistance<2>({p, p}, {arc.e0, arc.e1}); // min(dist(p, e0), dist(p, e1))
+    return minDistance<2>({p, p}, {arc.e0, arc.e1}, skip_above); // min(dist(p, e0), dist(p, e1))
 }
 
 // Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
@@ -141,7 +142,7 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
         const double to_centre = std::sqrt((p.x - arc.centre.x) * (p.x - arc.centre.x) +
                                            (p.y - arc.centre.y) * (p.y - arc.centre.y));
         if (std::abs(to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
-            best = std::min(best, pointArc(p, arc));
+            best = std::min(best, pointArc(p, arc, std::min(best, skip_above)));
     }
     const Vec2 foot = closestOnSegment(arc.centre, a, b);
     // hypot only where the sqrt estimate (within 1e-12 of it, relative) does not already fail
@@ -151,10 +152,10 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
     const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
     if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= std::min(best, skip_above))
         return best;
+    // Most feet lie off the arc: its test (cheap away from the ends) goes before the hypot.
+    if (!onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y)) return best;
     const double to_foot = dist(foot, arc.centre);
-    if (to_foot >= arc.radius && to_foot - arc.radius < best &&
-        onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y))
-        best = to_foot - arc.radius;
+    if (to_foot >= arc.radius && to_foot - arc.radius < best) best = to_foot - arc.radius;
     return best;
 }
 
