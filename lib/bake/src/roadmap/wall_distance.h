@@ -99,31 +99,35 @@ inline double pointArc(Vec2 p, const Arc& arc, double skip_above = INFINITY) {
 // minimum of skip_above: it returns INFINITY before any atan2 / sincos (the same minimum).
 inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, Vec2 disk_centre = {},
                          double disk_reach = 0) {
-    // Circle-line crossings inside both ranges (tested first: they decide the answer alone).
-    const double dx = b.x - a.x, dy = b.y - a.y;
-    const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
-    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
-                 C = fx * fx + fy * fy - arc.radius * arc.radius;
-    const double disc = B * B - 4 * A * C;
+    // The wall's squared distance from the disk's centre; the margin covers rounding.
+    const Vec2 q = closestOnSegment(disk_centre, a, b);
+    const double to_disk =
+        (q.x - disk_centre.x) * (q.x - disk_centre.x) + (q.y - disk_centre.y) * (q.y - disk_centre.y);
+    const double disk_margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y));
+    // Circle-line crossings inside both ranges (tested first: they decide the answer alone). They
+    // lie on the arc, so in the disk: a wall beyond the disk (most walls) has none to seek.
     bool may_cross = false;
-    if (A > 0 && disc >= 0) {
-        for (double sign : {-1.0, 1.0}) {
-            const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
-            if (t < 0 || t > 1) continue;
-            may_cross = true;
-            const Vec2 p{a.x + t * dx, a.y + t * dy};
-            if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return 0;
+    if (to_disk <= (disk_reach + disk_margin) * (disk_reach + disk_margin)) {
+        const double dx = b.x - a.x, dy = b.y - a.y;
+        const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
+        const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
+                     C = fx * fx + fy * fy - arc.radius * arc.radius;
+        const double disc = B * B - 4 * A * C;
+        if (A > 0 && disc >= 0) {
+            for (double sign : {-1.0, 1.0}) {
+                const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
+                if (t < 0 || t > 1) continue;
+                may_cross = true;
+                const Vec2 p{a.x + t * dx, a.y + t * dy};
+                if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return 0;
+            }
         }
     }
     if (!may_cross && skip_above < INFINITY) {
         // Every value below is a distance from a wall point to (within rounding) an arc point, so
-        // at least the distance from the wall to the disk; the margin covers the rounding.
-        const Vec2 q = closestOnSegment(disk_centre, a, b);
-        const double limit = skip_above + disk_reach +
-                             1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y));
-        if ((q.x - disk_centre.x) * (q.x - disk_centre.x) + (q.y - disk_centre.y) * (q.y - disk_centre.y) >
-            limit * limit)
-            return INFINITY;
+        // at least the distance from the wall to the disk.
+        const double limit = skip_above + disk_reach + disk_margin;
+        if (to_disk > limit * limit) return INFINITY;
     }
     const Vec2 e0 = arc.e0, e1 = arc.e1;
     // Beyond skip_above the ends' distance needs no hypot: each use below takes the smaller of
