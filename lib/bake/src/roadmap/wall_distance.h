@@ -129,6 +129,26 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
         const double limit = skip_above + disk_reach + disk_margin;
         if (to_disk > limit * limit) return INFINITY;
     }
+    // The wall's distances from the centre: at its ends, and at its foot (the nearest point).
+    const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
+                                  std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
+    const double a_to_centre =
+        std::sqrt((a.x - arc.centre.x) * (a.x - arc.centre.x) + (a.y - arc.centre.y) * (a.y - arc.centre.y));
+    const double b_to_centre =
+        std::sqrt((b.x - arc.centre.x) * (b.x - arc.centre.x) + (b.y - arc.centre.y) * (b.y - arc.centre.y));
+    const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    const double foot_squared =
+        (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
+    const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
+    if (skip_above < INFINITY) {
+        // Every wall point is at least this far from the arc's circle (outside it from the foot
+        // on, inside it up to the further end), so from the arc: a wall beyond skip_above of the
+        // circle cannot lower the minimum (the margin covers rounding).
+        const double from_circle = foot_estimate >= arc.radius
+                                       ? foot_estimate - arc.radius
+                                       : arc.radius - std::max(a_to_centre, b_to_centre);
+        if (from_circle - 2 * margin > skip_above) return INFINITY;
+    }
     const Vec2 e0 = arc.e0, e1 = arc.e1;
     // Beyond skip_above the ends' distance needs no hypot: each use below takes the smaller of
     // best and skip_above or returns a value the caller's minimum (skip_above) already holds.
@@ -137,23 +157,15 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
     // pointArc(p) is at least | |p - centre| - radius | (the arc lies on its circle; the margin
     // covers rounding). A term whose bound is not below the minimum so far, or not below
     // skip_above, cannot lower the caller's minimum: its atan2 is skipped.
-    const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
-                                  std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
     // The bound is taken with sqrt, not hypot (a few ulps apart, far inside a second margin): it
     // passes every term the hypot bound passes, and any further term it lets through is no lower
     // than that bound's limit, so it cannot change what the caller keeps.
-    for (const Vec2 p : {a, b}) {
-        const double to_centre = std::sqrt((p.x - arc.centre.x) * (p.x - arc.centre.x) +
-                                           (p.y - arc.centre.y) * (p.y - arc.centre.y));
-        if (std::abs(to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
-            best = std::min(best, pointArc(p, arc, std::min(best, skip_above)));
-    }
-    const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    if (std::abs(a_to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
+        best = std::min(best, pointArc(a, arc, std::min(best, skip_above)));
+    if (std::abs(b_to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
+        best = std::min(best, pointArc(b, arc, std::min(best, skip_above)));
     // hypot only where the sqrt estimate (within 1e-12 of it, relative) does not already fail
     // the test, nor put the term at or above skip_above (the caller's minimum): the same terms pass.
-    const double foot_squared =
-        (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
-    const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
     if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= std::min(best, skip_above))
         return best;
     // Most feet lie off the arc: its test (cheap away from the ends) goes before the hypot.
