@@ -106,17 +106,8 @@ class VertexWalls {
         double best = INFINITY;
         for (const auto& [d, w] : near_) {
             if (d - reach - margin > best) break; // this wall and the rest stay above best
+            // arcSegment first tests the wall's distance from the disk holding the arc.
             const WallSegment& wall = walls_[w];
-            if (best < INFINITY) {
-                // Further than best from the disk holding the arc: above best (arcSegment's own
-                // test, before its circle crossings and their atan2).
-                const Vec2 q = closestOnSegment(disk_centre, wall.a, wall.b);
-                const double limit = best + disk_reach + margin;
-                if ((q.x - disk_centre.x) * (q.x - disk_centre.x) +
-                        (q.y - disk_centre.y) * (q.y - disk_centre.y) >
-                    limit * limit)
-                    continue;
-            }
             best = std::min(best, arcSegment(arc, wall.a, wall.b, best, disk_centre, disk_reach));
             if (best < required) return best; // below: that is all the caller needs
         }
