@@ -72,16 +72,19 @@ class Walls {
         for (int ring = 0; ring <= std::max(nx_, ny_) + off; ++ring) {
             if (best < (ring - 1 - off) * cell_ - reach) break;
             for (int j = std::max(cj - ring, 0); j <= std::min(cj + ring, ny_ - 1); ++j) {
+                // A cell further than best + reach from the centre holds no wall that could
+                // lower the minimum (the margin covers the cell bounds' rounding); a row that far
+                // away in y is passed over whole.
+                const double y0 = min_.y + j * cell_;
+                const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
+                if (gy > best + reach + margin_) continue;
                 // The ring's cells only: whole rows at its top and bottom, two cells between.
                 const int step = j == cj - ring || j == cj + ring ? 1 : 2 * ring;
                 for (int i = ci - ring; i <= ci + ring; i += step) {
                     if (i < 0 || i >= nx_) continue;
-                    // A cell further than best + reach from the centre holds no wall that could
-                    // lower the minimum (the margin covers the cell bounds' rounding).
                     if (best < INFINITY) {
-                        const double x0 = min_.x + i * cell_, y0 = min_.y + j * cell_;
+                        const double x0 = min_.x + i * cell_;
                         const double gx = std::max({0.0, x0 - centre.x, centre.x - (x0 + cell_)});
-                        const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
                         const double limit = best + reach + margin_;
                         if (gx * gx + gy * gy > limit * limit) continue;
                     }
