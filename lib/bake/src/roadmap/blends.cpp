@@ -106,23 +106,28 @@ class VertexWalls {
         double best = INFINITY;
         for (const auto& [d, w] : near_) {
             if (d - reach - margin > best) break; // this wall and the rest stay above best
+            // arcSegment first tests the wall's distance from the disk holding the arc.
             const WallSegment& wall = walls_[w];
-            if (best < INFINITY) {
-                // Further than best from the disk holding the arc: above best (arcSegment's own
-                // test, before its circle crossings and their atan2).
-                const Vec2 q = closestOnSegment(disk_centre, wall.a, wall.b);
-                const double limit = best + disk_reach + margin;
-                if ((q.x - disk_centre.x) * (q.x - disk_centre.x) +
-                        (q.y - disk_centre.y) * (q.y - disk_centre.y) >
-                    limit * limit)
-                    continue;
-            }
             best = std::min(best, arcSegment(arc, wall.a, wall.b, best, disk_centre, disk_reach));
             if (best < required) return best; // below: that is all the caller needs
         }
         // A wall not gathered is further than pv_clearance + extra from pv.
         if (std::isfinite(pv_clearance_) && pv_clearance_ + extra_ - reach - margin >= best) return best;
         return walls_.arcClearance(arc, pv, length, disk_centre, disk_reach, required);
+    }
+
+    // Whether a gathered wall is provably (by more than `margin`) nearer p than `distance`.
+    bool nearerThan(Vec2 p, double distance, double margin) const {
+        const double from_pv = std::sqrt((p.x - pv_.x) * (p.x - pv_.x) + (p.y - pv_.y) * (p.y - pv_.y));
+        const double limit = distance - margin;
+        if (!(limit > 0)) return false;
+        for (const auto& [d, w] : near_) {
+            if (d - from_pv > limit) break; // this wall and the rest are further from p
+            const WallSegment& wall = walls_[w];
+            const Vec2 q = closestOnSegment(p, wall.a, wall.b);
+            if ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) < limit * limit) return true;
+        }
+        return false;
     }
 
   private:
@@ -203,6 +208,15 @@ Blend blendPair(const Roadmap& rm, uint32_t v, uint32_t edge_in, uint32_t edge_o
     const Turn turn{std::tan(angle / 2), std::cos(angle / 2), unit({0, 0}, {di.x + dj.x, di.y + dj.y}),
                     cross({0, 0}, {-di.x, -di.y}, dj) > 0};
     for (int attempt = 0; attempt < 40 && length > 1e-5; ++attempt, length /= 2) {
+        // The arc's middle (on the bisector, between the centre and pv) provably nearer a wall
+        // than required fails the attempt: its clearance is no more than that (the margin
+        // covers the rounding of both).
+        const double radius = length * turn.tan_half, to_centre = length / turn.cos_half;
+        const Vec2 middle{pv.x + turn.bisector.x * (to_centre - radius),
+                          pv.y + turn.bisector.y * (to_centre - radius)};
+        if (walls.nearerThan(middle, required,
+                             1e-9 * (1 + std::abs(pv.x) + std::abs(pv.y) + to_centre + required)))
+            continue;
         const BlendArc b = blendArc(pv, di, dj, length, turn);
         const double clearance = walls.arcClearance(b.arc, length, b.disk_centre, b.disk_reach, required);
         if (clearance >= required) {

@@ -87,9 +87,10 @@ double minDistance(const std::array<Vec2, N>& p, const std::array<Vec2, N>& q, d
     return best;
 }
 
-inline double pointArc(Vec2 p, const Arc& arc) {
+// Off the arc, a distance beyond skip_above (by more than rounding) is INFINITY, without hypot.
+inline double pointArc(Vec2 p, const Arc& arc, double skip_above = INFINITY) {
     if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return std::abs(dist(p, arc.centre) - arc.radius);
-    return minDistance<2>({p, p}, {arc.e0, arc.e1}); // min(dist(p, e0), dist(p, e1))
+    return minDistance<2>({p, p}, {arc.e0, arc.e1}, skip_above); // min(dist(p, e0), dist(p, e1))
 }
 
 // Exact distance between a circular arc and a segment: the minimum is at an endpoint of one of
@@ -98,31 +99,55 @@ inline double pointArc(Vec2 p, const Arc& arc) {
 // minimum of skip_above: it returns INFINITY before any atan2 / sincos (the same minimum).
 inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INFINITY, Vec2 disk_centre = {},
                          double disk_reach = 0) {
-    // Circle-line crossings inside both ranges (tested first: they decide the answer alone).
-    const double dx = b.x - a.x, dy = b.y - a.y;
-    const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
-    const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
-                 C = fx * fx + fy * fy - arc.radius * arc.radius;
-    const double disc = B * B - 4 * A * C;
+    // The wall's squared distance from the disk's centre; the margin covers rounding.
+    const Vec2 q = closestOnSegment(disk_centre, a, b);
+    const double to_disk =
+        (q.x - disk_centre.x) * (q.x - disk_centre.x) + (q.y - disk_centre.y) * (q.y - disk_centre.y);
+    const double disk_margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y));
+    // Circle-line crossings inside both ranges (tested first: they decide the answer alone). They
+    // lie on the arc, so in the disk: a wall beyond the disk (most walls) has none to seek.
     bool may_cross = false;
-    if (A > 0 && disc >= 0) {
-        for (double sign : {-1.0, 1.0}) {
-            const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
-            if (t < 0 || t > 1) continue;
-            may_cross = true;
-            const Vec2 p{a.x + t * dx, a.y + t * dy};
-            if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return 0;
+    if (to_disk <= (disk_reach + disk_margin) * (disk_reach + disk_margin)) {
+        const double dx = b.x - a.x, dy = b.y - a.y;
+        const double fx = a.x - arc.centre.x, fy = a.y - arc.centre.y;
+        const double A = dx * dx + dy * dy, B = 2 * (fx * dx + fy * dy),
+                     C = fx * fx + fy * fy - arc.radius * arc.radius;
+        const double disc = B * B - 4 * A * C;
+        if (A > 0 && disc >= 0) {
+            for (double sign : {-1.0, 1.0}) {
+                const double t = (-B + sign * std::sqrt(disc)) / (2 * A);
+                if (t < 0 || t > 1) continue;
+                may_cross = true;
+                const Vec2 p{a.x + t * dx, a.y + t * dy};
+                if (onArc(arc, p.x - arc.centre.x, p.y - arc.centre.y)) return 0;
+            }
         }
     }
     if (!may_cross && skip_above < INFINITY) {
         // Every value below is a distance from a wall point to (within rounding) an arc point, so
-        // at least the distance from the wall to the disk; the margin covers the rounding.
-        const Vec2 q = closestOnSegment(disk_centre, a, b);
-        const double limit = skip_above + disk_reach +
-                             1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y));
-        if ((q.x - disk_centre.x) * (q.x - disk_centre.x) + (q.y - disk_centre.y) * (q.y - disk_centre.y) >
-            limit * limit)
-            return INFINITY;
+        // at least the distance from the wall to the disk.
+        const double limit = skip_above + disk_reach + disk_margin;
+        if (to_disk > limit * limit) return INFINITY;
+    }
+    // The wall's distances from the centre: at its ends, and at its foot (the nearest point).
+    const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
+                                  std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
+    const double a_to_centre =
+        std::sqrt((a.x - arc.centre.x) * (a.x - arc.centre.x) + (a.y - arc.centre.y) * (a.y - arc.centre.y));
+    const double b_to_centre =
+        std::sqrt((b.x - arc.centre.x) * (b.x - arc.centre.x) + (b.y - arc.centre.y) * (b.y - arc.centre.y));
+    const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    const double foot_squared =
+        (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
+    const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
+    if (skip_above < INFINITY) {
+        // Every wall point is at least this far from the arc's circle (outside it from the foot
+        // on, inside it up to the further end), so from the arc: a wall beyond skip_above of the
+        // circle cannot lower the minimum (the margin covers rounding).
+        const double from_circle = foot_estimate >= arc.radius
+                                       ? foot_estimate - arc.radius
+                                       : arc.radius - std::max(a_to_centre, b_to_centre);
+        if (from_circle - 2 * margin > skip_above) return INFINITY;
     }
     const Vec2 e0 = arc.e0, e1 = arc.e1;
     // Beyond skip_above the ends' distance needs no hypot: each use below takes the smaller of
@@ -132,29 +157,21 @@ inline double arcSegment(const Arc& arc, Vec2 a, Vec2 b, double skip_above = INF
     // pointArc(p) is at least | |p - centre| - radius | (the arc lies on its circle; the margin
     // covers rounding). A term whose bound is not below the minimum so far, or not below
     // skip_above, cannot lower the caller's minimum: its atan2 is skipped.
-    const double margin = 1e-9 * (1 + arc.radius + std::abs(arc.centre.x) + std::abs(arc.centre.y) +
-                                  std::abs(a.x) + std::abs(a.y) + std::abs(b.x) + std::abs(b.y));
     // The bound is taken with sqrt, not hypot (a few ulps apart, far inside a second margin): it
     // passes every term the hypot bound passes, and any further term it lets through is no lower
     // than that bound's limit, so it cannot change what the caller keeps.
-    for (const Vec2 p : {a, b}) {
-        const double to_centre = std::sqrt((p.x - arc.centre.x) * (p.x - arc.centre.x) +
-                                           (p.y - arc.centre.y) * (p.y - arc.centre.y));
-        if (std::abs(to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
-            best = std::min(best, pointArc(p, arc));
-    }
-    const Vec2 foot = closestOnSegment(arc.centre, a, b);
+    if (std::abs(a_to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
+        best = std::min(best, pointArc(a, arc, std::min(best, skip_above)));
+    if (std::abs(b_to_centre - arc.radius) - 2 * margin < std::min(best, skip_above))
+        best = std::min(best, pointArc(b, arc, std::min(best, skip_above)));
     // hypot only where the sqrt estimate (within 1e-12 of it, relative) does not already fail
     // the test, nor put the term at or above skip_above (the caller's minimum): the same terms pass.
-    const double foot_squared =
-        (foot.x - arc.centre.x) * (foot.x - arc.centre.x) + (foot.y - arc.centre.y) * (foot.y - arc.centre.y);
-    const double foot_estimate = std::sqrt(foot_squared), slack = 1e-12 * foot_estimate + 1e-300;
     if (foot_estimate + slack < arc.radius || foot_estimate - slack - arc.radius >= std::min(best, skip_above))
         return best;
+    // Most feet lie off the arc: its test (cheap away from the ends) goes before the hypot.
+    if (!onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y)) return best;
     const double to_foot = dist(foot, arc.centre);
-    if (to_foot >= arc.radius && to_foot - arc.radius < best &&
-        onArc(arc, foot.x - arc.centre.x, foot.y - arc.centre.y))
-        best = to_foot - arc.radius;
+    if (to_foot >= arc.radius && to_foot - arc.radius < best) best = to_foot - arc.radius;
     return best;
 }
 

@@ -10,11 +10,18 @@
 
 namespace clearway::bake::roadmap_detail {
 
-// Per thread: the walls the current Walls::around search has measured (a wall in several cells
-// is measured once). Search numbers only grow, so marks left by earlier searches never match.
+// Per thread: the walls the current Walls::around or segmentClearance search has measured (a wall in
+// several cells is measured once). Search numbers only grow, so marks left by earlier searches
+// never match.
 struct SeenWalls {
     uint32_t search = 0;
     std::vector<uint32_t> mark;
+    // A new search over `walls` walls: the marks it sets are the number returned.
+    uint32_t start(size_t walls) {
+        if (mark.size() < walls) mark.resize(walls, 0);
+        if (++search == 0) std::fill(mark.begin(), mark.end(), 0), search = 1;
+        return search;
+    }
 };
 inline SeenWalls& seenWalls() {
     thread_local SeenWalls seen;
@@ -72,16 +79,19 @@ class Walls {
         for (int ring = 0; ring <= std::max(nx_, ny_) + off; ++ring) {
             if (best < (ring - 1 - off) * cell_ - reach) break;
             for (int j = std::max(cj - ring, 0); j <= std::min(cj + ring, ny_ - 1); ++j) {
+                // A cell further than best + reach from the centre holds no wall that could
+                // lower the minimum (the margin covers the cell bounds' rounding); a row that far
+                // away in y is passed over whole.
+                const double y0 = min_.y + j * cell_;
+                const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
+                if (gy > best + reach + margin_) continue;
                 // The ring's cells only: whole rows at its top and bottom, two cells between.
                 const int step = j == cj - ring || j == cj + ring ? 1 : 2 * ring;
                 for (int i = ci - ring; i <= ci + ring; i += step) {
                     if (i < 0 || i >= nx_) continue;
-                    // A cell further than best + reach from the centre holds no wall that could
-                    // lower the minimum (the margin covers the cell bounds' rounding).
                     if (best < INFINITY) {
-                        const double x0 = min_.x + i * cell_, y0 = min_.y + j * cell_;
+                        const double x0 = min_.x + i * cell_;
                         const double gx = std::max({0.0, x0 - centre.x, centre.x - (x0 + cell_)});
-                        const double gy = std::max({0.0, y0 - centre.y, centre.y - (y0 + cell_)});
                         const double limit = best + reach + margin_;
                         if (gx * gx + gy * gy > limit * limit) continue;
                     }
@@ -99,9 +109,15 @@ class Walls {
     // Exact clearance of a-b; a value below stop_below only promises to be below it, and names in
     // *below (when given) the wall that is nearer than stop_below.
     double segmentClearance(Vec2 a, Vec2 b, double stop_below = -INFINITY, uint32_t* below = nullptr) const {
+        SeenWalls& seen = seenWalls();
+        const uint32_t search = seen.start(walls_.size());
+        uint32_t* mark = seen.mark.data();
         return nearest(
             {(a.x + b.x) / 2, (a.y + b.y) / 2}, dist(a, b) / 2,
             [&](const WallSegment& w, uint32_t index, double best) {
+                // Met in an earlier cell: its distance is in already.
+                if (mark[index] == search) return double(INFINITY);
+                mark[index] = search;
                 const double d = segmentWallDistance(a, b, w.a, w.b, best);
                 if (below && d < stop_below) *below = index;
                 return d;
@@ -129,9 +145,7 @@ class Walls {
     double around(Vec2 p, double extra, std::vector<std::pair<double, uint32_t>>* out) const {
         out->clear();
         SeenWalls& seen = seenWalls();
-        if (seen.mark.size() < walls_.size()) seen.mark.resize(walls_.size(), 0);
-        if (++seen.search == 0) std::fill(seen.mark.begin(), seen.mark.end(), 0), seen.search = 1;
-        const uint32_t search = seen.search;
+        const uint32_t search = seen.start(walls_.size());
         uint32_t* mark = seen.mark.data();
         const double best = nearest(p, extra, [&](const WallSegment& w, uint32_t index, double so_far) {
             // Met in an earlier cell: its distance is in already (INFINITY cannot lower the minimum).
