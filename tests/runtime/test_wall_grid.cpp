@@ -175,8 +175,8 @@ struct Counts {
 // The inside test (answered from the cell's centre where it can) against the scan of every ring
 // edge, where the centre's answer is tried hardest: each cell's centre, corners and border
 // points, and points 0 to 1 mm from wall vertices and wall middles in eight directions.
-void checkInsideTest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer, const std::vector<WallSeg>& walls,
-                     Counts* counts) {
+void checkInsideTest(const fb::Roadmap& rm, const PathScratch& s, uint32_t layer,
+                     const std::vector<WallSeg>& walls, Counts* counts) {
     const WallGrid& g = s.wall_grids[layer];
     auto check = [&](P p) {
         CAPTURE(p.x);

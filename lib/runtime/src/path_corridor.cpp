@@ -180,8 +180,8 @@ bool pushConnectionPortal(PortalList& list, const PathScratch& s, uint32_t edge,
     if (s.across_index[edge] == kNone) return false;
     const AcrossPortal& x = s.across[s.across_index[edge]];
     const P c0 = x.c0, c1 = x.c1;
-    const double side = x.side[forward ? 0 : 1] != 0 ? double(x.side[forward ? 0 : 1])
-                                                      : cross(c1 - c0, list.behind() - c0);
+    const double side =
+        x.side[forward ? 0 : 1] != 0 ? double(x.side[forward ? 0 : 1]) : cross(c1 - c0, list.behind() - c0);
     if (side == 0.0) return false;
     // Coming from the left of c0 -> c1, the route crosses it to the right: c1's end is on its left.
     const P left = side > 0.0 ? x.end1 : x.end0, right = side > 0.0 ? x.end0 : x.end1;
@@ -511,9 +511,10 @@ Attempt corridorAttempt(PathQuery& q, unsigned char* base, uint32_t cap, Corrido
     if (n == kNone) return Attempt::Unsettled;
     // The check's walk keeps its steps in the wraps' memory past the wraps, where there is room
     // for them (a corner is larger than a wrap); the output walks the same wraps again.
-    WalkStep* steps = (size_t(cap) + 1) * sizeof(WalkStep) <= size_t(cap) * (sizeof(Corner) - sizeof(CorridorWrap))
-                          ? reinterpret_cast<WalkStep*>(wraps + cap)
-                          : nullptr;
+    WalkStep* steps =
+        (size_t(cap) + 1) * sizeof(WalkStep) <= size_t(cap) * (sizeof(Corner) - sizeof(CorridorWrap))
+            ? reinterpret_cast<WalkStep*>(wraps + cap)
+            : nullptr;
     VerifyFailure failure;
     if (!verifyCorridorPath(q, list.p + first, list.n - first, list.crossings, list.exact, wraps, &n, cap,
                             steps, &failure))
@@ -603,9 +604,10 @@ void linkConnectionEnds(const flatbuffers::Vector<const fb::Connection*>& pieces
                     (dy != 0 && (at.y == INT64_MAX || at.y + dy == INT64_MAX)))
                     continue;
                 const EndCell cell{at.x + dx, at.y + dy};
-                const uint32_t* first = std::lower_bound(order, order + ends, cell, [&](uint32_t a, const EndCell& c) {
-                    return endCellOf(connectionEnd(pieces, a)) < c;
-                });
+                const uint32_t* first =
+                    std::lower_bound(order, order + ends, cell, [&](uint32_t a, const EndCell& c) {
+                        return endCellOf(connectionEnd(pieces, a)) < c;
+                    });
                 for (const uint32_t* f = first; f < order + ends; ++f) {
                     const EndCell fc = endCellOf(connectionEnd(pieces, *f));
                     if (fc.x != cell.x || fc.y != cell.y) break;
@@ -615,8 +617,10 @@ void linkConnectionEnds(const flatbuffers::Vector<const fb::Connection*>& pieces
                     if (!LayerCrossings::between(c, own.layer_a(), own.layer_b())) continue;
                     const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
                     if (dot(c1 - c0, c1 - c0) <= 1e-6) continue;
-                    if (dot(c0 - end, c0 - end) <= 1e-6) best = 2 * k + 1; // arrives at its far end, c1
-                    else if (dot(c1 - end, c1 - end) <= 1e-6) best = 2 * k;
+                    if (dot(c0 - end, c0 - end) <= 1e-6)
+                        best = 2 * k + 1; // arrives at its far end, c1
+                    else if (dot(c1 - end, c1 - end) <= 1e-6)
+                        best = 2 * k;
                 }
             }
         next[e] = best;
@@ -640,8 +644,8 @@ uint64_t layerPairKey(uint32_t a, uint32_t b) {
 
 // The across edge's portal (see AcrossPortal); false when it meets no connection between its
 // layers, or their polyline is a closed loop. `by_pair`: the connections sorted by layerPairKey.
-bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next, const uint32_t* by_pair,
-                      const fb::RoadmapEdge& e, AcrossPortal* out) {
+bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next,
+                      const uint32_t* by_pair, const fb::RoadmapEdge& e, AcrossPortal* out) {
     const fb::Footprint* fp = rm.footprint();
     if (!fp || !fp->connections()) return false;
     const uint32_t layer_a = rm.vertices()->Get(e.a())->layer(), layer_b = rm.vertices()->Get(e.b())->layer();
@@ -652,14 +656,17 @@ bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uin
     double nearest = kInf;
     const auto& pieces = *fp->connections();
     const uint64_t key = layerPairKey(layer_a, layer_b);
-    auto pairOf = [&](uint32_t k) { return layerPairKey(pieces.Get(k)->layer_a(), pieces.Get(k)->layer_b()); };
-    const uint32_t* first =
-        std::lower_bound(by_pair, by_pair + pieces.size(), key, [&](uint32_t k, uint64_t v) { return pairOf(k) < v; });
+    auto pairOf = [&](uint32_t k) {
+        return layerPairKey(pieces.Get(k)->layer_a(), pieces.Get(k)->layer_b());
+    };
+    const uint32_t* first = std::lower_bound(by_pair, by_pair + pieces.size(), key,
+                                             [&](uint32_t k, uint64_t v) { return pairOf(k) < v; });
     for (const uint32_t* it = first; it < by_pair + pieces.size() && pairOf(*it) == key; ++it) {
         const uint32_t k = *it;
         const fb::Connection& c = *pieces.Get(k);
         const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-        const double d2 = segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
+        const double d2 =
+            segmentsIntersect(a, b, c0, c1) ? -1.0 : pointSegment2((a + b) * 0.5, c0, c1, nullptr);
         if (d2 < nearest) nearest = d2, piece = k;
     }
     if (piece == kNone) return false;
@@ -678,7 +685,8 @@ bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uin
         if (!(length > 0.0)) continue;
         const uint32_t layer = from == 0 ? layer_a : layer_b;
         const P off = P{-along.y, along.x} * (kProbe / length);
-        const bool left = wallsInside(rm, walls, layer, middle + off), right = wallsInside(rm, walls, layer, middle - off);
+        const bool left = wallsInside(rm, walls, layer, middle + off),
+                   right = wallsInside(rm, walls, layer, middle - off);
         if (left != right) out->side[from] = left ? 1 : -1;
     }
     return true;

@@ -346,9 +346,9 @@ struct PathShared {
     uint32_t* vertex_component;
     uint32_t* seed_start;              // per edge + 1: its portal seeds (buildPortalSeeds)
     detail::PortalSeed* seeds;
-    uint32_t* across_index;       // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
+    uint32_t* across_index;            // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
     detail::AcrossPortal* across;
-    uint32_t* connection_next;    // per connection end: where their polyline goes on (kNone: ends)
+    uint32_t* connection_next;         // per connection end: where their polyline goes on (kNone: ends)
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
     detail::ChainStep* chain_steps;    // at most edge_count
     detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2

@@ -124,7 +124,8 @@ struct SharedLayout {
     size_t adj_start, adj, blend_start, blend_ids, edge_length, edge_weight, edge_snap, vertex_xy,
         landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
         snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
-        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across, connection_next, connection_order, link_start, link_adj;
+        wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across,
+        connection_next, connection_order, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;

@@ -610,8 +610,8 @@ namespace {
 int orientationSign(P a, P b, P c, double near) {
     const double l = (b.x - a.x) * (c.y - a.y), r = (b.y - a.y) * (c.x - a.x);
     const double det = l - r;
-    const double bound = maxOf(1e-12 * (std::fabs(l) + std::fabs(r)),
-                               near * (std::fabs(b.x - a.x) + std::fabs(b.y - a.y)));
+    const double bound =
+        maxOf(1e-12 * (std::fabs(l) + std::fabs(r)), near * (std::fabs(b.x - a.x) + std::fabs(b.y - a.y)));
     return det > bound ? 1 : det < -bound ? -1 : 0;
 }
 
@@ -620,8 +620,8 @@ int orientationSign(P a, P b, P c, double near) {
 // cross it (p lies inside the cell, off its border). False (*inside untouched) when the centre is
 // no reference or a crossing is too near to call, within a billionth of the coordinates: there
 // the row walk decides, as before the centres were kept.
-bool insideFromCentre(const PathScratch& s, const flatbuffers::Vector<const fb::Vec2*>* verts, const WallGrid& g,
-                      int64_t i, int64_t j, P p, bool* inside) {
+bool insideFromCentre(const PathScratch& s, const flatbuffers::Vector<const fb::Vec2*>* verts,
+                      const WallGrid& g, int64_t i, int64_t j, P p, bool* inside) {
     const uint32_t cell = uint32_t(j * int64_t(g.nx) + i);
     const uint8_t centre_inside = s.wall_centre_inside[g.first_cell + cell];
     if (centre_inside == kCentreUnknown) return false;
