@@ -580,6 +580,8 @@ EndCell endCellOf(P p) {
     return EndCell{cell(p.x), cell(p.y)};
 }
 
+} // namespace
+
 // For each connection end, the piece a walk along their polyline goes on to from it (see
 // stretchEnd) as the end it arrives at, or kNone: the lowest-numbered other piece between the same
 // two layers, longer than a millimetre, with an end within a millimetre of it (its first end
@@ -636,6 +638,8 @@ P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uin
         at = next[at];
     return connectionEnd(pieces, at);
 }
+
+namespace {
 
 // Connections by the pair of layers they join (lower layer first), then by number.
 uint64_t layerPairKey(uint32_t a, uint32_t b) {

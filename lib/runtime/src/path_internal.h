@@ -461,6 +461,12 @@ void buildPortalSeeds(const fb::Roadmap& rm, PathShared* s);
 // The across edges' portals (AcrossPortal): how many edges are across edges, and the portals, after
 // the wall grid (`walls`: a scratch view of it, for the probes).
 uint32_t acrossEdgeCount(const fb::Roadmap& rm);
+// The polylines of connections: for each connection end (2 k: piece k's first end, 2 k + 1: its
+// second) the end of the piece a walk goes on to from there, or kNone (`order`: 2 × connections
+// words of work space); and the far end of the polyline from end `from`.
+void linkConnectionEnds(const flatbuffers::Vector<const fb::Connection*>& pieces, uint32_t* next,
+                        uint32_t* order);
+P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uint32_t* next, uint32_t from);
 uint32_t connectionCount(const fb::Roadmap& rm);
 // `order`: 2 × connectionCount words of work space.
 void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order);

@@ -15,6 +15,7 @@
 
 // The shared path data's across portals, against a walk along the connections.
 #include "../../../lib/runtime/src/path_internal.h"
+#include "connection_walk.h"
 
 #include <algorithm>
 #include <chrono>
@@ -1052,41 +1053,6 @@ void funnelNoLongerWithMoreClearance(const Level& level, Scratch& scratch, const
     }
 }
 
-namespace {
-
-// The far end of the polyline of connections through piece `piece`, from its first end (or its
-// second): each step to the lowest-numbered other piece between the same layers, longer than a
-// millimetre, with an end within a millimetre of where the walk stands, as many steps at most as
-// there are pieces. The walk the queries once made over every piece for every across edge.
-cw::detail::P walkConnections(const clearway::schema::Footprint& fp, uint32_t piece, bool from_second) {
-    using cw::detail::P;
-    const auto& pieces = *fp.connections();
-    const auto& own = *pieces.Get(piece);
-    P end = from_second ? P{own.x1(), own.y1()} : P{own.x0(), own.y0()};
-    uint32_t previous = piece;
-    for (uint32_t steps = 0; steps < pieces.size(); ++steps) {
-        uint32_t next = cw::detail::kNone;
-        P far{0, 0};
-        for (uint32_t k = 0; k < pieces.size() && next == cw::detail::kNone; ++k) {
-            const auto& c = *pieces.Get(k);
-            const bool same_layers = (c.layer_a() == own.layer_a() && c.layer_b() == own.layer_b()) ||
-                                     (c.layer_a() == own.layer_b() && c.layer_b() == own.layer_a());
-            if (k == previous || !same_layers) continue;
-            const P c0{c.x0(), c.y0()}, c1{c.x1(), c.y1()};
-            if (dot(c1 - c0, c1 - c0) <= 1e-6) continue;
-            if (dot(c0 - end, c0 - end) <= 1e-6)
-                next = k, far = c1;
-            else if (dot(c1 - end, c1 - end) <= 1e-6)
-                next = k, far = c0;
-        }
-        if (next == cw::detail::kNone) break;
-        previous = next, end = far;
-    }
-    return end;
-}
-
-} // namespace
-
 TEST_SUITE("bake/runtime roadmap: across portals") {
     TEST_CASE("an across edge's portal, built once per asset, ends where a walk along the connections "
               "from the piece it crosses ends, on every baked level") {
@@ -1117,8 +1083,8 @@ TEST_SUITE("bake/runtime roadmap: across portals") {
                         pieces.Get(k)->x1() == x.c1.x && pieces.Get(k)->y1() == x.c1.y)
                         piece = k;
                 REQUIRE(piece != cw::detail::kNone);
-                const cw::detail::P end0 = walkConnections(*rm->footprint(), piece, false),
-                                    end1 = walkConnections(*rm->footprint(), piece, true);
+                const cw::detail::P end0 = cw::test::walkEveryPiece(*rm->footprint()->connections(), piece, false),
+                                    end1 = cw::test::walkEveryPiece(*rm->footprint()->connections(), piece, true);
                 CHECK(x.end0.x == end0.x);
                 CHECK(x.end0.y == end0.y);
                 CHECK(x.end1.x == end1.x);
