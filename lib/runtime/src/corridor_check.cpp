@@ -4,39 +4,44 @@
 // "Planning short paths with clearance using explicit corridors", 2010).
 #include "corridor_walk.h"
 
+#include <algorithm>
+
 namespace clearway {
 namespace detail {
 
 void LayerCrossings::boundBoundaries() {
     constexpr double kNear = 1e-3; // onBoundaryPieces' millimetre
-    if (!footprint || !footprint->connections()) return;
-    for (const fb::Connection* c : *footprint->connections())
-        for (uint32_t k = 0; k < count; ++k)
-            if (between(*c, from[k], to[k])) {
-                box_lo_x = minOf(box_lo_x, minOf(c->x0(), c->x1()) - kNear);
-                box_lo_y = minOf(box_lo_y, minOf(c->y0(), c->y1()) - kNear);
-                box_hi_x = maxOf(box_hi_x, maxOf(c->x0(), c->x1()) + kNear);
-                box_hi_y = maxOf(box_hi_y, maxOf(c->y0(), c->y1()) + kNear);
-                break;
-            }
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t key = layerPairKey(from[k], to[k]);
+        const BoundaryPiece* lo = std::lower_bound(
+            pieces, pieces + piece_count, key, [](const BoundaryPiece& b, uint64_t v) { return b.pair < v; });
+        const BoundaryPiece* hi = lo;
+        while (hi < pieces + piece_count && hi->pair == key)
+            ++hi;
+        first[k] = uint32_t(lo - pieces), end[k] = uint32_t(hi - pieces);
+        for (const BoundaryPiece* b = lo; b < hi; ++b) {
+            box_lo_x = minOf(box_lo_x, b->x0 - kNear), box_lo_y = minOf(box_lo_y, b->y0 - kNear);
+            box_hi_x = maxOf(box_hi_x, b->x1 + kNear), box_hi_y = maxOf(box_hi_y, b->y1 + kNear);
+        }
+    }
 }
 
 bool LayerCrossings::onBoundaryPieces(P left, P right) const {
     constexpr double kNear = 2e-3; // more than the sqrt of the 1e-6 below, and its rounding
-    for (const fb::Connection* c : *footprint->connections()) {
-        // A point within the millimetre of a piece lies in its box grown by it: most pieces have
-        // neither side there.
-        const double x0 = minOf(c->x0(), c->x1()) - kNear, x1 = maxOf(c->x0(), c->x1()) + kNear;
-        const double y0 = minOf(c->y0(), c->y1()) - kNear, y1 = maxOf(c->y0(), c->y1()) + kNear;
-        auto inBox = [&](P p) { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; };
-        if (!inBox(left) && !inBox(right)) continue;
-        for (uint32_t k = 0; k < count; ++k) {
-            if (!between(*c, from[k], to[k])) continue;
-            const P c0{c->x0(), c->y0()}, c1{c->x1(), c->y1()};
-            if (pointSegment2(left, c0, c1, nullptr) <= 1e-6 || pointSegment2(right, c0, c1, nullptr) <= 1e-6)
+    for (uint32_t k = 0; k < count; ++k)
+        for (uint32_t i = first[k]; i < end[k]; ++i) {
+            const BoundaryPiece& b = pieces[i];
+            // A point within the millimetre of a piece lies in its box grown by it: most pieces
+            // have neither side there.
+            auto inBox = [&](P p) {
+                return p.x >= b.x0 - kNear && p.x <= b.x1 + kNear && p.y >= b.y0 - kNear &&
+                       p.y <= b.y1 + kNear;
+            };
+            if (!inBox(left) && !inBox(right)) continue;
+            if (pointSegment2(left, b.c0, b.c1, nullptr) <= 1e-6 ||
+                pointSegment2(right, b.c0, b.c1, nullptr) <= 1e-6)
                 return true;
         }
-    }
     return false;
 }
 

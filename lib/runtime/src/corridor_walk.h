@@ -13,8 +13,12 @@ namespace detail {
 struct LayerCrossings {
     static constexpr uint32_t kMax = 4;
     const fb::Footprint* footprint = nullptr;
+    const BoundaryPiece* pieces = nullptr; // the footprint's connections by pair (PathShared)
+    uint32_t piece_count = 0;
     uint32_t from[kMax] = {}, to[kMax] = {};
     uint32_t count = 0;
+    // Crossing k's boundary: pieces[first[k] .. end[k]) (boundBoundaries).
+    uint32_t first[kMax] = {}, end[kMax] = {};
     // The crossed boundaries' bounding box, grown by onBoundary's millimetre: most portals lie
     // outside it, and onBoundary then needs no walk over the footprint's connections.
     double box_lo_x = kInf, box_lo_y = kInf, box_hi_x = -kInf, box_hi_y = -kInf;
@@ -56,13 +60,11 @@ struct LayerWalk {
     LayerWalk(const LayerCrossings& c, uint32_t start_layer) : crossings(c), layer(start_layer) {}
 
     void crossNext() { layer = crossings.to[next++]; }
-    // Calls meet(c0, c1) for every connection of the next boundary.
+    // Calls meet(c0, c1) for every connection of the next boundary (none when a mutated asset's
+    // route crosses a portal edge while its footprint lists no connections).
     template <class Meet> void forEachPiece(Meet&& meet) const {
-        // A mutated asset's route may cross a portal edge while its footprint lists no connections.
-        if (!crossings.footprint || !crossings.footprint->connections()) return;
-        for (const fb::Connection* c : *crossings.footprint->connections())
-            if (LayerCrossings::between(*c, crossings.from[next], crossings.to[next]))
-                meet(P{c->x0(), c->y0()}, P{c->x1(), c->y1()});
+        for (uint32_t i = crossings.first[next]; i < crossings.end[next]; ++i)
+            meet(crossings.pieces[i].c0, crossings.pieces[i].c1);
     }
     // Where a -> b first meets the next boundary, as the fraction along it in (0, 1].
     bool lineMeets(P a, P b, double* t) const {

@@ -299,6 +299,8 @@ bool listPortals(PathQuery& q, PortalList& list) {
     const RoadmapPoint &qs = q.qs, &qg = q.qg;
     const int64_t ns = q.es->point_count(), ng = q.eg->point_count();
     list.crossings.footprint = rm.footprint();
+    list.crossings.pieces = q.s.boundary_pieces;
+    list.crossings.piece_count = q.s.boundary_piece_count;
     uint32_t at_vertex = q.start_forward ? q.es->b() : q.es->a();
     for (uint32_t i = 0; i < q.route_count; ++i) {
         const fb::RoadmapEdge& e = *rm.edges()->Get(q.s.route[i]);
@@ -641,11 +643,6 @@ P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uin
 
 namespace {
 
-// Connections by the pair of layers they join (lower layer first), then by number.
-uint64_t layerPairKey(uint32_t a, uint32_t b) {
-    return a < b ? uint64_t(a) << 32 | b : uint64_t(b) << 32 | a;
-}
-
 // The across edge's portal (see AcrossPortal); false when it meets no connection between its
 // layers, or their polyline is a closed loop. `by_pair`: the connections sorted by layerPairKey.
 bool findAcrossPortal(const fb::Roadmap& rm, const PathScratch& walls, const uint32_t* next,
@@ -705,6 +702,7 @@ uint32_t connectionCount(const fb::Roadmap& rm) {
 void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order) {
     const fb::Footprint* fp = rm.footprint();
     const uint32_t connections = connectionCount(rm);
+    s->boundary_piece_count = connections;
     if (connections > 0) {
         linkConnectionEnds(*fp->connections(), s->connection_next, order);
         // Then the work space holds the connections by pair: an across edge looks at its pair's
@@ -717,6 +715,13 @@ void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch&
             const uint64_t ky = layerPairKey(pieces.Get(y)->layer_a(), pieces.Get(y)->layer_b());
             return kx < ky || (kx == ky && x < y);
         });
+        for (uint32_t i = 0; i < connections; ++i) {
+            const fb::Connection& c = *pieces.Get(order[i]);
+            s->boundary_pieces[i] =
+                BoundaryPiece{P{c.x0(), c.y0()},          P{c.x1(), c.y1()},          minOf(c.x0(), c.x1()),
+                              minOf(c.y0(), c.y1()),      maxOf(c.x0(), c.x1()),      maxOf(c.y0(), c.y1()),
+                              layerPairKey(c.layer_a(), c.layer_b())};
+        }
     }
     uint32_t at = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e) {

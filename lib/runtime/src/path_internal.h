@@ -259,6 +259,17 @@ struct AcrossPortal {
     P c0, c1, end0, end1;
     int8_t side[2]; // [0] travelling from the edge's vertex a, [1] from b
 };
+// A connection between two layers as a route crossing them reads it (LayerCrossings): its ends,
+// their box, and its pair of layers (lower first, as one key); the footprint's connections sorted
+// by that key, so a route's crossings each read only their own pair's.
+struct BoundaryPiece {
+    P c0, c1;
+    double x0, y0, x1, y1;
+    uint64_t pair;
+};
+inline uint64_t layerPairKey(uint32_t a, uint32_t b) {
+    return a < b ? uint64_t(a) << 32 | b : uint64_t(b) << 32 | a;
+}
 struct ChainVertex {
     uint32_t v;
     float lo; // the widest edge not on the chain (-1: none); the ends: +inf (a walk stops there)
@@ -349,6 +360,8 @@ struct PathShared {
     uint32_t* across_index;            // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
     detail::AcrossPortal* across;
     uint32_t* connection_next;         // per connection end: where their polyline goes on (kNone: ends)
+    detail::BoundaryPiece* boundary_pieces; // the footprint's connections by pair of layers
+    uint32_t boundary_piece_count;
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
     detail::ChainStep* chain_steps;    // at most edge_count
     detail::ChainVertex* chain_vertices; // at most edge_count + edge_count / 2
@@ -409,6 +422,8 @@ struct PathScratch {
     const detail::PortalSeed* seeds; // the portals of each whole edge, in its direction
     const uint32_t* across_index;
     const detail::AcrossPortal* across;
+    const detail::BoundaryPiece* boundary_pieces;
+    uint32_t boundary_piece_count;
     const detail::ChainInfo* chains; // chains of edges A* walks without the heap (ChainInfo)
     const detail::ChainStep* chain_steps;
     const detail::ChainVertex* chain_vertices;

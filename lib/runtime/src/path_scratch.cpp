@@ -125,7 +125,7 @@ struct SharedLayout {
         landmark_dist, vertex_component, seed_start, seeds, chains, chain_steps, chain_vertices,
         snap_cell_start, snap_cell_edges, wall_grids, wall_cell_start, wall_cell_items, wall_solid_start,
         wall_solid_segs, wall_cell_box, wall_cell_pieces, wall_centre_inside, across_index, across,
-        connection_next, connection_order, link_start, link_adj;
+        connection_next, connection_order, boundary_pieces, link_start, link_adj;
     size_t work_order, work_nodes, work_heap;
     size_t end; // bytes from the aligned start
     uint32_t wall_pieces;
@@ -174,6 +174,7 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.across = at.take(size_t(acrossEdgeCount(rm)) * sizeof(AcrossPortal));
     l.connection_next = at.take(size_t(connectionCount(rm)) * 8);
     l.connection_order = at.take(size_t(connectionCount(rm)) * 8); // work space of the build
+    l.boundary_pieces = at.take(size_t(connectionCount(rm)) * sizeof(BoundaryPiece));
     l.end = at.at > work.at ? at.at : work.at;
     l.wall_pieces = uint32_t(pieces);
     return l;
@@ -370,6 +371,7 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->across_index = reinterpret_cast<uint32_t*>(base + l.across_index);
     s->across = reinterpret_cast<AcrossPortal*>(base + l.across);
     s->connection_next = reinterpret_cast<uint32_t*>(base + l.connection_next);
+    s->boundary_pieces = reinterpret_cast<BoundaryPiece*>(base + l.boundary_pieces);
     if (l.link_adj != l.link_start) {
         s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
         s->link_adj = reinterpret_cast<LinkAdj*>(base + l.link_adj);
@@ -427,6 +429,8 @@ PathScratch* scratchInitAt(const PathShared* shared, uint8_t* base, const Scratc
     s->seeds = sh.seeds;
     s->across_index = sh.across_index;
     s->across = sh.across;
+    s->boundary_pieces = sh.boundary_pieces;
+    s->boundary_piece_count = sh.boundary_piece_count;
     s->chains = sh.chains;
     s->chain_steps = sh.chain_steps;
     s->chain_vertices = sh.chain_vertices;
