@@ -138,6 +138,8 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
                     for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
                         mine.push_back(j * nx + i);
             }
+            // One chord's cells are already ascending and distinct.
+            if (edge.points.size() <= 2) return;
             std::sort(mine.begin(), mine.end());
             mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
         };

@@ -12,7 +12,7 @@ namespace {
 
 // std::sort(list, less) for a strict total order (so the result is unique), cheaper when the
 // list is a sorted run followed by a short tail: the second ordering of a bake finds the kept
-// edges still in order and only the merged and joining ones after them.
+// vertices still in order.
 template <class T, class Less> void sortSortedRun(std::vector<T>& list, Less less) {
     const auto run_end = std::is_sorted_until(list.begin(), list.end(), less);
     const size_t run = size_t(run_end - list.begin()), tail = list.size() - run;
@@ -147,12 +147,18 @@ template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_
 // Edges renumbered by rank, turned to run from the lower vertex, and keyed, in one pass (each
 // edge's points are read once); returns the edge order. The keys are sorted compactly: the same
 // order as a stable sort of the 152-byte edges themselves (the keys carry their edge number, which
-// breaks ties), with far fewer bytes moved.
+// breaks ties), with far fewer bytes moved. Each key is written straight into its lower vertex's
+// bucket (counted first), so only the few keys sharing a lower vertex are compared.
 std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>& rank) {
     struct EdgeKey { // 32 bytes
         uint32_t a, b, points, e;
         double x, y;
     };
+    std::vector<uint32_t> bucket_start(rank.size() + 1, 0);
+    for (const RoadmapEdge& e : rm.edges)
+        ++bucket_start[std::min(rank[e.a], rank[e.b]) + 1];
+    for (size_t v = 0; v < rank.size(); ++v)
+        bucket_start[v + 1] += bucket_start[v];
     std::vector<EdgeKey> keys(rm.edges.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
         // The middle point of an edge's list (on the heap, scattered), fetched a few edges early.
@@ -175,10 +181,11 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             for (CorridorPoint& c : e.chain)
                 c.sides = c.sides.reversed();
         }
-        keys[i] = {e.a, e.b, uint32_t(e.points.size()), i, e.points[e.points.size() / 2].x,
-                   e.points[e.points.size() / 2].y};
+        keys[bucket_start[e.a]++] = {e.a, e.b, uint32_t(e.points.size()), i, e.points[e.points.size() / 2].x,
+                                     e.points[e.points.size() / 2].y};
     }
-    sortSortedRun(keys, [](const EdgeKey& p, const EdgeKey& q) {
+    std::vector<uint32_t>().swap(bucket_start);
+    auto less = [](const EdgeKey& p, const EdgeKey& q) {
         if (p.a != q.a) return p.a < q.a;
         if (p.b != q.b) return p.b < q.b;
         if (p.points != q.points) return p.points < q.points;
@@ -187,7 +194,16 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
         if (p.y < q.y) return true;
         if (q.y < p.y) return false;
         return p.e < q.e;
-    });
+    };
+    // Each bucket (a vertex's few edges) by insertion.
+    for (size_t i = 1; i < keys.size(); ++i)
+        if (less(keys[i], keys[i - 1])) {
+            const EdgeKey held = keys[i];
+            size_t j = i;
+            for (; j > 0 && less(held, keys[j - 1]); --j)
+                keys[j] = keys[j - 1];
+            keys[j] = held;
+        }
     std::vector<uint32_t> edge_order(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         edge_order[i] = keys[i].e;
