@@ -125,30 +125,35 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
     std::vector<uint32_t>& cell_edges = g.cell_edges;
     cell_start.assign(size_t(nx) * ny + 1, 0);
     {
+        // f(cell) for each of the edge's cells, ascending and once each. A chord's cells (most
+        // edges are one) are a rectangle, visited in that order as they are listed.
         std::vector<uint32_t> mine;
-        auto cellsOf = [&](const RoadmapEdge& edge) {
-            mine.clear();
-            for (size_t k = 0; k + 1 < std::max<size_t>(edge.points.size(), 2); ++k) {
-                const Vec2 a = edge.points[k], b = edge.points[std::min(k + 1, edge.points.size() - 1)];
-                const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
-                               i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
-                const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
-                               j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
-                for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
-                    for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
-                        mine.push_back(j * nx + i);
+        auto chordCells = [&](Vec2 a, Vec2 b, auto&& f) {
+            const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
+                           i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
+            const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
+                           j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
+            for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
+                for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
+                    f(j * nx + i);
+        };
+        auto forEachCell = [&](const RoadmapEdge& edge, auto&& f) {
+            if (edge.points.size() <= 2) {
+                chordCells(edge.points.front(), edge.points.back(), f);
+                return;
             }
-            // One chord's cells are already ascending and distinct.
-            if (edge.points.size() <= 2) return;
+            mine.clear();
+            for (size_t k = 0; k + 1 < edge.points.size(); ++k)
+                chordCells(edge.points[k], edge.points[k + 1], [&](uint32_t c) { mine.push_back(c); });
             std::sort(mine.begin(), mine.end());
             mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+            for (uint32_t c : mine)
+                f(c);
         };
         for (size_t e = 0; e < rm.edges.size(); ++e) {
             if (e + 8 < rm.edges.size() && !rm.edges[e + 8].points.empty())
                 __builtin_prefetch(rm.edges[e + 8].points.data());
-            cellsOf(rm.edges[e]);
-            for (uint32_t c : mine)
-                ++cell_start[c + 1];
+            forEachCell(rm.edges[e], [&](uint32_t c) { ++cell_start[c + 1]; });
         }
         for (size_t c = 0; c + 1 < cell_start.size(); ++c)
             cell_start[c + 1] += cell_start[c];
@@ -157,9 +162,7 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
         for (uint32_t e = 0; e < rm.edges.size(); ++e) { // edge order: each cell's edges ascend
             if (e + 8 < rm.edges.size() && !rm.edges[e + 8].points.empty())
                 __builtin_prefetch(rm.edges[e + 8].points.data());
-            cellsOf(rm.edges[e]);
-            for (uint32_t c : mine)
-                cell_edges[fill[c]++] = e;
+            forEachCell(rm.edges[e], [&](uint32_t c) { cell_edges[fill[c]++] = e; });
         }
     }
     g.lo = lo, g.cell = cell, g.nx = nx, g.ny = ny;
