@@ -152,6 +152,14 @@ Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3]) {
     return p;
 }
 
+// std::round(x) (halves away from zero, the sign of a zero kept) without the library call: the
+// fraction x - trunc(x) is exact below 2^52, where every larger double is an integer already.
+double roundHalfAway(double x) {
+    if (!(std::abs(x) < 0x1p52)) return std::round(x);
+    const double whole = std::copysign(double(int64_t(x)), x);
+    return std::abs(x - whole) >= 0.5 ? whole + std::copysign(1.0, x) : whole;
+}
+
 using SiteIndex = AddressIndex<sizeof(Sdg::Vertex)>;
 using FaceIndex = AddressIndex<sizeof(Sdg::Face)>;
 
@@ -310,7 +318,7 @@ void placeVertices(const Sdg& sdg, const std::vector<SiteGeom>& sites, const std
         // CGAL's starting point depends on the face's vertex order (address-dependent); the
         // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
         const double nm = std::ldexp(1.0, 30);
-        (*positions)[number] = {std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm};
+        (*positions)[number] = {roundHalfAway(refined.x * nm) / nm, roundHalfAway(refined.y * nm) / nm};
     }
 }
 
