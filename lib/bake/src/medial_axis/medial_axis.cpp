@@ -90,12 +90,13 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
     const Vec2 c2{(*vertices)[v2].position.x, (*vertices)[v2].position.y};
     if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
-    const SiteGeom* point_site = sa.kind() == SiteKind::Point   ? &sa
-                                 : sb.kind() == SiteKind::Point ? &sb
-                                                                : nullptr;
-    const SiteGeom* segment_site = sa.kind() == SiteKind::Segment   ? &sa
-                                   : sb.kind() == SiteKind::Segment ? &sb
-                                                                    : nullptr;
+    const SiteKind kind_a = sa.kind(), kind_b = sb.kind();
+    const SiteGeom* point_site = kind_a == SiteKind::Point   ? &sa
+                                 : kind_b == SiteKind::Point ? &sb
+                                                             : nullptr;
+    const SiteGeom* segment_site = kind_a == SiteKind::Segment   ? &sa
+                                   : kind_b == SiteKind::Segment ? &sb
+                                                                 : nullptr;
     if (point_site && segment_site) {
         // Sample from the lexicographically smaller end so both traversal orders give the
         // same points.
@@ -107,7 +108,7 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
         edge.site_p0 = edge.site_p1 = point_site->p0;
     } else {
         edge.points = {c1, c2};
-        edge.site = sa.kind() == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
+        edge.site = kind_a == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
         edge.site_p0 = sa.p0;
         edge.site_p1 = sa.p1;
     }
@@ -125,7 +126,7 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     // Nearest wall points on either side of every point (Explicit Corridor Map event data),
     // relative to the direction towards the next point.
     auto sides = [&](Vec2 at, Vec2 towards) {
-        const Vec2 qa = siteClosest(sa, at), qb = siteClosest(sb, at);
+        const Vec2 qa = siteClosest(sa, kind_a, at), qb = siteClosest(sb, kind_b, at);
         const bool a_left =
             cross(at, towards, qa) > 0 || (cross(at, towards, qa) == 0 && cross(at, towards, qb) < 0);
         return a_left ? WallSides{qa, qb} : WallSides{qb, qa};

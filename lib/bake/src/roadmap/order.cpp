@@ -13,7 +13,8 @@ namespace {
 // std::sort(list, less) for a strict total order (so the result is unique), cheaper when the
 // list is a sorted run followed by a short tail: the second ordering of a bake finds the kept
 // vertices still in order. sort_all(list) sorts a list that is not.
-template <class T, class Less, class SortAll> void sortSortedRun(std::vector<T>& list, Less less, SortAll&& sort_all) {
+template <class T, class Less, class SortAll>
+void sortSortedRun(std::vector<T>& list, Less less, SortAll&& sort_all) {
     const auto run_end = std::is_sorted_until(list.begin(), list.end(), less);
     const size_t run = size_t(run_end - list.begin()), tail = list.size() - run;
     if (tail == 0) return;
@@ -217,8 +218,8 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             for (CorridorPoint& c : e.chain)
                 c.sides = c.sides.reversed();
         }
-        keys[bucket_start[e.a]++] = {e.a, e.b, uint32_t(e.points.size()), i, e.points[e.points.size() / 2].x,
-                                     e.points[e.points.size() / 2].y};
+        const Vec2 middle = e.points[e.points.size() / 2];
+        keys[bucket_start[e.a]++] = {e.a, e.b, uint32_t(e.points.size()), i, middle.x, middle.y};
     }
     std::vector<uint32_t>().swap(bucket_start);
     auto less = [](const EdgeKey& p, const EdgeKey& q) {
