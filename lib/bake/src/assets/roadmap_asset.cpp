@@ -31,16 +31,25 @@ uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOp
 
 namespace {
 
+// The asset's builder, which can claim a whole vector's bytes at once (PushBytes claims them one
+// struct at a time).
+class AssetBuilder : public flatbuffers::FlatBufferBuilder {
+  public:
+    using flatbuffers::FlatBufferBuilder::FlatBufferBuilder;
+    uint8_t* claim(size_t bytes) { return buf_.make_space(bytes); }
+};
+
 // builder.CreateVectorOfStructs(v) for v[i] = make(i), i < n, without building v: the same
-// StartVector / PushBytes / EndVector calls, one struct at a time from the back (the buffer grows
-// downward), so the same bytes.
+// StartVector and EndVector calls and the bytes n PushBytes calls would claim, claimed at once and
+// filled from the back (make is called for n - 1 down to 0), so the same bytes.
 template <class T, class Make>
-flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::FlatBufferBuilder& builder,
-                                                                size_t n, Make&& make) {
+flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(AssetBuilder& builder, size_t n,
+                                                                Make&& make) {
     builder.StartVector(n * sizeof(T) / flatbuffers::AlignOf<T>(), flatbuffers::AlignOf<T>());
+    uint8_t* bytes = builder.claim(n * sizeof(T));
     for (size_t i = n; i-- > 0;) {
         const T value = make(i);
-        builder.PushBytes(reinterpret_cast<const uint8_t*>(&value), sizeof(T));
+        std::memcpy(bytes + i * sizeof(T), &value, sizeof(T));
     }
     return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
 }
@@ -49,8 +58,8 @@ flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::Fla
 // sides, point_count entries in all).
 template <class T, class L, class Make>
 flatbuffers::Offset<flatbuffers::Vector<const T*>>
-pointVector(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm, size_t point_count,
-            std::vector<L> RoadmapEdge::*list, Make&& make) {
+pointVector(AssetBuilder& builder, const Roadmap& rm, size_t point_count, std::vector<L> RoadmapEdge::*list,
+            Make&& make) {
     size_t edge = rm.edges.size(), k = 0; // walks the points backwards
     return structVector<T>(builder, point_count, [&](size_t) {
         while (k == 0) {
@@ -292,7 +301,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     malloc_trim(0);
 #endif
     VectorAllocator allocator;
-    flatbuffers::FlatBufferBuilder builder(bound, &allocator);
+    AssetBuilder builder(bound, &allocator);
     builder.ForceDefaults(true);
     const auto footprint = writeFootprintTable(builder, rm.footprint);
     const auto grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
