@@ -54,8 +54,8 @@ flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(AssetBuilder& bu
     return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
 }
 
-// One struct per polyline point of every edge, in edge order, from each edge's `list` (points or
-// sides, point_count entries in all).
+// One struct per entry of every edge's `list` (points, sides or corridor chain), in edge order
+// (point_count entries in all).
 template <class T, class L, class Make>
 flatbuffers::Offset<flatbuffers::Vector<const T*>>
 pointVector(AssetBuilder& builder, const Roadmap& rm, size_t point_count, std::vector<L> RoadmapEdge::*list,
@@ -188,18 +188,25 @@ struct CorridorVectors {
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> starts;
     flatbuffers::Offset<flatbuffers::Vector<const fb::CorridorPoint*>> points;
 };
-CorridorVectors writeCorridors(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm) {
-    std::vector<fb::EdgeCorridor> kinds;
-    std::vector<uint32_t> starts{0};
-    std::vector<fb::CorridorPoint> chain;
-    for (const RoadmapEdge& e : rm.edges) {
-        kinds.push_back(static_cast<fb::EdgeCorridor>(e.corridor));
-        for (const CorridorPoint& c : e.chain)
-            chain.emplace_back(float(c.at.x), float(c.at.y), float(c.sides.left.x), float(c.sides.left.y),
-                               float(c.sides.right.x), float(c.sides.right.y));
-        starts.push_back(uint32_t(chain.size()));
+CorridorVectors writeCorridors(AssetBuilder& builder, const Roadmap& rm, size_t chain_points) {
+    std::vector<fb::EdgeCorridor> kinds(rm.edges.size());
+    std::vector<uint32_t> starts(rm.edges.size() + 1);
+    uint32_t start = 0;
+    for (size_t e = 0; e < rm.edges.size(); ++e) {
+        kinds[e] = static_cast<fb::EdgeCorridor>(rm.edges[e].corridor);
+        starts[e] = start;
+        start += uint32_t(rm.edges[e].chain.size());
     }
-    return {builder.CreateVector(kinds), builder.CreateVector(starts), builder.CreateVectorOfStructs(chain)};
+    starts.back() = start;
+    CorridorVectors out;
+    out.kinds = builder.CreateVector(kinds);
+    out.starts = builder.CreateVector(starts);
+    out.points = pointVector<fb::CorridorPoint>(
+        builder, rm, chain_points, &RoadmapEdge::chain, [](const CorridorPoint& c) {
+            return fb::CorridorPoint(float(c.at.x), float(c.at.y), float(c.sides.left.x),
+                                     float(c.sides.left.y), float(c.sides.right.x), float(c.sides.right.y));
+        });
+    return out;
 }
 
 // Designer areas (edits.cpp) with their types and flags and each edge's spans; all absent without
@@ -364,7 +371,8 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                                    static_cast<fb::LinkKind>(l.kind), l.bidirectional);
         });
     // Written last to first (the order the single call's arguments were evaluated in before).
-    const CorridorVectors corridors = with_sides ? writeCorridors(builder, rm) : CorridorVectors{};
+    const CorridorVectors corridors =
+        with_sides ? writeCorridors(builder, rm, chain_points) : CorridorVectors{};
     const auto side_list = point_sides();
     const auto blend_list = blends();
     const auto point_list = points();
