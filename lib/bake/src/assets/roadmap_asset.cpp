@@ -31,26 +31,35 @@ uint64_t roadmapOptionsHash(const ImportOptions& import_options, const RoadmapOp
 
 namespace {
 
+// The asset's builder, which can claim a whole vector's bytes at once (PushBytes claims them one
+// struct at a time).
+class AssetBuilder : public flatbuffers::FlatBufferBuilder {
+  public:
+    using flatbuffers::FlatBufferBuilder::FlatBufferBuilder;
+    uint8_t* claim(size_t bytes) { return buf_.make_space(bytes); }
+};
+
 // builder.CreateVectorOfStructs(v) for v[i] = make(i), i < n, without building v: the same
-// StartVector / PushBytes / EndVector calls, one struct at a time from the back (the buffer grows
-// downward), so the same bytes.
+// StartVector and EndVector calls and the bytes n PushBytes calls would claim, claimed at once and
+// filled from the back (make is called for n - 1 down to 0), so the same bytes.
 template <class T, class Make>
-flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(flatbuffers::FlatBufferBuilder& builder,
-                                                                size_t n, Make&& make) {
+flatbuffers::Offset<flatbuffers::Vector<const T*>> structVector(AssetBuilder& builder, size_t n,
+                                                                Make&& make) {
     builder.StartVector(n * sizeof(T) / flatbuffers::AlignOf<T>(), flatbuffers::AlignOf<T>());
+    uint8_t* bytes = builder.claim(n * sizeof(T));
     for (size_t i = n; i-- > 0;) {
         const T value = make(i);
-        builder.PushBytes(reinterpret_cast<const uint8_t*>(&value), sizeof(T));
+        std::memcpy(bytes + i * sizeof(T), &value, sizeof(T));
     }
     return flatbuffers::Offset<flatbuffers::Vector<const T*>>(builder.EndVector(n));
 }
 
-// One struct per polyline point of every edge, in edge order, from each edge's `list` (points or
-// sides, point_count entries in all).
+// One struct per entry of every edge's `list` (points, sides or corridor chain), in edge order
+// (point_count entries in all).
 template <class T, class L, class Make>
 flatbuffers::Offset<flatbuffers::Vector<const T*>>
-pointVector(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm, size_t point_count,
-            std::vector<L> RoadmapEdge::*list, Make&& make) {
+pointVector(AssetBuilder& builder, const Roadmap& rm, size_t point_count, std::vector<L> RoadmapEdge::*list,
+            Make&& make) {
     size_t edge = rm.edges.size(), k = 0; // walks the points backwards
     return structVector<T>(builder, point_count, [&](size_t) {
         while (k == 0) {
@@ -125,28 +134,35 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
     std::vector<uint32_t>& cell_edges = g.cell_edges;
     cell_start.assign(size_t(nx) * ny + 1, 0);
     {
+        // f(cell) for each of the edge's cells, ascending and once each. A chord's cells (most
+        // edges are one) are a rectangle, visited in that order as they are listed.
         std::vector<uint32_t> mine;
-        auto cellsOf = [&](const RoadmapEdge& edge) {
-            mine.clear();
-            for (size_t k = 0; k + 1 < std::max<size_t>(edge.points.size(), 2); ++k) {
-                const Vec2 a = edge.points[k], b = edge.points[std::min(k + 1, edge.points.size() - 1)];
-                const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
-                               i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
-                const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
-                               j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
-                for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
-                    for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
-                        mine.push_back(j * nx + i);
+        auto chordCells = [&](Vec2 a, Vec2 b, auto&& f) {
+            const uint32_t i0 = uint32_t((std::min(a.x, b.x) - lo.x) / cell),
+                           i1 = uint32_t((std::max(a.x, b.x) - lo.x) / cell);
+            const uint32_t j0 = uint32_t((std::min(a.y, b.y) - lo.y) / cell),
+                           j1 = uint32_t((std::max(a.y, b.y) - lo.y) / cell);
+            for (uint32_t j = j0; j <= std::min(j1, ny - 1); ++j)
+                for (uint32_t i = i0; i <= std::min(i1, nx - 1); ++i)
+                    f(j * nx + i);
+        };
+        auto forEachCell = [&](const RoadmapEdge& edge, auto&& f) {
+            if (edge.points.size() <= 2) {
+                chordCells(edge.points.front(), edge.points.back(), f);
+                return;
             }
+            mine.clear();
+            for (size_t k = 0; k + 1 < edge.points.size(); ++k)
+                chordCells(edge.points[k], edge.points[k + 1], [&](uint32_t c) { mine.push_back(c); });
             std::sort(mine.begin(), mine.end());
             mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+            for (uint32_t c : mine)
+                f(c);
         };
         for (size_t e = 0; e < rm.edges.size(); ++e) {
             if (e + 8 < rm.edges.size() && !rm.edges[e + 8].points.empty())
                 __builtin_prefetch(rm.edges[e + 8].points.data());
-            cellsOf(rm.edges[e]);
-            for (uint32_t c : mine)
-                ++cell_start[c + 1];
+            forEachCell(rm.edges[e], [&](uint32_t c) { ++cell_start[c + 1]; });
         }
         for (size_t c = 0; c + 1 < cell_start.size(); ++c)
             cell_start[c + 1] += cell_start[c];
@@ -155,9 +171,7 @@ EdgeGridLists edgeGridOf(const Roadmap& rm) {
         for (uint32_t e = 0; e < rm.edges.size(); ++e) { // edge order: each cell's edges ascend
             if (e + 8 < rm.edges.size() && !rm.edges[e + 8].points.empty())
                 __builtin_prefetch(rm.edges[e + 8].points.data());
-            cellsOf(rm.edges[e]);
-            for (uint32_t c : mine)
-                cell_edges[fill[c]++] = e;
+            forEachCell(rm.edges[e], [&](uint32_t c) { cell_edges[fill[c]++] = e; });
         }
     }
     g.lo = lo, g.cell = cell, g.nx = nx, g.ny = ny;
@@ -174,18 +188,25 @@ struct CorridorVectors {
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> starts;
     flatbuffers::Offset<flatbuffers::Vector<const fb::CorridorPoint*>> points;
 };
-CorridorVectors writeCorridors(flatbuffers::FlatBufferBuilder& builder, const Roadmap& rm) {
-    std::vector<fb::EdgeCorridor> kinds;
-    std::vector<uint32_t> starts{0};
-    std::vector<fb::CorridorPoint> chain;
-    for (const RoadmapEdge& e : rm.edges) {
-        kinds.push_back(static_cast<fb::EdgeCorridor>(e.corridor));
-        for (const CorridorPoint& c : e.chain)
-            chain.emplace_back(float(c.at.x), float(c.at.y), float(c.sides.left.x), float(c.sides.left.y),
-                               float(c.sides.right.x), float(c.sides.right.y));
-        starts.push_back(uint32_t(chain.size()));
+CorridorVectors writeCorridors(AssetBuilder& builder, const Roadmap& rm, size_t chain_points) {
+    std::vector<fb::EdgeCorridor> kinds(rm.edges.size());
+    std::vector<uint32_t> starts(rm.edges.size() + 1);
+    uint32_t start = 0;
+    for (size_t e = 0; e < rm.edges.size(); ++e) {
+        kinds[e] = static_cast<fb::EdgeCorridor>(rm.edges[e].corridor);
+        starts[e] = start;
+        start += uint32_t(rm.edges[e].chain.size());
     }
-    return {builder.CreateVector(kinds), builder.CreateVector(starts), builder.CreateVectorOfStructs(chain)};
+    starts.back() = start;
+    CorridorVectors out;
+    out.kinds = builder.CreateVector(kinds);
+    out.starts = builder.CreateVector(starts);
+    out.points = pointVector<fb::CorridorPoint>(
+        builder, rm, chain_points, &RoadmapEdge::chain, [](const CorridorPoint& c) {
+            return fb::CorridorPoint(float(c.at.x), float(c.at.y), float(c.sides.left.x),
+                                     float(c.sides.left.y), float(c.sides.right.x), float(c.sides.right.y));
+        });
+    return out;
 }
 
 // Designer areas (edits.cpp) with their types and flags and each edge's spans; all absent without
@@ -287,7 +308,7 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
     malloc_trim(0);
 #endif
     VectorAllocator allocator;
-    flatbuffers::FlatBufferBuilder builder(bound, &allocator);
+    AssetBuilder builder(bound, &allocator);
     builder.ForceDefaults(true);
     const auto footprint = writeFootprintTable(builder, rm.footprint);
     const auto grid = fb::CreateEdgeGrid(builder, float(lo.x), float(lo.y), float(cell), nx, ny,
@@ -350,7 +371,8 @@ std::vector<uint8_t> serializeRoadmap(const Roadmap& rm) {
                                    static_cast<fb::LinkKind>(l.kind), l.bidirectional);
         });
     // Written last to first (the order the single call's arguments were evaluated in before).
-    const CorridorVectors corridors = with_sides ? writeCorridors(builder, rm) : CorridorVectors{};
+    const CorridorVectors corridors =
+        with_sides ? writeCorridors(builder, rm, chain_points) : CorridorVectors{};
     const auto side_list = point_sides();
     const auto blend_list = blends();
     const auto point_list = points();

@@ -85,29 +85,35 @@ SdgSite cgalSite(const SiteGeom& s) {
     return SdgSite::construct_site_2(SdgPoint(s.p0.x, s.p0.y), SdgPoint(s.p1.x, s.p1.y));
 }
 
-// Lexicographic order of (kind, p0, p1).
-bool siteLess(const SiteGeom& a, const SiteGeom& b) {
-    if (a.kind() != b.kind()) return a.kind() < b.kind();
+// Lexicographic order of (p0, p1).
+bool coordinatesLess(const SiteGeom& a, const SiteGeom& b) {
     if (a.p0.x != b.p0.x) return a.p0.x < b.p0.x;
     if (a.p0.y != b.p0.y) return a.p0.y < b.p0.y;
     if (a.p1.x != b.p1.x) return a.p1.x < b.p1.x;
     return a.p1.y < b.p1.y;
 }
 
-// Three distinct sites by siteLess (a face's sites are distinct: any sort gives this order).
-void sortSites(const SiteGeom* s[3]) {
-    if (siteLess(*s[1], *s[0])) std::swap(s[0], s[1]);
-    if (siteLess(*s[2], *s[1])) std::swap(s[1], s[2]);
-    if (siteLess(*s[1], *s[0])) std::swap(s[0], s[1]);
+// Three distinct sites by the lexicographic order of (kind, p0, p1) (a face's sites are
+// distinct: any sort gives this order), their kinds beside them.
+void sortSites(const SiteGeom* s[3], SiteKind kinds[3]) {
+    for (int k = 0; k < 3; ++k)
+        kinds[k] = s[k]->kind();
+    auto order = [&](int i, int j) { // sites i and j swapped when j comes first
+        if (kinds[i] != kinds[j] ? kinds[j] < kinds[i] : coordinatesLess(*s[j], *s[i]))
+            std::swap(s[i], s[j]), std::swap(kinds[i], kinds[j]);
+    };
+    order(0, 1);
+    order(1, 2);
+    order(0, 1);
 }
 
 bool samePoint(Vec2 a, Vec2 b) {
     return a.x == b.x && a.y == b.y;
 }
 
-// Distance to a site and its gradient at p.
-double siteDistanceGradient(const SiteGeom& s, Vec2 p, Vec2* gradient) {
-    const Vec2 c = siteClosest(s, p);
+// Distance to a site (of the given kind) and its gradient at p.
+double siteDistanceGradient(const SiteGeom& s, SiteKind kind, Vec2 p, Vec2* gradient) {
+    const Vec2 c = siteClosest(s, kind, p);
     const double d = dist(p, c);
     *gradient = d > 0 ? Vec2{(p.x - c.x) / d, (p.y - c.y) / d} : Vec2{0, 0};
     return d;
@@ -116,7 +122,7 @@ double siteDistanceGradient(const SiteGeom& s, Vec2 p, Vec2* gradient) {
 // CGAL's double construction of a Voronoi vertex can be off by 1e-4 m when two of its sites are
 // nearly parallel or far away. A few Newton steps on d1 = d2 = d3 restore full precision; the
 // refined point is kept only if it makes the three distances agree better.
-Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3]) {
+Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3], const SiteKind kinds[3]) {
     // Distances and gradients at a point, computed once: the point a step accepts is where the
     // next step starts (the same values as computing them again).
     struct Probe {
@@ -127,7 +133,7 @@ Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3]) {
     auto probe = [&](Vec2 p) {
         Probe r;
         for (int k = 0; k < 3; ++k)
-            r.d[k] = siteDistanceGradient(*sites[k], p, &r.g[k]);
+            r.d[k] = siteDistanceGradient(*sites[k], kinds[k], p, &r.g[k]);
         return r;
     };
     Vec2 p = start;
@@ -150,6 +156,14 @@ Vec2 refineVoronoiVertex(Vec2 start, const SiteGeom* const sites[3]) {
         best = next_spread;
     }
     return p;
+}
+
+// std::round(x) (halves away from zero, the sign of a zero kept) without the library call: the
+// fraction x - trunc(x) is exact below 2^52, where every larger double is an integer already.
+double roundHalfAway(double x) {
+    if (!(std::abs(x) < 0x1p52)) return std::round(x);
+    const double whole = std::copysign(double(int64_t(x)), x);
+    return std::abs(x - whole) >= 0.5 ? whole + std::copysign(1.0, x) : whole;
 }
 
 using SiteIndex = AddressIndex<sizeof(Sdg::Vertex)>;
@@ -260,16 +274,18 @@ uint32_t walkEdges(const Sdg& sdg, const SiteIndex& site_index, const FaceIndex&
             if (face_vertex[face2] == kInfiniteFace) continue;
             uint32_t ia = slot.site[Sdg::ccw(i)], ib = slot.site[Sdg::cw(i)];
             const SiteGeom &sa = sites[ia], &sb = sites[ib];
-            // Which of two equidistant sites an edge records must not follow CGAL's
-            // (address-dependent) iteration order.
-            if (sa.kind() == sb.kind() && siteLess(sb, sa)) std::swap(ia, ib);
-            // A segment and its own endpoint: their bisector is the perpendicular at the
-            // endpoint, which separates two cells of the same wall, not two walls.
-            auto ownEndpoint = [](const SiteGeom& s, const SiteGeom& p) {
-                return s.kind() == SiteKind::Segment && p.kind() == SiteKind::Point &&
-                       (samePoint(p.p0, s.p0) || samePoint(p.p0, s.p1));
-            };
-            if (ownEndpoint(sa, sb) || ownEndpoint(sb, sa)) continue;
+            const SiteKind kind_a = sa.kind(), kind_b = sb.kind();
+            if (kind_a == kind_b) {
+                // Which of two equidistant sites an edge records must not follow CGAL's
+                // (address-dependent) iteration order.
+                if (coordinatesLess(sb, sa)) std::swap(ia, ib);
+            } else {
+                // A segment and its own endpoint: their bisector is the perpendicular at the
+                // endpoint, which separates two cells of the same wall, not two walls.
+                const SiteGeom &segment = kind_a == SiteKind::Segment ? sa : sb,
+                               &point = kind_a == SiteKind::Segment ? sb : sa;
+                if (samePoint(point.p0, segment.p0) || samePoint(point.p0, segment.p1)) continue;
+            }
             // Refined Voronoi vertices, created on first use (unused ones are dropped below).
             uint32_t& n1 = face_vertex[face1];
             if (n1 == UINT32_MAX) n1 = vertex_count++;
@@ -301,16 +317,17 @@ void placeVertices(const Sdg& sdg, const std::vector<SiteGeom>& sites, const std
         // sdg.primal(f) from the same site values (the diagram's own sites are spread over its
         // vertices and point set: several cache misses a face).
         const SdgPoint c = construct_vertex(cgalSite(*fs[0]), cgalSite(*fs[1]), cgalSite(*fs[2]));
-        sortSites(fs);
+        SiteKind kinds[3];
+        sortSites(fs, kinds);
         // Equidistant from three sites through one point: the vertex is that point.
         auto holds = [](const SiteGeom& s, Vec2 p) { return samePoint(s.p0, p) || samePoint(s.p1, p); };
         (*on_wall)[number] = (holds(*fs[1], fs[0]->p0) && holds(*fs[2], fs[0]->p0)) ||
                              (holds(*fs[1], fs[0]->p1) && holds(*fs[2], fs[0]->p1));
-        const Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs);
+        const Vec2 refined = refineVoronoiVertex({c.x(), c.y()}, fs, kinds);
         // CGAL's starting point depends on the face's vertex order (address-dependent); the
         // refined point agrees to the last bits only. A 2^-30 m grid (1 nm) makes it exact.
         const double nm = std::ldexp(1.0, 30);
-        (*positions)[number] = {std::round(refined.x * nm) / nm, std::round(refined.y * nm) / nm};
+        (*positions)[number] = {roundHalfAway(refined.x * nm) / nm, roundHalfAway(refined.y * nm) / nm};
     }
 }
 

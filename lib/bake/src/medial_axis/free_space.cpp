@@ -126,7 +126,10 @@ class RegionTest {
 
   private:
     size_t band(double y) const {
-        return size_t(std::clamp(std::floor((y - min_y_) / height_), 0.0, double(bands_ - 1)));
+        const double at = (y - min_y_) / height_;
+        // Below the top band a non-negative value's floor is its truncation (no library call).
+        if (at >= 0 && at < double(bands_ - 1)) return size_t(at);
+        return size_t(std::clamp(std::floor(at), 0.0, double(bands_ - 1)));
     }
     std::vector<WallSegment> segs_;
     // Per band: segments with an end in it, by right end descending; the others by left end,

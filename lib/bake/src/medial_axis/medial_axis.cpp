@@ -90,12 +90,13 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     const Vec2 c1{(*vertices)[v1].position.x, (*vertices)[v1].position.y};
     const Vec2 c2{(*vertices)[v2].position.x, (*vertices)[v2].position.y};
     if (!std::isfinite(c1.x) || !std::isfinite(c2.x)) return false;
-    const SiteGeom* point_site = sa.kind() == SiteKind::Point   ? &sa
-                                 : sb.kind() == SiteKind::Point ? &sb
-                                                                : nullptr;
-    const SiteGeom* segment_site = sa.kind() == SiteKind::Segment   ? &sa
-                                   : sb.kind() == SiteKind::Segment ? &sb
-                                                                    : nullptr;
+    const SiteKind kind_a = sa.kind(), kind_b = sb.kind();
+    const SiteGeom* point_site = kind_a == SiteKind::Point   ? &sa
+                                 : kind_b == SiteKind::Point ? &sb
+                                                             : nullptr;
+    const SiteGeom* segment_site = kind_a == SiteKind::Segment   ? &sa
+                                   : kind_b == SiteKind::Segment ? &sb
+                                                                 : nullptr;
     if (point_site && segment_site) {
         // Sample from the lexicographically smaller end so both traversal orders give the
         // same points.
@@ -107,7 +108,7 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
         edge.site_p0 = edge.site_p1 = point_site->p0;
     } else {
         edge.points = {c1, c2};
-        edge.site = sa.kind() == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
+        edge.site = kind_a == SiteKind::Point ? ClearanceSite::Point : ClearanceSite::Segment;
         edge.site_p0 = sa.p0;
         edge.site_p1 = sa.p1;
     }
@@ -125,7 +126,7 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     // Nearest wall points on either side of every point (Explicit Corridor Map event data),
     // relative to the direction towards the next point.
     auto sides = [&](Vec2 at, Vec2 towards) {
-        const Vec2 qa = siteClosest(sa, at), qb = siteClosest(sb, at);
+        const Vec2 qa = siteClosest(sa, kind_a, at), qb = siteClosest(sb, kind_b, at);
         const bool a_left =
             cross(at, towards, qa) > 0 || (cross(at, towards, qa) == 0 && cross(at, towards, qb) < 0);
         return a_left ? WallSides{qa, qb} : WallSides{qb, qa};
@@ -146,9 +147,11 @@ bool buildEdge(const EdgeRecord& record, const std::vector<SiteGeom>& sites, uin
     return true;
 }
 
-// One edge per record, unless its clearance is below options.min_clearance.
+// One edge per record, unless its clearance is below options.min_clearance. Edges shorter than
+// a micrometre join their two vertices' classes (collapseAndCompact), tested while their points
+// are at hand.
 void appendEdges(const DiagramRecords& axis, uint32_t base, const RoadmapOptions& options,
-                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges) {
+                 std::vector<RoadmapVertex>* vertices, std::vector<RoadmapEdge>* edges, UnionFind* classes) {
     const std::vector<EdgeRecord>& records = axis.records;
     const std::vector<SiteGeom>& sites = axis.sites;
     edges->reserve(edges->size() + records.size());
@@ -162,18 +165,21 @@ void appendEdges(const DiagramRecords& axis, uint32_t base, const RoadmapOptions
             __builtin_prefetch(&sites[next.sb]);
         }
         RoadmapEdge edge;
-        if (buildEdge(records[k], sites, base, options, vertices, edge)) edges->push_back(std::move(edge));
+        if (!buildEdge(records[k], sites, base, options, vertices, edge)) continue;
+        if (edge.points.size() == 2 && shorterThan(edge.points[0], edge.points[1], kCollapseLength))
+            classes->join(edge.a, edge.b);
+        edges->push_back(std::move(edge));
     }
 }
 
-// Edges shorter than a micrometre join their two vertices into one. Cocircular sites (common
-// on grid-aligned walls) have no unique Delaunay triangulation, and CGAL's choice follows
-// memory order; the Voronoi diagram is unique once these degenerate edges collapse.
-void collapseShortEdges(uint32_t base, std::vector<RoadmapVertex>* vertices,
+// Edges shorter than a micrometre join their two vertices into one (classes: joined by
+// appendEdges). Cocircular sites (common on grid-aligned walls) have no unique Delaunay
+// triangulation, and CGAL's choice follows memory order; the Voronoi diagram is unique once these
+// degenerate edges collapse. Then vertices no kept edge uses (faces outside free space) are
+// dropped; earlier layers' stay. Two passes over the edges: the used vertices, then the edges
+// renumbered and the collapsed ones removed.
+void collapseAndCompact(uint32_t base, UnionFind& classes, std::vector<RoadmapVertex>* vertices,
                         std::vector<RoadmapEdge>* edges) {
-    UnionFind classes(vertices->size());
-    for (const RoadmapEdge& e : *edges)
-        if (e.points.size() == 2 && shorterThan(e.points[0], e.points[1], kCollapseLength)) classes.join(e.a, e.b);
     // Each class's root is its smallest vertex, met first: the kept vertices are written in place
     // below the vertex being read.
     std::vector<uint32_t> remap(vertices->size(), UINT32_MAX);
@@ -189,39 +195,36 @@ void collapseShortEdges(uint32_t base, std::vector<RoadmapVertex>* vertices,
         remap[v] = remap[root];
     }
     vertices->resize(vertex_count);
-    // Collapsed edges are removed in place (no second edge list at the peak).
-    size_t kept_count = 0;
-    for (size_t k = 0; k < edges->size(); ++k) {
-        RoadmapEdge& e = (*edges)[k];
-        if (e.a >= base) { // else an earlier layer's edge
-            e.a = remap[e.a];
-            e.b = remap[e.b];
-            if (e.a == e.b) continue;
-        }
-        if (kept_count != k) (*edges)[kept_count] = std::move(e);
-        ++kept_count;
-    }
-    edges->erase(edges->begin() + ptrdiff_t(kept_count), edges->end());
-}
-
-// Vertices no kept edge uses (faces outside free space) are dropped; earlier layers' stay.
-void dropUnusedVertices(uint32_t base, std::vector<RoadmapVertex>* vertices,
-                        std::vector<RoadmapEdge>* edges) {
-    std::vector<bool> used(vertices->size(), false);
+    // Used: an earlier layer's vertex, or an end of an edge that does not collapse.
+    std::vector<bool> used(vertex_count, false);
     for (uint32_t v = 0; v < base; ++v)
         used[v] = true;
     for (const RoadmapEdge& e : *edges)
-        used[e.a] = used[e.b] = true;
-    std::vector<uint32_t> compact(vertices->size(), UINT32_MAX);
+        if (e.a >= base && remap[e.a] != remap[e.b]) used[remap[e.a]] = used[remap[e.b]] = true;
+    // The used vertices renumbered in order, in place; their numbers go to the classes' parent
+    // list, which is not needed any more (earlier layers' vertices keep theirs).
+    std::vector<uint32_t>& compact = classes.parent;
     uint32_t used_count = 0;
-    for (uint32_t v = 0; v < vertices->size(); ++v)
+    for (uint32_t v = 0; v < vertex_count; ++v)
         if (used[v]) {
             compact[v] = used_count;
             (*vertices)[used_count++] = (*vertices)[v];
         }
     vertices->resize(used_count);
-    for (RoadmapEdge& e : *edges)
-        e.a = compact[e.a], e.b = compact[e.b];
+    // Collapsed edges are removed in place (no second edge list at the peak).
+    size_t kept_count = 0;
+    for (size_t k = 0; k < edges->size(); ++k) {
+        RoadmapEdge& e = (*edges)[k];
+        if (e.a >= base) { // else an earlier layer's edge
+            const uint32_t a = remap[e.a], b = remap[e.b];
+            if (a == b) continue;
+            e.a = compact[a];
+            e.b = compact[b];
+        }
+        if (kept_count != k) (*edges)[kept_count] = std::move(e);
+        ++kept_count;
+    }
+    edges->erase(edges->begin() + ptrdiff_t(kept_count), edges->end());
 }
 
 // medialAxis() of walls already on the grid (prepareWalls).
@@ -246,11 +249,11 @@ Error medialAxisOfGridWalls(std::vector<GridSegment> segs, bool walls_unchanged,
     const uint32_t base = uint32_t(vertices->size());
     appendVertices(axis.positions, layer, vertices);
     std::vector<Vec2>().swap(axis.positions);
-    appendEdges(axis, base, options, vertices, edges);
+    UnionFind classes(vertices->size());
+    appendEdges(axis, base, options, vertices, edges, &classes);
     std::vector<EdgeRecord>().swap(axis.records);
     std::vector<SiteGeom>().swap(axis.sites);
-    collapseShortEdges(base, vertices, edges);
-    dropUnusedVertices(base, vertices, edges);
+    collapseAndCompact(base, classes, vertices, edges);
     return {};
 }
 

@@ -30,8 +30,13 @@ inline double siteDistance(const SiteGeom& s, Vec2 p) {
     return s.kind() == SiteKind::Point ? dist(p, s.p0) : pointSegmentDistance(p, s.p0, s.p1);
 }
 
+// kind: s.kind(), where the caller has it already (it is read often and costs a few compares).
+inline Vec2 siteClosest(const SiteGeom& s, SiteKind kind, Vec2 p) {
+    return kind == SiteKind::Point ? s.p0 : closestOnSegment(p, s.p0, s.p1);
+}
+
 inline Vec2 siteClosest(const SiteGeom& s, Vec2 p) {
-    return s.kind() == SiteKind::Point ? s.p0 : closestOnSegment(p, s.p0, s.p1);
+    return siteClosest(s, s.kind(), p);
 }
 
 // The bisector of a point site (focus) and a segment site from c1 to c2, as chords of the

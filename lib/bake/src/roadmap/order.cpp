@@ -12,13 +12,14 @@ namespace {
 
 // std::sort(list, less) for a strict total order (so the result is unique), cheaper when the
 // list is a sorted run followed by a short tail: the second ordering of a bake finds the kept
-// edges still in order and only the merged and joining ones after them.
-template <class T, class Less> void sortSortedRun(std::vector<T>& list, Less less) {
+// vertices still in order. sort_all(list) sorts a list that is not.
+template <class T, class Less, class SortAll>
+void sortSortedRun(std::vector<T>& list, Less less, SortAll&& sort_all) {
     const auto run_end = std::is_sorted_until(list.begin(), list.end(), less);
     const size_t run = size_t(run_end - list.begin()), tail = list.size() - run;
     if (tail == 0) return;
     if (tail > list.size() / 2) {
-        std::sort(list.begin(), list.end(), less);
+        sort_all(list);
         return;
     }
     std::vector<T> rest(run_end, list.end());
@@ -35,6 +36,11 @@ struct VertexKey {
     uint32_t layer, v;
 };
 
+VertexKey vertexKey(const Roadmap& rm, uint32_t v) {
+    const RoadmapVertex& x = rm.vertices[v];
+    return {x.position.x, x.position.y, x.position.z, x.clearance, x.layer, v};
+}
+
 // std::tuple's order of (layer, x, y, z, clearance) (only <, so -0 and 0 tie): -1, 0 (a tie) or 1.
 int positionOrder(const VertexKey& a, const VertexKey& b) {
     if (a.layer != b.layer) return a.layer < b.layer ? -1 : 1;
@@ -49,17 +55,48 @@ int positionOrder(const VertexKey& a, const VertexKey& b) {
     return 0;
 }
 
+// std::sort(keyed, less) of every vertex's key, by slices of x (the order's first term within a
+// layer): each key is written straight into its slice (counted first), then each slice is sorted.
+// Slices are monotone in x and hold equal x together, so the result is the same. Several layers
+// or a non-finite x: std::sort.
+template <class Less> void sortBySlicesOfX(const Roadmap& rm, std::vector<VertexKey>& keyed, Less less) {
+    const size_t n = keyed.size();
+    double lo = INFINITY, hi = -INFINITY;
+    bool plain = true;
+    for (const VertexKey& k : keyed) {
+        lo = std::min(lo, k.x), hi = std::max(hi, k.x);
+        plain = plain && std::isfinite(k.x) && k.layer == keyed[0].layer;
+    }
+    const double width = (hi - lo) / double(n);
+    if (!plain || !std::isfinite(width) || !(width > 0)) {
+        std::sort(keyed.begin(), keyed.end(), less);
+        return;
+    }
+    auto slice = [&](double x) { return std::min(size_t((x - lo) / width), n - 1); };
+    std::vector<uint32_t> slice_end(n, 0); // counts, then each slice's end as keys go in
+    for (const VertexKey& k : keyed)
+        ++slice_end[slice(k.x)];
+    for (size_t i = 1; i < n; ++i)
+        slice_end[i] += slice_end[i - 1];
+    for (uint32_t v = uint32_t(n); v-- > 0;) // from the back: each slice fills downwards
+        keyed[--slice_end[slice(rm.vertices[v].position.x)]] = vertexKey(rm, v);
+    // slice_end[i] is now slice i's start.
+    for (size_t i = 0; i < n; ++i) {
+        const size_t end = i + 1 < n ? slice_end[i + 1] : n;
+        if (end - slice_end[i] > 1) std::sort(keyed.begin() + slice_end[i], keyed.begin() + end, less);
+    }
+}
+
 // Vertices by position, then number: what a stable sort of the numbers by position gives.
 std::vector<VertexKey> sortedVertexKeys(const Roadmap& rm) {
     std::vector<VertexKey> keyed(rm.vertices.size());
-    for (uint32_t v = 0; v < keyed.size(); ++v) {
-        const RoadmapVertex& x = rm.vertices[v];
-        keyed[v] = {x.position.x, x.position.y, x.position.z, x.clearance, x.layer, v};
-    }
-    sortSortedRun(keyed, [&](const VertexKey& a, const VertexKey& b) {
+    for (uint32_t v = 0; v < keyed.size(); ++v)
+        keyed[v] = vertexKey(rm, v);
+    auto less = [&](const VertexKey& a, const VertexKey& b) {
         const int order = positionOrder(a, b);
         return order != 0 ? order < 0 : a.v < b.v;
-    });
+    };
+    sortSortedRun(keyed, less, [&](std::vector<VertexKey>& list) { sortBySlicesOfX(rm, list, less); });
     return keyed;
 }
 
@@ -147,12 +184,18 @@ template <class T> void permuteInPlace(std::vector<T>& list, std::vector<uint32_
 // Edges renumbered by rank, turned to run from the lower vertex, and keyed, in one pass (each
 // edge's points are read once); returns the edge order. The keys are sorted compactly: the same
 // order as a stable sort of the 152-byte edges themselves (the keys carry their edge number, which
-// breaks ties), with far fewer bytes moved.
+// breaks ties), with far fewer bytes moved. Each key is written straight into its lower vertex's
+// bucket (counted first), so only the few keys sharing a lower vertex are compared.
 std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>& rank) {
     struct EdgeKey { // 32 bytes
         uint32_t a, b, points, e;
         double x, y;
     };
+    std::vector<uint32_t> bucket_start(rank.size() + 1, 0);
+    for (const RoadmapEdge& e : rm.edges)
+        ++bucket_start[std::min(rank[e.a], rank[e.b]) + 1];
+    for (size_t v = 0; v < rank.size(); ++v)
+        bucket_start[v + 1] += bucket_start[v];
     std::vector<EdgeKey> keys(rm.edges.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
         // The middle point of an edge's list (on the heap, scattered), fetched a few edges early.
@@ -175,10 +218,11 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
             for (CorridorPoint& c : e.chain)
                 c.sides = c.sides.reversed();
         }
-        keys[i] = {e.a, e.b, uint32_t(e.points.size()), i, e.points[e.points.size() / 2].x,
-                   e.points[e.points.size() / 2].y};
+        const Vec2 middle = e.points[e.points.size() / 2];
+        keys[bucket_start[e.a]++] = {e.a, e.b, uint32_t(e.points.size()), i, middle.x, middle.y};
     }
-    sortSortedRun(keys, [](const EdgeKey& p, const EdgeKey& q) {
+    std::vector<uint32_t>().swap(bucket_start);
+    auto less = [](const EdgeKey& p, const EdgeKey& q) {
         if (p.a != q.a) return p.a < q.a;
         if (p.b != q.b) return p.b < q.b;
         if (p.points != q.points) return p.points < q.points;
@@ -187,7 +231,16 @@ std::vector<uint32_t> turnAndOrderEdges(Roadmap& rm, const std::vector<uint32_t>
         if (p.y < q.y) return true;
         if (q.y < p.y) return false;
         return p.e < q.e;
-    });
+    };
+    // Each bucket (a vertex's few edges) by insertion.
+    for (size_t i = 1; i < keys.size(); ++i)
+        if (less(keys[i], keys[i - 1])) {
+            const EdgeKey held = keys[i];
+            size_t j = i;
+            for (; j > 0 && less(held, keys[j - 1]); --j)
+                keys[j] = keys[j - 1];
+            keys[j] = held;
+        }
     std::vector<uint32_t> edge_order(keys.size());
     for (size_t i = 0; i < keys.size(); ++i)
         edge_order[i] = keys[i].e;
