@@ -12,7 +12,6 @@ namespace detail {
 // footprint's connections (the boundary pieces between two layers, often a polyline of them).
 struct LayerCrossings {
     static constexpr uint32_t kMax = 4;
-    const fb::Footprint* footprint = nullptr;
     const BoundaryPiece* pieces = nullptr; // the footprint's connections by pair (PathShared)
     uint32_t piece_count = 0;
     uint32_t from[kMax] = {}, to[kMax] = {};
@@ -20,7 +19,7 @@ struct LayerCrossings {
     // Crossing k's boundary: pieces[first[k] .. end[k]) (boundBoundaries).
     uint32_t first[kMax] = {}, end[kMax] = {};
     // The crossed boundaries' bounding box, grown by onBoundary's millimetre: most portals lie
-    // outside it, and onBoundary then needs no walk over the footprint's connections.
+    // outside it, and onBoundary then needs no walk over the crossed pairs' connections.
     double box_lo_x = kInf, box_lo_y = kInf, box_hi_x = -kInf, box_hi_y = -kInf;
 
     static bool between(const fb::Connection& c, uint32_t a, uint32_t b) {

@@ -298,7 +298,6 @@ bool listPortals(PathQuery& q, PortalList& list) {
     const fb::Roadmap& rm = q.rm;
     const RoadmapPoint &qs = q.qs, &qg = q.qg;
     const int64_t ns = q.es->point_count(), ng = q.eg->point_count();
-    list.crossings.footprint = rm.footprint();
     list.crossings.pieces = q.s.boundary_pieces;
     list.crossings.piece_count = q.s.boundary_piece_count;
     uint32_t at_vertex = q.start_forward ? q.es->b() : q.es->a();
