@@ -698,12 +698,13 @@ uint32_t connectionCount(const fb::Roadmap& rm) {
     return rm.footprint() ? sizeOf(rm.footprint()->connections()) : 0;
 }
 
-void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order) {
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* next,
+                        uint32_t* order) {
     const fb::Footprint* fp = rm.footprint();
     const uint32_t connections = connectionCount(rm);
     s->boundary_piece_count = connections;
     if (connections > 0) {
-        linkConnectionEnds(*fp->connections(), s->connection_next, order);
+        linkConnectionEnds(*fp->connections(), next, order);
         // Then the work space holds the connections by pair: an across edge looks at its pair's
         // alone (a level's many floors would otherwise make every edge scan every connection).
         const auto& pieces = *fp->connections();
@@ -728,7 +729,7 @@ void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch&
         const fb::RoadmapEdge& edge = *rm.edges()->Get(e);
         if (!edge.portal()) continue;
         AcrossPortal x{};
-        if (findAcrossPortal(rm, walls, s->connection_next, order, edge, &x))
+        if (findAcrossPortal(rm, walls, next, order, edge, &x))
             s->across[at] = x, s->across_index[e] = at;
         ++at;
     }

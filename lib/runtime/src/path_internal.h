@@ -359,7 +359,6 @@ struct PathShared {
     detail::PortalSeed* seeds;
     uint32_t* across_index;            // per edge: its AcrossPortal, or kNone (buildAcrossPortals)
     detail::AcrossPortal* across;
-    uint32_t* connection_next;         // per connection end: where their polyline goes on (kNone: ends)
     detail::BoundaryPiece* boundary_pieces; // the footprint's connections by pair of layers
     uint32_t boundary_piece_count;
     detail::ChainInfo* chains;         // buildChains: at most edge_count / 2
@@ -483,8 +482,9 @@ void linkConnectionEnds(const flatbuffers::Vector<const fb::Connection*>& pieces
                         uint32_t* order);
 P stretchEnd(const flatbuffers::Vector<const fb::Connection*>& pieces, const uint32_t* next, uint32_t from);
 uint32_t connectionCount(const fb::Roadmap& rm);
-// `order`: 2 × connectionCount words of work space.
-void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* order);
+// `next`, `order`: 2 × connectionCount words of work space each.
+void buildAcrossPortals(const fb::Roadmap& rm, PathShared* s, const PathScratch& walls, uint32_t* next,
+                        uint32_t* order);
 // The snap grids by minimum clearance (PathScratch::snap_cell_start): 0 every edge, 1 wider
 // than 0, 2 at least kSnapWide; the grid a search at `radius` may walk.
 constexpr uint32_t kSnapClasses = 3;

@@ -172,8 +172,8 @@ SharedLayout sharedLayoutFor(const fb::Roadmap& rm) {
     l.wall_centre_inside = at.take(size_t(cell_entries));
     l.across_index = at.take(e * 4);
     l.across = at.take(size_t(acrossEdgeCount(rm)) * sizeof(AcrossPortal));
-    l.connection_next = at.take(size_t(connectionCount(rm)) * 8);
-    l.connection_order = at.take(size_t(connectionCount(rm)) * 8); // work space of the build
+    l.connection_next = at.take(size_t(connectionCount(rm)) * 8); // work space of the build
+    l.connection_order = at.take(size_t(connectionCount(rm)) * 8); // the same
     l.boundary_pieces = at.take(size_t(connectionCount(rm)) * sizeof(BoundaryPiece));
     l.end = at.at > work.at ? at.at : work.at;
     l.wall_pieces = uint32_t(pieces);
@@ -370,7 +370,6 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     s->wall_centre_inside = base + l.wall_centre_inside;
     s->across_index = reinterpret_cast<uint32_t*>(base + l.across_index);
     s->across = reinterpret_cast<AcrossPortal*>(base + l.across);
-    s->connection_next = reinterpret_cast<uint32_t*>(base + l.connection_next);
     s->boundary_pieces = reinterpret_cast<BoundaryPiece*>(base + l.boundary_pieces);
     if (l.link_adj != l.link_start) {
         s->link_start = reinterpret_cast<uint32_t*>(base + l.link_start);
@@ -394,7 +393,8 @@ PathShared* sharedInitAt(const fb::Roadmap& rm, const uint8_t* data, uint8_t* ba
     walls.wall_cell_start = s->wall_cell_start;
     walls.wall_cell_items = s->wall_cell_items;
     walls.wall_centre_inside = s->wall_centre_inside;
-    buildAcrossPortals(rm, s, walls, reinterpret_cast<uint32_t*>(base + l.connection_order));
+    buildAcrossPortals(rm, s, walls, reinterpret_cast<uint32_t*>(base + l.connection_next),
+                       reinterpret_cast<uint32_t*>(base + l.connection_order));
     return s;
 }
 
